@@ -1,0 +1,107 @@
+// Read-only questions about the corpus that several wire formats share: thread walks, reply trees,
+// timelines, search and follower lists. Visibility rules (deleted, protected, suspended) live here once.
+import type { SimCorpus, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
+
+export type Visibility = 'ok' | 'missing' | 'deleted' | 'protected' | 'suspended';
+
+export function visibility(c: SimCorpus, id: string): Visibility {
+  const p = c.posts.get(id);
+  if (!p) return 'missing';
+  if (p.deleted) return 'deleted';
+  const author = c.users.get(p.authorId);
+  if (author?.suspended) return 'suspended';
+  if (author?.protected) return 'protected';
+  return 'ok';
+}
+
+export const authorOf = (c: SimCorpus, p: SimPost): SimUser => c.users.get(p.authorId)!;
+
+export function findUser(c: SimCorpus, handleOrId: string): SimUser | undefined {
+  const byId = /^id:(\d+)$/i.exec(handleOrId.trim());
+  if (byId) return c.users.get(byId[1]!);
+  return c.usersByHandle.get(handleOrId.trim().replace(/^@/, '').toLowerCase());
+}
+
+/** Ancestor ids from the conversation root down to the direct parent (ids of deleted posts included). */
+export function ancestorIds(c: SimCorpus, id: string): string[] {
+  const out: string[] = [];
+  let cur = c.posts.get(id)?.replyToId;
+  while (cur) {
+    out.unshift(cur);
+    cur = c.posts.get(cur)?.replyToId;
+  }
+  return out;
+}
+
+/** The author's own follow-ups: at each step the earliest self-reply, as X's thread walk does. */
+export function continuationIds(c: SimCorpus, id: string): string[] {
+  const post = c.posts.get(id);
+  if (!post) return [];
+  const out: string[] = [];
+  let cur = id;
+  for (;;) {
+    const next = (c.children.get(cur) ?? []).find((k) => {
+      const kid = c.posts.get(k);
+      return kid && kid.authorId === post.authorId && visibility(c, k) === 'ok';
+    });
+    if (!next) return out;
+    out.push(next);
+    cur = next;
+  }
+}
+
+export const replyCount = (c: SimCorpus, id: string): number => c.children.get(id)?.length ?? 0;
+
+/**
+ * Reply modules below `id`, in the order X's TweetDetail lists them: the author's own continuation
+ * first, then the other top-level replies by likes (`likes`) or newest first (`recency`). Each module is
+ * a top-level reply followed by its descendants (depth-first, oldest first, at most 3 levels deep).
+ */
+export function replyModules(c: SimCorpus, id: string, mode: 'likes' | 'recency'): string[][] {
+  const root = c.posts.get(id);
+  if (!root) return [];
+  const kids = (c.children.get(id) ?? []).filter((k) => visibility(c, k) === 'ok').map((k) => c.posts.get(k)!);
+  const continuation = kids.filter((k) => k.authorId === root.authorId).sort((a, b) => a.createdAt - b.createdAt)[0];
+  const others = kids.filter((k) => k !== continuation);
+  others.sort(mode === 'likes' ? (a, b) => b.likes - a.likes || b.createdAt - a.createdAt : (a, b) => b.createdAt - a.createdAt);
+  const module = (p: SimPost): string[] => {
+    const out: string[] = [];
+    const walk = (q: SimPost, depth: number) => {
+      out.push(q.id);
+      if (depth >= 3) return;
+      const sub = (c.children.get(q.id) ?? []).filter((k) => visibility(c, k) === 'ok').map((k) => c.posts.get(k)!);
+      sub.sort((a, b) => a.createdAt - b.createdAt).forEach((s) => walk(s, depth + 1));
+    };
+    walk(p, 1);
+    return out;
+  };
+  return [...(continuation ? [continuation] : []), ...others].map(module);
+}
+
+/** Profile timeline rows, newest first; replies to other people only with `withReplies`. */
+export function timeline(c: SimCorpus, user: SimUser, withReplies: boolean): SimTimelineEntry[] {
+  return (c.timelines.get(user.id) ?? []).filter((e) => {
+    if (visibility(c, e.postId) !== 'ok') return false;
+    if (e.repostedBy || withReplies) return true;
+    const p = c.posts.get(e.postId)!;
+    const parent = p.replyToId ? c.posts.get(p.replyToId) : undefined;
+    return !parent || parent.authorId === p.authorId;
+  });
+}
+
+export type SearchFeed = 'latest' | 'top' | 'media';
+
+export function search(c: SimCorpus, q: string, feed: SearchFeed): SimPost[] {
+  const needle = q.toLowerCase();
+  const hits = [...c.posts.values()].filter(
+    (p) => visibility(c, p.id) === 'ok' && p.text.toLowerCase().includes(needle) && (feed !== 'media' || p.media.length > 0),
+  );
+  if (feed === 'top') return hits.sort((a, b) => b.likes - a.likes || b.createdAt - a.createdAt);
+  return hits.sort((a, b) => b.createdAt - a.createdAt);
+}
+
+export function relationship(c: SimCorpus, user: SimUser, kind: 'followers' | 'following'): SimUser[] {
+  const ids = (kind === 'followers' ? c.followers : c.following).get(user.id) ?? [];
+  // X lists the most recent follows first.
+  return ids.map((id) => c.users.get(id)!).reverse();
+}

@@ -1,0 +1,7 @@
+// Route modules the simulator mounts, matched by URL prefix. Add an upstream with one line here.
+import { fxtwitterRoutes } from './fxtwitter.ts';
+import { syndicationRoutes } from './syndication.ts';
+import { xGraphqlRoutes } from './x-graphql.ts';
+import type { RouteModule } from './types.ts';
+
+export const routeModules: RouteModule[] = [fxtwitterRoutes, syndicationRoutes, xGraphqlRoutes];

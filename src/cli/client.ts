@@ -1,0 +1,51 @@
+// The service's REST routes as the command sees them: a 2xx body, or a CliError built from the problem.
+import { CliError, exitCodeForStatus } from './exit.ts';
+import type { Query, Reply, Transport } from './transport.ts';
+
+const FALLBACK_CODES: Record<number, string> = { 404: 'not_found', 429: 'rate_limited', 502: 'upstream_error', 503: 'upstream_error' };
+
+/** A problem document when there is one; otherwise (a Markdown recovery page on 404) its first line. */
+export function problemFromReply(reply: Reply): CliError {
+  let code = FALLBACK_CODES[reply.status] ?? `http_${reply.status}`;
+  let detail = '';
+  try {
+    const doc = JSON.parse(reply.body) as { code?: unknown; detail?: unknown; title?: unknown };
+    if (doc && typeof doc.code === 'string') code = doc.code;
+    if (doc && typeof doc.detail === 'string') detail = doc.detail;
+    else if (doc && typeof doc.title === 'string') detail = doc.title;
+  } catch {
+    detail = firstLineOf(reply.body);
+  }
+  if (!detail) detail = `HTTP ${reply.status}`;
+  const retry = reply.headers['retry-after'];
+  if (retry && (reply.status === 429 || reply.status === 503)) detail += ` (retry after ${retry} s)`;
+  return new CliError(code, detail, exitCodeForStatus(reply.status));
+}
+
+function firstLineOf(body: string): string {
+  const title = /<title>([^<]*)<\/title>/i.exec(body)?.[1];
+  if (title !== undefined) return title.trim();
+  const first = body.split('\n').find((l) => l.trim() !== '');
+  return first?.replace(/^#+\s*/, '').trim() ?? '';
+}
+
+export class Client {
+  constructor(
+    private readonly transport: Transport,
+    private readonly apiKey?: string,
+  ) {}
+
+  /** GET returning the body of a 2xx answer; anything else throws the problem as a CliError. */
+  async text(path: string, query: Query, accept?: string): Promise<string> {
+    const headers: Record<string, string> = { 'user-agent': 'threadmark-cli' };
+    if (accept) headers.accept = accept;
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    const reply = await this.transport.get(path, query, headers);
+    if (reply.status < 200 || reply.status > 299) throw problemFromReply(reply);
+    return reply.body;
+  }
+
+  async json<T>(path: string, query: Query): Promise<T> {
+    return JSON.parse(await this.text(path, { ...query, format: 'json' }, 'application/json')) as T;
+  }
+}

@@ -1,0 +1,108 @@
+// `profile`, `followers`, `following` and `search`: one page, or with --all every page until nextCursor is absent.
+import { CliError, EXIT } from './exit.ts';
+import type { Client } from './client.ts';
+import { writeDocument, type CliIO } from './output.ts';
+import type { Query } from './transport.ts';
+
+export const LIST_FORMATS = ['markdown', 'json'] as const;
+export type ListFormat = (typeof LIST_FORMATS)[number];
+export type ListKind = 'profile' | 'followers' | 'following' | 'search';
+
+export interface ListFlags {
+  limit?: number;
+  cursor?: string;
+  format: ListFormat;
+  all?: boolean;
+  full?: boolean;
+  nocache?: boolean;
+  feed?: string;
+}
+
+export interface ListTarget {
+  path: string;
+  query: Query;
+}
+
+/** A leading @ is what people type; the service wants the bare handle. */
+export function listTarget(kind: ListKind, subject: string): ListTarget {
+  if (kind === 'search') return { path: '/api/v1/search', query: { q: subject } };
+  const handle = encodeURIComponent(subject.replace(/^@/, ''));
+  return { path: `/api/v1/profiles/${handle}${kind === 'profile' ? '' : `/${kind}`}`, query: {} };
+}
+
+interface ListEnvelope {
+  markdown?: string;
+  nextCursor?: string;
+  page?: number;
+  items?: unknown[];
+  posts?: unknown[];
+  [k: string]: unknown;
+}
+
+/** The profile route pages its posts; the others page `items`. */
+function itemsKey(env: ListEnvelope): 'items' | 'posts' {
+  if (Array.isArray(env.items)) return 'items';
+  if (Array.isArray(env.posts)) return 'posts';
+  throw new CliError('unexpected_body', 'the list response has neither items nor posts', EXIT.failure);
+}
+
+/** Each page's Markdown ends with a `Continue →` link to the next page; a concatenation must not. */
+export function dropContinueLink(markdown: string): string {
+  return markdown
+    .split('\n')
+    .filter((line) => !line.includes('Continue →'))
+    .join('\n')
+    .replace(/\s+$/, '');
+}
+
+export async function runList(client: Client, kind: ListKind, subject: string, flags: ListFlags, io: CliIO): Promise<number> {
+  const target = listTarget(kind, subject);
+  const query: Query = {
+    ...target.query,
+    feed: kind === 'search' ? flags.feed : undefined,
+    limit: flags.limit === undefined ? undefined : String(flags.limit),
+    full: flags.full ? 'true' : undefined,
+    nocache: flags.nocache ? 'true' : undefined,
+  };
+  if (!flags.all) {
+    writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));
+    return EXIT.ok;
+  }
+  const pages = await allPages(client, target.path, query, flags.cursor, io);
+  writeDocument(io.stdout, flags.format === 'json' ? JSON.stringify(mergePages(pages)) : pages.map((p) => dropContinueLink(p.markdown ?? '')).join('\n\n'));
+  return EXIT.ok;
+}
+
+async function allPages(client: Client, path: string, query: Query, start: string | undefined, io: CliIO): Promise<ListEnvelope[]> {
+  const pages: ListEnvelope[] = [];
+  const seen = new Set<string>();
+  let cursor = start;
+  let total = 0;
+  do {
+    const env = await client.json<ListEnvelope>(path, { ...query, cursor });
+    pages.push(env);
+    const count = env[itemsKey(env)]!.length;
+    total += count;
+    io.stderr.write(`threadmark: page ${pages.length}: ${count} items, ${total} in all${env.nextCursor ? ', more to come' : ', done'}\n`);
+    cursor = env.nextCursor;
+    // A cursor seen before would page forever.
+    if (cursor !== undefined && seen.has(cursor)) {
+      throw new CliError('paging_loop', `the service sent back cursor of page ${pages.length} again`, EXIT.failure);
+    }
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor !== undefined);
+  return pages;
+}
+
+/**
+ * The first page's envelope holding every page's items and every distinct warning; the per-page fields
+ * (markdown, page, nextCursor) are dropped.
+ */
+export function mergePages(pages: ListEnvelope[]): Record<string, unknown> {
+  const key = itemsKey(pages[0]!);
+  const { markdown: _m, nextCursor: _n, page: _p, ...rest } = pages[0]!;
+  const merged: Record<string, unknown> = { ...rest, [key]: pages.flatMap((p) => p[key] ?? []) };
+  if (Array.isArray(rest.warnings)) merged.warnings = [...new Set(pages.flatMap((p) => (Array.isArray(p.warnings) ? p.warnings : [])))];
+  merged.pages = pages.length;
+  return merged;
+}

@@ -1,0 +1,163 @@
+// The `threadmark` command line: commander declares the commands and their --help; runCli maps every
+// outcome to an exit code and every problem to one line on stderr.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { VERSION } from '../version.ts';
+import { runKeysCommand } from './keys.ts';
+import { Client } from './client.ts';
+import { CliError, EXIT, problemLine } from './exit.ts';
+import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
+import type { CliIO } from './output.ts';
+import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
+import { runServe, type ServeFlags } from './serve.ts';
+import { openTransport } from './transport.ts';
+
+interface ConnectionFlags {
+  server?: string;
+  apiKey?: string;
+}
+
+/** What a finished run asks of the process: exit with a code, or keep running (serve). */
+export type CliOutcome = number | 'serving';
+
+const MODES = `
+Modes:
+  With --server URL (or THREADMARK_SERVER) the command calls that running service over HTTP.
+  Without, it builds the service in-process from the same THREADMARK_* environment as \`npm start\`
+  (embedded cache and rate limits, THREADMARK_KEYS_DB must be writable; default ./data/keys.db).
+
+Exit codes: 0 ok, 2 bad usage, 3 not found, 4 rate limited, 5 upstream failure, 1 anything else.`;
+
+function positiveInt(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');
+  return Number(value);
+}
+
+function withConnection(cmd: Command): Command {
+  return cmd
+    .option('--server <url>', 'call a running service at URL instead of in-process (env THREADMARK_SERVER)')
+    .option('--api-key <key>', 'bearer API key for a higher search allowance (env THREADMARK_API_KEY)');
+}
+
+export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Command {
+  const program = new Command('threadmark')
+    .description('Read public X posts, threads, profiles, follower lists and searches as Markdown, Obsidian notes, JSON or HTML.')
+    .version(VERSION, '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(problemLine('usage', `${s.replace(/^error:\s*/, '').trim()} (see --help)`)),
+    })
+    .addHelpText('after', MODES);
+
+  async function withClient(flags: ConnectionFlags, run: (client: Client) => Promise<number>): Promise<void> {
+    const transport = await openTransport(flags.server, io.env);
+    try {
+      done(await run(new Client(transport, flags.apiKey ?? (io.env.THREADMARK_API_KEY || undefined))));
+    } finally {
+      await transport.close();
+    }
+  }
+
+  withConnection(
+    program
+      .command('read')
+      .description('read a post, its thread or its conversation')
+      .argument('<post>', 'status URL (x.com or twitter.com) or handle/status/id')
+      .option('--thread <n>', 'off, full, conversation, or at most n posts (2-100)')
+      .addOption(new Option('--context <context>', 'full walks parents and replies; thread keeps the author\'s chain').choices(['full', 'thread']))
+      .addOption(new Option('--replies <replies>', 'which replies to include').choices(['top', 'recent', 'off']))
+      .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
+      .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
+      .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+      .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
+      .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
+  )
+    .addHelpText(
+      'after',
+      `
+--out writes <handle> <id> <first words>.md per post of the thread (the author's own chain). A note that
+already exists with the same content is left alone; one with different content is kept and the new note is
+written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.`,
+    )
+    .action((post: string, flags: ReadFlags & ConnectionFlags) => {
+      checkReadFlags(flags);
+      return withClient(flags, (c) => runRead(c, post, flags, io));
+    });
+
+  const lists: Array<[ListKind, string, string, string]> = [
+    ['profile', '<handle>', 'a profile with its most recent original posts', 'account handle (a leading @ is dropped)'],
+    ['followers', '<handle>', 'accounts that follow a profile', 'account handle (a leading @ is dropped)'],
+    ['following', '<handle>', 'accounts a profile follows', 'account handle (a leading @ is dropped)'],
+    ['search', '<query...>', 'search public posts and accounts', 'search terms (several words are joined with spaces)'],
+  ];
+  for (const [kind, arg, description, argHelp] of lists) {
+    const cmd = withConnection(
+      program
+        .command(kind)
+        .description(description)
+        .argument(arg, argHelp)
+        .option('--limit <n>', 'items per page (1-20, default 20)', positiveInt)
+        .option('--cursor <cursor>', 'start at this nextCursor of an earlier page')
+        .option('--all', 'follow nextCursor to the end (a progress line per page on stderr)')
+        .option('--full', 'expanded representation')
+        .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+        .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
+    );
+    if (kind === 'search') {
+      cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(['latest', 'top', 'photos', 'videos', 'users']));
+    }
+    cmd.addHelpText(
+      'after',
+      `
+With --all, Markdown pages are concatenated without their "Continue →" links; JSON becomes one object whose
+${kind === 'profile' ? 'posts' : 'items'} hold every page's ${kind === 'profile' ? 'posts' : 'items'}, with "pages" counting the pages read.`,
+    );
+    cmd.action((subject: string | string[], flags: ListFlags & ConnectionFlags) =>
+      withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),
+    );
+  }
+
+  program
+    .command('keys')
+    .description('operator API keys: create, list, disable, enable, delete (run "threadmark keys --help")')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action(async (args: string[]) => done(await runKeysCommand(args, io.stdout, io.stderr, { env: io.env })));
+
+  program
+    .command('serve')
+    .description('start the HTTP service, as npm start does (configured by the THREADMARK_* environment)')
+    .option('--port <port>', 'listen port (env PORT, default 8080)')
+    .option('--host <host>', 'listen address (env HOST, default 0.0.0.0)')
+    .action(async (flags: ServeFlags) => {
+      await runServe(flags);
+      done('serving');
+    });
+
+  return program;
+}
+
+/** Runs one command line (without the node and script arguments). */
+export async function runCli(argv: string[], io: CliIO): Promise<CliOutcome> {
+  let outcome: CliOutcome = EXIT.ok;
+  const program = buildProgram(io, (o) => (outcome = o));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return outcome;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end through here too; a bare `threadmark` prints help and is a usage error.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (e instanceof CliError) {
+      io.stderr.write(problemLine(e.code, e.detail));
+      return e.exitCode;
+    }
+    io.stderr.write(problemLine('error', e instanceof Error ? e.message : String(e)));
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,99 @@
+// `threadmark read`: one post, thread or conversation in any representation, or an Obsidian export.
+import { CliError, EXIT, usageError } from './exit.ts';
+import type { Client } from './client.ts';
+import type { CliIO } from './output.ts';
+import { writeDocument } from './output.ts';
+import type { Query } from './transport.ts';
+import { noteName, writeNote, type NotePost } from './vault.ts';
+
+export const POST_FORMATS = ['markdown', 'obsidian', 'json', 'html'] as const;
+export type PostFormat = (typeof POST_FORMATS)[number];
+
+export interface ReadFlags {
+  thread?: string;
+  context?: string;
+  replies?: string;
+  userinfo?: string;
+  full?: boolean;
+  nocache?: boolean;
+  format: PostFormat;
+  out?: string;
+}
+
+const POSTS = '/api/v1/posts';
+const STATUS_REF = /^@?([A-Za-z0-9_]{1,15})\/status\/([0-9]+)\/?$/;
+
+/** `handle/status/id` becomes handle + id; anything else is sent as `url` for the service to judge. */
+export function postIdentity(target: string): Query {
+  const m = STATUS_REF.exec(target.trim());
+  return m ? { handle: m[1], id: m[2] } : { url: target };
+}
+
+function optionQuery(f: ReadFlags): Query {
+  return {
+    thread: f.thread,
+    context: f.context,
+    replies: f.replies,
+    userinfo: f.userinfo,
+    full: f.full ? 'true' : undefined,
+    nocache: f.nocache ? 'true' : undefined,
+  };
+}
+
+/** Checked before any connection is opened, so a wrong combination costs nothing. */
+export function checkReadFlags(flags: ReadFlags): void {
+  if (flags.out !== undefined && flags.format !== 'obsidian') throw usageError('--out needs --format obsidian');
+}
+
+export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
+  checkReadFlags(flags);
+  const query = { ...postIdentity(target), ...optionQuery(flags) };
+  if (flags.out !== undefined) return exportNotes(client, query, flags, io);
+  const body =
+    flags.format === 'html'
+      ? await client.text(POSTS, query, 'text/html')
+      : await client.text(POSTS, { ...query, format: flags.format });
+  writeDocument(io.stdout, body);
+  return EXIT.ok;
+}
+
+interface PostEnvelope {
+  post?: NotePost;
+  thread?: NotePost[];
+}
+
+function isNotePost(p: unknown): p is NotePost {
+  const x = p as NotePost | undefined;
+  return typeof x?.id === 'string' && typeof x.author?.handle === 'string';
+}
+
+/**
+ * One note per post of the requested post's thread (the author's own chain as the service resolved it with
+ * the given options). Each note is the service's Obsidian rendering of that post alone, so notes stay small
+ * and a re-run reproduces them byte for byte.
+ */
+async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: CliIO): Promise<number> {
+  const env = await client.json<PostEnvelope>(POSTS, query);
+  const posts = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
+  if (posts.length === 0) throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
+  for (const post of posts) {
+    const body = await client.text(POSTS, {
+      handle: post.author.handle,
+      id: post.id,
+      format: 'obsidian',
+      thread: 'off',
+      context: 'thread',
+      replies: 'off',
+      userinfo: flags.userinfo,
+      full: flags.full ? 'true' : undefined,
+      nocache: flags.nocache ? 'true' : undefined,
+    });
+    const name = noteName(post);
+    const result = writeNote(flags.out!, { name, body });
+    if (result.action === 'renamed') {
+      io.stderr.write(`threadmark: ${name}.md already holds a different note; kept it and wrote ${result.path}\n`);
+    }
+    io.stdout.write(`${result.action}\t${result.path}\n`);
+  }
+  return EXIT.ok;
+}

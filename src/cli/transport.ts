@@ -1,0 +1,87 @@
+// How the command reaches the service: over HTTP to a running instance, or in-process by injecting requests
+// into an app built from the same configuration (same domain code, embedded stores, no port).
+import { ConfigError, loadConfig } from '../config.ts';
+import { CliError, EXIT, usageError } from './exit.ts';
+
+export interface Reply {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Query = Record<string, string | undefined>;
+
+export interface Transport {
+  /** Where requests go, for messages. */
+  readonly target: string;
+  get(path: string, query: Query, headers: Record<string, string>): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export function pathWithQuery(path: string, query: Query): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, v);
+  const s = qs.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export function httpTransport(server: string): Transport {
+  let base: URL;
+  try {
+    base = new URL(server);
+  } catch {
+    throw usageError(`--server must be an http(s) URL (got ${JSON.stringify(server)})`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw usageError(`--server must be an http(s) URL (got ${JSON.stringify(server)})`);
+  }
+  const root = base.href.replace(/\/+$/, '');
+  return {
+    target: root,
+    async get(path, query, headers) {
+      let res: Response;
+      try {
+        res = await fetch(root + pathWithQuery(path, query), { headers });
+      } catch (e) {
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        throw new CliError('unreachable', `cannot reach ${root} (${cause?.code ?? cause?.message ?? (e as Error).message})`, EXIT.failure);
+      }
+      const out: Record<string, string> = {};
+      res.headers.forEach((v, k) => (out[k] = v));
+      return { status: res.status, headers: out, body: await res.text() };
+    },
+    async close() {},
+  };
+}
+
+export async function inProcessTransport(env: NodeJS.ProcessEnv): Promise<Transport> {
+  let config;
+  try {
+    config = loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new CliError('config', e.message, EXIT.usage);
+    throw e;
+  }
+  // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
+  const { createApp } = await import('../app.ts');
+  // Logs would interleave with the output on stdout; problems still reach the user as problem documents.
+  const app = await createApp(config, { logger: false });
+  await app.server.ready();
+  return {
+    target: 'in-process',
+    async get(path, query, headers) {
+      const res = await app.server.inject({ method: 'GET', url: pathWithQuery(path, query), headers });
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+      return { status: res.statusCode, headers: out, body: res.body };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** `--server` wins over THREADMARK_SERVER; neither means in-process. */
+export function openTransport(server: string | undefined, env: NodeJS.ProcessEnv): Promise<Transport> {
+  const url = server ?? (env.THREADMARK_SERVER || undefined);
+  return url ? Promise.resolve(httpTransport(url)) : inProcessTransport(env);
+}

@@ -1,0 +1,108 @@
+// Writes notes into an Obsidian vault folder: names safe on every OS and inside Obsidian links, and an
+// existing note is never replaced: identical content is left alone, different content gets `name (2).md`.
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CliError, EXIT } from './exit.ts';
+
+/** Longest file name stem in UTF-8 bytes; with ` (99).md` it stays far below the 255-byte limit of file systems. */
+export const MAX_NAME_BYTES = 120;
+/** How many numbered variants are tried before giving up. */
+export const MAX_VARIANTS = 99;
+
+// Windows forbids \ / : * ? " < > |; Obsidian links break on # ^ [ ] |.
+const RESERVED = /[\\/:*?"<>|#^[\]]/g;
+// Control characters, zero-width characters and bidirectional overrides (which can disguise an extension).
+// The zero-width joiner stays: emoji sequences need it.
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b\u200c\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+function truncateBytes(s: string, max: number): string {
+  let out = '';
+  let bytes = 0;
+  // Whole graphemes only, so an emoji sequence or accented letter is never cut in half.
+  for (const { segment } of new Intl.Segmenter().segment(s)) {
+    const n = Buffer.byteLength(segment);
+    if (bytes + n > max) break;
+    out += segment;
+    bytes += n;
+  }
+  return out;
+}
+
+/** A file-name stem (no extension) with no path separators, no reserved or invisible characters, bounded length. */
+export function safeFileName(raw: string, maxBytes = MAX_NAME_BYTES): string {
+  let s = raw.normalize('NFC').replace(INVISIBLE, ' ').replace(RESERVED, ' ').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^[.\s]+/, ''); // no hidden files, no `..`
+  s = truncateBytes(s, maxBytes).replace(/[.\s]+$/, ''); // Windows drops trailing dots and spaces
+  if (!s) s = 'note';
+  if (DEVICE_NAMES.test(s)) s = `_${s}`;
+  return s;
+}
+
+export interface NotePost {
+  id: string;
+  author: { handle: string };
+  text?: string;
+}
+
+/** `<handle> <id> <first words>`: the id keeps names unique and stable, so a re-run finds its own notes. */
+export function noteName(post: NotePost): string {
+  const words = (post.text ?? '').replace(/https?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+  const excerpt = truncateBytes(words, 60).trim();
+  return safeFileName(`${post.author.handle} ${post.id}${excerpt ? ` ${excerpt}` : ''}`);
+}
+
+export interface Note {
+  /** Stem from noteName or safeFileName; sanitised again here. */
+  name: string;
+  body: string;
+}
+
+export type NoteAction = 'written' | 'unchanged' | 'renamed';
+
+export interface NoteResult {
+  path: string;
+  action: NoteAction;
+}
+
+function candidate(stem: string, n: number): string {
+  return n === 1 ? `${stem}.md` : `${stem} (${n}).md`;
+}
+
+/** Same bytes as an existing regular file? Symlinks, folders and the like count as different. */
+function sameNote(path: string, body: string): boolean | undefined {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  return st.isFile() && readFileSync(path, 'utf8') === body;
+}
+
+export function writeNote(dir: string, note: Note): NoteResult {
+  const root = resolve(dir);
+  mkdirSync(root, { recursive: true });
+  const stem = safeFileName(note.name);
+  for (let n = 1; n <= MAX_VARIANTS; n++) {
+    const path = join(root, candidate(stem, n));
+    if (dirname(path) !== root) throw new CliError('vault_path', `refusing to write outside ${root}`, EXIT.failure);
+    const same = sameNote(path, note.body);
+    if (same === true) return { path, action: 'unchanged' };
+    if (same === false) continue;
+    try {
+      // wx: never follow or replace whatever appeared since the check.
+      writeFileSync(path, note.body, { encoding: 'utf8', flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new CliError('vault_write', `cannot write ${path}: ${(e as Error).message}`, EXIT.failure);
+    }
+    return { path, action: n === 1 ? 'written' : 'renamed' };
+  }
+  throw new CliError(
+    'vault_conflict',
+    `${candidate(stem, 1)} and ${MAX_VARIANTS - 1} numbered variants already hold different notes in ${root}`,
+    EXIT.failure,
+  );
+}

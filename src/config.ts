@@ -1,0 +1,99 @@
+// The configuration contract of architecture.md: every variable validated once at start-up.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
+
+const schema = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  THREADMARK_BASE_URL: httpUrl.optional(),
+  THREADMARK_FXTWITTER_URL: httpUrl.default('https://api.fxtwitter.com'),
+  THREADMARK_SYNDICATION_URL: httpUrl.default('https://cdn.syndication.twimg.com'),
+  THREADMARK_X_API_URL: httpUrl.default('https://x.com/i/api'),
+  THREADMARK_X_SESSIONS: z.string().min(1).optional(),
+  THREADMARK_PROVIDERS: z
+    .string()
+    .default('fxtwitter,syndication,x')
+    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.enum(PROVIDER_NAMES, { error: `must list providers among ${PROVIDER_NAMES.join(', ')}` }))
+        .min(1, 'must name at least one provider'),
+    ),
+  THREADMARK_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
+  THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  THREADMARK_TRUST_PROXY: bool.default(false),
+  THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
+  THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  fxtwitterUrl: string;
+  syndicationUrl: string;
+  xApiUrl: string;
+  xSessionsPath?: string;
+  providers: string[];
+  redisUrl?: string;
+  keysDb: string;
+  adminToken?: string;
+  trustProxy: boolean;
+  cacheTtlS: number;
+  cursorSecret?: string;
+  upstreamTimeoutMs: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Empty strings count as unset, as most deployment tools cannot unset a variable. */
+function present(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') out[key] = v;
+  }
+  return out;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(present(env));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    const shown = /TOKEN|SECRET/.test(name) ? '' : ` (got ${JSON.stringify(env[name] ?? '')})`;
+    throw new ConfigError(`invalid configuration: ${name} ${issue.message}${shown}`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    baseUrl: c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`,
+    fxtwitterUrl: c.THREADMARK_FXTWITTER_URL,
+    syndicationUrl: c.THREADMARK_SYNDICATION_URL,
+    xApiUrl: c.THREADMARK_X_API_URL,
+    xSessionsPath: c.THREADMARK_X_SESSIONS,
+    providers: c.THREADMARK_PROVIDERS,
+    redisUrl: c.THREADMARK_REDIS_URL,
+    keysDb: c.THREADMARK_KEYS_DB,
+    adminToken: c.THREADMARK_ADMIN_TOKEN,
+    trustProxy: c.THREADMARK_TRUST_PROXY,
+    cacheTtlS: c.THREADMARK_CACHE_TTL_S,
+    cursorSecret: c.THREADMARK_CURSOR_SECRET,
+    upstreamTimeoutMs: c.THREADMARK_UPSTREAM_TIMEOUT_MS,
+    logLevel: c.LOG_LEVEL,
+  };
+}

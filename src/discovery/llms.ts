@@ -1,0 +1,52 @@
+// GET /llms.txt: a short Markdown guide for LLM agents (llms.txt convention: title, summary, linked sections).
+import type { RouteDef } from '../http/route-decl.ts';
+import { exampleUrl } from './examples.ts';
+import { DISCOVERY_PATHS, absolute } from './paths.ts';
+import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
+
+export function buildLlmsTxt(routes: RouteDef[], baseUrl: string): string {
+  const link = (path: string) => absolute(baseUrl, path);
+  const routeLines = (surface: string) =>
+    routes
+      .filter((r) => r.decl.surface === surface)
+      .map(({ decl }) => `- [GET ${decl.path}](${exampleUrl(decl, baseUrl)}): ${decl.summary}${decl.mcpTool ? ` (MCP tool \`${decl.mcpTool}\`)` : ''}`);
+  const tools = routes.flatMap((r) => (r.decl.mcpTool ? [`\`${r.decl.mcpTool}\``] : []));
+  return [
+    `# ${SERVICE_NAME}`,
+    '',
+    `> ${SERVICE_DESCRIPTION} Every route is GET and needs no key.`,
+    '',
+    '## How to read things',
+    '',
+    `- A post, its thread and replies: replace the host of an x.com link, e.g. ${link('/jack/status/20')}, or call ${link('/api/v1/posts')}?url=<x.com status URL>.`,
+    '- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=thread` keeps only the author\'s own chain; `replies=top|recent|off`.',
+    `- A profile and its latest original posts: ${link('/jack')} or ${link('/api/v1/profiles/jack')}.`,
+    `- Followers / following: ${link('/jack/followers')}, ${link('/jack/following')}.`,
+    `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users.`,
+    '- Output: compact Markdown by default; `full=true` adds metrics and timestamps; `format=json` gives JSON with the Markdown inside; `format=obsidian` (posts only) gives an Obsidian note.',
+    '- Paging: send `nextCursor` back as `cursor` to the same route and query; stop when `nextCursor` is absent (a short page is not the end). Markdown lists end with a `Continue →` link.',
+    '- Errors are JSON problem documents with `code`, `detail` and `resolution`; on 429 or 503 wait `Retry-After` seconds.',
+    '- Do not parse the Markdown as data; use `format=json` for fields.',
+    '',
+    '## Versioned routes (v1)',
+    '',
+    ...routeLines('v1'),
+    '',
+    '## Permalinks (stable, unversioned)',
+    '',
+    ...routeLines('permalink'),
+    '',
+    '## Tools and descriptions',
+    '',
+    `- [MCP endpoint](${link(DISCOVERY_PATHS.mcp)}): Streamable HTTP, stateless; POST JSON-RPC. Tools: ${tools.join(', ') || 'none'}; each returns Markdown.`,
+    `- [OpenAPI 3.1](${link(DISCOVERY_PATHS.openapi)}): every route, parameter and error code.`,
+    `- [API index](${link(DISCOVERY_PATHS.api)}): links, versioning dates, provider health.`,
+    '',
+    '## Optional',
+    '',
+    `- [Documentation](${link(DISCOVERY_PATHS.docs)})`,
+    `- [Error codes](${link(DISCOVERY_PATHS.reliability)})`,
+    `- [Versioning policy](${link(DISCOVERY_PATHS.versioning)}): /api/convert and /api/browse are deprecated; use the v1 routes.`,
+    '',
+  ].join('\n');
+}

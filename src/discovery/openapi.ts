@@ -1,0 +1,169 @@
+// OpenAPI 3.1 description generated from the route declarations and the problem catalog.
+import { CATALOG, type CatalogEntry } from '../problems/catalog.ts';
+import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
+import { CONTENT_TYPES } from '../http/present/common.ts';
+import { LIFECYCLE } from '../http/lifecycle.ts';
+import { fixedMediaOf } from './fixed-media.ts';
+import { routeParams, type JsonSchema } from './params.ts';
+import { lifecyclePolicy } from './lifecycle.ts';
+import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
+import { DISCOVERY_PATHS } from './paths.ts';
+
+export interface OpenApiOptions {
+  baseUrl: string;
+  version: string;
+}
+
+const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
+
+const PROBLEM_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem document.',
+  required: ['type', 'title', 'status', 'code', 'detail', 'resolution', 'documentation_url'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: 'Documentation anchor of the code: {base}/docs/reliability#<code-with-hyphens>.' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    code: {
+      type: 'string',
+      description: 'Stable machine code: a catalog code, `<provider>_error|_empty|_network` or `all_providers_failed`.',
+      examples: Object.keys(CATALOG),
+    },
+    detail: { type: 'string' },
+    resolution: { type: 'string', description: 'What to do next.' },
+    documentation_url: { type: 'string', format: 'uri' },
+    request_id: { type: 'string' },
+  },
+  additionalProperties: true,
+};
+
+/** Bodies whose fields the contract leaves open: clients must ignore unknown members. */
+const JSON_ENVELOPE: JsonSchema = {
+  type: 'object',
+  description: 'JSON envelope: the rendered Markdown plus the structured data. Unknown members may be added within v1.',
+  properties: { markdown: { type: 'string' } },
+  additionalProperties: true,
+};
+
+const TEXT: JsonSchema = { type: 'string' };
+
+const HEADER_REFS = {
+  Deprecation: { $ref: '#/components/headers/Deprecation' },
+  Sunset: { $ref: '#/components/headers/Sunset' },
+  Link: { $ref: '#/components/headers/Link' },
+};
+
+function mediaTypeKey(contentType: string): string {
+  return contentType.replace(/;\s*charset=[^;]+/i, '');
+}
+
+function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }> {
+  const fixed = fixedMediaOf(decl);
+  if (fixed) return { [fixed.mediaType]: { schema: fixed.schema ?? (fixed.mediaType.includes('json') ? { type: 'object' } : TEXT) } };
+  const out: Record<string, { schema: JsonSchema }> = {};
+  for (const rep of decl.representations) {
+    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? JSON_ENVELOPE : TEXT };
+  }
+  return out;
+}
+
+function entryOf(code: string): CatalogEntry | undefined {
+  return (CATALOG as Record<string, CatalogEntry>)[code];
+}
+
+function errorResponses(decl: RouteDecl): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set([...decl.errors, ...COMMON_ERRORS])) {
+    const entry = entryOf(code);
+    if (!entry) continue;
+    byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: codes.map((c) => `\`${c}\`: ${entryOf(c)!.title}`).join('; '),
+      ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
+      content: { 'application/problem+json': { schema: PROBLEM_REF }, 'application/json': { schema: PROBLEM_REF } },
+      'x-problem-codes': codes,
+    };
+  }
+  return out;
+}
+
+function operation(decl: RouteDecl): Record<string, unknown> {
+  const parameters = routeParams(decl).map((p) => ({
+    name: p.name,
+    in: p.in,
+    required: p.required,
+    ...(p.description ? { description: p.description } : {}),
+    schema: p.schema,
+  }));
+  const op: Record<string, unknown> = {
+    operationId: decl.operationId,
+    summary: decl.summary,
+    description: decl.description,
+    tags: decl.tags,
+    parameters,
+    responses: {
+      '200': {
+        description: 'OK',
+        ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
+        content: successContent(decl),
+      },
+      ...errorResponses(decl),
+    },
+  };
+  // The key is optional: anonymous access stays valid on every operation.
+  if (decl.keyAware) op.security = [{}, { bearerKey: [] }];
+  if (decl.mcpTool) op['x-mcp-tool'] = decl.mcpTool;
+  const dep = decl.deprecated;
+  if (dep) {
+    op.deprecated = true;
+    if (dep.successor) op['x-successor-version'] = dep.successor;
+    if (dep.successorParameter && dep.successors) {
+      op['x-successor-parameter'] = dep.successorParameter;
+      op['x-successor-version-map'] = { ...dep.successors };
+    }
+  }
+  return op;
+}
+
+export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
+  for (const { decl } of routes) {
+    paths[decl.path] = { get: operation(decl) };
+    for (const t of decl.tags) tags.add(t);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: SERVICE_NAME,
+      version: opts.version,
+      description: SERVICE_DESCRIPTION,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: opts.baseUrl }],
+    externalDocs: { description: 'Guides, error codes and versioning policy', url: `${opts.baseUrl}${DISCOVERY_PATHS.docs}` },
+    tags: [...tags].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { Problem: PROBLEM_SCHEMA },
+      securitySchemes: {
+        bearerKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Optional static key issued by the operator. Raises the search allowance on key-aware routes; ' +
+            'everything is readable without it. An unknown or disabled key answers 401 invalid_key.',
+        },
+      },
+      headers: {
+        Deprecation: { description: 'RFC 9745 deprecation date.', schema: { type: 'string', examples: [LIFECYCLE.deprecationHeader] } },
+        Sunset: { description: 'RFC 8594 sunset date.', schema: { type: 'string', examples: [LIFECYCLE.sunsetHeader] } },
+        Link: { description: 'rel="deprecation", rel="sunset" and, when resolvable, rel="successor-version".', schema: { type: 'string' } },
+      },
+    },
+    'x-api-lifecycle': lifecyclePolicy(routes, opts.baseUrl),
+  };
+}

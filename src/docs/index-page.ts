@@ -1,0 +1,123 @@
+// /docs: overview, quick start and every declared route with its parameters, errors and a curl example.
+import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../http/route-decl.ts';
+import { anchorFor } from '../problems/catalog.ts';
+import { exampleCurl } from '../discovery/examples.ts';
+import { describeValues, routeParams } from '../discovery/params.ts';
+import { fixedMediaOf } from '../discovery/fixed-media.ts';
+import { DISCOVERY_PATHS } from '../discovery/paths.ts';
+import { SERVICE_DESCRIPTION } from '../discovery/service-info.ts';
+import { esc, page, prose, table } from './html.ts';
+
+const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
+  { surface: 'v1', title: 'Versioned routes (/api/v1)', intro: 'The machine surface. Breaking changes only ever ship under a new prefix.' },
+  { surface: 'permalink', title: 'Permalinks', intro: 'Unversioned and stable: they mirror the platform URL shapes, so swapping the host of an x.com link works.' },
+  { surface: 'legacy', title: 'Deprecated aliases', intro: 'Still working until their sunset date; see the versioning policy.' },
+  { surface: 'discovery', title: 'Discovery documents', intro: 'Machine-readable descriptions of the service.' },
+];
+
+export function routeAnchor(decl: RouteDecl): string {
+  return `route-${decl.operationId}`;
+}
+
+function paramsTable(decl: RouteDecl): string {
+  const params = routeParams(decl);
+  if (!params.length) return '<p>No parameters.</p>';
+  return table(
+    ['Name', 'In', 'Required', 'Accepted values', 'Description'],
+    params.map((p) => [
+      `<code>${esc(p.name)}</code>`,
+      p.in,
+      p.required ? 'yes' : 'no',
+      esc(describeValues(p.schema)),
+      prose(p.description ?? ''),
+    ]),
+  );
+}
+
+function errorLinks(decl: RouteDecl, baseUrl: string): string {
+  const codes = [...new Set([...decl.errors, ...COMMON_ERRORS])];
+  return codes
+    .map((c) => `<a href="${esc(`${baseUrl}${DISCOVERY_PATHS.reliability}#${anchorFor(c)}`)}"><code>${esc(c)}</code></a>`)
+    .join(', ');
+}
+
+function representationsOf(decl: RouteDecl): string {
+  const fixed = fixedMediaOf(decl);
+  if (fixed) return `<code>${esc(fixed.mediaType)}</code>`;
+  return decl.representations.map((r) => `<code>${esc(r)}</code>`).join(', ');
+}
+
+function routeSection(decl: RouteDecl, baseUrl: string): string {
+  const dep = decl.deprecated;
+  const successor = dep?.successor
+    ? `Use <code>GET ${esc(dep.successor)}</code>.`
+    : dep?.successors
+      ? `The successor depends on <code>${esc(dep.successorParameter ?? '')}</code>: ${Object.entries(dep.successors)
+          .map(([k, v]) => `<code>${esc(k)}</code> → <code>${esc(v)}</code>`)
+          .join('; ')}.`
+      : '';
+  return `<section id="${esc(routeAnchor(decl))}"${dep ? ' class="deprecated"' : ''}>
+<h3><code>GET ${esc(decl.path)}</code></h3>
+<p>${decl.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join('')}<strong>${esc(decl.summary)}</strong></p>
+<p>${prose(decl.description)}</p>
+${dep ? `<p><strong>Deprecated.</strong> ${successor} See the <a href="${esc(baseUrl + DISCOVERY_PATHS.versioning)}">versioning policy</a> for the dates.</p>` : ''}
+${paramsTable(decl)}
+<p>Representations: ${representationsOf(decl)}. ${decl.keyAware ? 'Honours the optional bearer key.' : 'Ignores any bearer key.'}${decl.mcpTool ? ` MCP tool: <code>${esc(decl.mcpTool)}</code>.` : ''}</p>
+<p>Errors: ${errorLinks(decl, baseUrl)}.</p>
+<pre><code>${esc(exampleCurl(decl, baseUrl))}</code></pre>
+</section>`;
+}
+
+export function renderDocsIndex(routes: RouteDef[], opts: { baseUrl: string; version: string }): string {
+  const { baseUrl } = opts;
+  const link = (p: string) => esc(`${baseUrl}${p}`);
+  const groups = SURFACES.map(({ surface, title, intro }) => {
+    const decls = routes.filter((r) => r.decl.surface === surface).map((r) => r.decl);
+    if (!decls.length) return '';
+    return `<h2 id="surface-${surface}">${esc(title)}</h2>\n<p>${esc(intro)}</p>\n${decls.map((d) => routeSection(d, baseUrl)).join('\n')}`;
+  }).join('\n');
+  const body = `
+<h1>threadmark ${esc(opts.version)}</h1>
+<p>${esc(SERVICE_DESCRIPTION)}</p>
+<p>Every route is <code>GET</code> (with <code>HEAD</code> and <code>OPTIONS</code>); nothing is ever written to the platform. No credentials are needed.</p>
+
+<h2 id="quick-start">Quick start</h2>
+<pre><code>${esc(`# A post with its thread and replies, as Markdown
+curl -s '${baseUrl}/jack/status/20'
+# The same as JSON (the Markdown is inside, next to the structured posts)
+curl -s '${baseUrl}/api/v1/posts?url=https://x.com/jack/status/20&format=json'
+# Only the post itself
+curl -s '${baseUrl}/api/v1/posts?url=https://x.com/jack/status/20&thread=off'
+# A profile, then the next page with the returned cursor
+curl -s '${baseUrl}/api/v1/profiles/jack?format=json'
+curl -s '${baseUrl}/api/v1/profiles/jack?cursor=NEXT_CURSOR'
+# Search
+curl -s '${baseUrl}/api/v1/search?q=open%20source&feed=latest'`)}</code></pre>
+
+<h2 id="representations">Representations</h2>
+<p>Compact Markdown is the default. <code>full=true</code> adds metrics, timestamps and profile counts. <code>format=json</code> (or <code>Accept: application/json</code>) gives JSON; <code>Accept: text/html</code> a small HTML page; <code>format=obsidian</code> (posts only) an Obsidian note. <code>format</code> overrides <code>Accept</code>; an unsatisfiable <code>Accept</code> answers 406.</p>
+
+<h2 id="paging">Paging</h2>
+<p>List routes return <code>nextCursor</code>, <code>page</code> and <code>limit</code>. Send <code>nextCursor</code> back unchanged as <code>cursor</code> to the same route, query and feed. Stop when <code>nextCursor</code> is absent: a short or empty page is not the end. <code>limit</code> is at most 20, <code>page</code> at most 10.</p>
+
+<h2 id="authentication">Authentication</h2>
+<p>None is required. An optional operator-issued key, sent as <code>Authorization: Bearer &lt;key&gt;</code>, raises the search allowance on key-aware routes and is reported in <code>X-Api-Key-Status</code>. An unknown or disabled key answers 401 <a href="${link(DISCOVERY_PATHS.reliability)}#invalid-key"><code>invalid_key</code></a>.</p>
+
+<h2 id="errors">Errors</h2>
+<p>Errors are RFC 9457 problem documents with <code>code</code>, <code>detail</code>, <code>resolution</code> and <code>documentation_url</code>. Every code is listed on the <a href="${link(DISCOVERY_PATHS.reliability)}">reliability page</a>.</p>
+
+<h2 id="machines">For programs and agents</h2>
+<ul>
+<li><a href="${link(DISCOVERY_PATHS.openapi)}">OpenAPI 3.1 description</a></li>
+<li><a href="${link(DISCOVERY_PATHS.api)}">API index</a> with versioning dates and provider health</li>
+<li><a href="${link(DISCOVERY_PATHS.mcp)}">MCP endpoint</a> (Streamable HTTP, stateless, POST)</li>
+<li><a href="${link(DISCOVERY_PATHS.apiCatalog)}">API catalog</a> (RFC 9727) and <a href="${link(DISCOVERY_PATHS.ard)}">ard.json</a></li>
+<li><a href="${link(DISCOVERY_PATHS.llms)}">llms.txt</a></li>
+<li>oEmbed for this service's permalinks: <code>${esc(`${baseUrl}/oembed?url=${baseUrl}/jack/status/20`)}</code></li>
+</ul>
+
+<h2 id="routes">Routes</h2>
+${groups}
+`;
+  return page({ title: 'Documentation', baseUrl, path: DISCOVERY_PATHS.docs }, body);
+}

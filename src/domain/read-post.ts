@@ -1,0 +1,152 @@
+// The readPost use case: decides what to fetch for the thread/context/replies options and assembles
+// the parents, the author's chain and the replies. Pure apart from the injected source.
+import type { ConversationBundle, Post, ReplyNode } from './models.ts';
+import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
+import type { ReadPolicy, Sourced } from './sourced.ts';
+
+export interface PostSource {
+  post(id: string, policy: ReadPolicy): Promise<Sourced<Post>>;
+  conversation(
+    id: string,
+    opts: { ranking: 'top' | 'recent'; withReplies: boolean },
+    policy: ReadPolicy,
+  ): Promise<Sourced<ConversationBundle>>;
+}
+
+export interface PostReadResult {
+  read: PostRead;
+  cache: Sourced<unknown>['cache'];
+}
+
+export async function readPost(
+  source: PostSource,
+  id: string,
+  opts: PostReadOptions,
+  policy: ReadPolicy,
+): Promise<PostReadResult> {
+  if (opts.thread === 'off') {
+    const got = await source.post(id, policy);
+    return {
+      cache: got.cache,
+      read: {
+        requested: got.value,
+        parents: [],
+        thread: [got.value],
+        replies: [],
+        repliesMode: 'off',
+        source: got.source,
+        warnings: got.warnings,
+      },
+    };
+  }
+
+  const wantReplies = opts.context === 'full' && opts.replies !== 'off';
+  const got = await source.conversation(
+    id,
+    { ranking: opts.replies === 'recent' ? 'recent' : 'top', withReplies: wantReplies },
+    policy,
+  );
+  const read = assemble(got.value, opts, got.source);
+  read.warnings.unshift(...got.warnings);
+  return { read, cache: got.cache };
+}
+
+export function assemble(bundle: ConversationBundle, opts: PostReadOptions, source: string): PostRead {
+  const warnings: string[] = [];
+  const { post } = bundle;
+  const authorId = post.author.id;
+  const sameAuthor = (p: Post) => p.author.id === authorId;
+
+  // The author's chain above the post: the unbroken run of their own posts ending at the direct parent.
+  let split = bundle.ancestors.length;
+  while (split > 0 && sameAuthor(bundle.ancestors[split - 1]!)) split--;
+  const ownAncestors = bundle.ancestors.slice(split);
+  const otherParents = opts.context === 'full' ? bundle.ancestors.slice(0, split) : [];
+  const continuations = bundle.continuations.filter(sameAuthor);
+  let thread = [...ownAncestors, post, ...continuations];
+
+  if (!bundle.threadAvailable) warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
+
+  const chainIds = new Set(thread.map((p) => p.id));
+  let replies: ReplyNode[] = [];
+  const repliesMode: RepliesOption = opts.context === 'full' ? opts.replies : 'off';
+  if (repliesMode !== 'off') {
+    if (!bundle.repliesAvailable) warnings.push(`replies unavailable from ${source}`);
+    replies = orderReplies(pruneChain(bundle.replies, chainIds), repliesMode);
+  }
+
+  let parents = otherParents;
+  if (typeof opts.thread === 'number') {
+    const limit = opts.thread;
+    const total = parents.length + thread.length + countReplies(replies);
+    if (total > limit) {
+      const trimmed = trimToBudget(thread, post.id, parents, replies, limit);
+      ({ thread, parents, replies } = trimmed);
+      warnings.push(`truncated to ${limit} of ${total} posts (thread=${limit})`);
+    }
+  }
+
+  return { requested: post, parents, thread, replies, repliesMode, source, warnings };
+}
+
+/** Continuations already shown in the chain must not reappear as replies. */
+function pruneChain(nodes: ReplyNode[], chainIds: Set<string>): ReplyNode[] {
+  const out: ReplyNode[] = [];
+  for (const n of nodes) {
+    if (chainIds.has(n.post.id)) continue;
+    out.push({ post: n.post, children: pruneChain(n.children, chainIds) });
+  }
+  return out;
+}
+
+function orderReplies(nodes: ReplyNode[], mode: 'top' | 'recent'): ReplyNode[] {
+  const cmp =
+    mode === 'top'
+      ? (a: ReplyNode, b: ReplyNode) =>
+          (b.post.metrics.likes ?? 0) - (a.post.metrics.likes ?? 0) || a.post.createdAt.localeCompare(b.post.createdAt)
+      : (a: ReplyNode, b: ReplyNode) => b.post.createdAt.localeCompare(a.post.createdAt);
+  return [...nodes].sort(cmp).map((n) => ({ post: n.post, children: orderReplies(n.children, mode) }));
+}
+
+export function countReplies(nodes: ReplyNode[]): number {
+  let n = 0;
+  for (const node of nodes) n += 1 + countReplies(node.children);
+  return n;
+}
+
+/**
+ * Keeps at most `limit` posts: the requested post first, then the chain from the requested post onwards
+ * (reading on is what a thread reader wants), then earlier chain posts, then the nearest parents, then replies.
+ */
+function trimToBudget(
+  thread: Post[],
+  requestedId: string,
+  parents: Post[],
+  replies: ReplyNode[],
+  limit: number,
+): { thread: Post[]; parents: Post[]; replies: ReplyNode[] } {
+  let budget = limit;
+  const idx = Math.max(0, thread.findIndex((p) => p.id === requestedId));
+  const after = thread.slice(idx, idx + budget);
+  budget -= after.length;
+  const beforeCount = Math.min(idx, budget);
+  const before = thread.slice(idx - beforeCount, idx);
+  budget -= beforeCount;
+  const keptParents = budget > 0 ? parents.slice(Math.max(0, parents.length - budget)) : [];
+  budget -= keptParents.length;
+  return { thread: [...before, ...after], parents: keptParents, replies: takeReplies(replies, { left: budget }) };
+}
+
+function takeReplies(nodes: ReplyNode[], budget: { left: number }): ReplyNode[] {
+  const out: ReplyNode[] = [];
+  for (const n of nodes) {
+    if (budget.left <= 0) break;
+    budget.left--;
+    out.push({ post: n.post, children: takeReplies(n.children, budget) });
+  }
+  return out;
+}
+
+export function postCount(read: PostRead): number {
+  return read.parents.length + read.thread.length + countReplies(read.replies);
+}

@@ -1,0 +1,68 @@
+// Results of the use cases, as handed to the renderers.
+import type { Author, Post, ReplyNode } from './models.ts';
+import type { SearchFeed, SearchItem } from '../providers/types.ts';
+
+export type ThreadOption = 'off' | 'full' | 'conversation' | number;
+export type ContextOption = 'full' | 'thread';
+export type RepliesOption = 'top' | 'recent' | 'off';
+export type UserinfoOption = 'off' | 'author' | 'all';
+
+export interface PostReadOptions {
+  thread: ThreadOption;
+  context: ContextOption;
+  replies: RepliesOption;
+  userinfo: UserinfoOption;
+  full: boolean;
+  nocache: boolean;
+}
+
+export interface PostRead {
+  /** The post that was asked for. */
+  requested: Post;
+  /** Posts above the author's chain when context=full (other authors' parents), root first. */
+  parents: Post[];
+  /** The author's own chain containing the requested post, in order (just [requested] for thread=off). */
+  thread: Post[];
+  /** Replies below the requested post (or below the chain's last post), already ordered and trimmed. */
+  replies: ReplyNode[];
+  repliesMode: RepliesOption;
+  /** Provider that answered, e.g. "fxtwitter". */
+  source: string;
+  /** Human-readable notes, e.g. "replies unavailable from syndication", "thread truncated to 5 posts". */
+  warnings: string[];
+}
+
+export interface ListMeta {
+  page: number;
+  limit: number;
+  /** Our signed cursor for the next page; absent at the end. */
+  nextCursor?: string;
+  /** Absolute URL of the same route with the next cursor, for the Markdown `Continue →` link. */
+  continueUrl?: string;
+  source: string;
+  warnings: string[];
+}
+
+export interface ProfileRead extends ListMeta {
+  profile: Author;
+  /** Most recent original posts (no replies, no reposts). */
+  posts: Post[];
+}
+
+export interface ConnectionsRead extends ListMeta {
+  kind: 'followers' | 'following';
+  handle: string;
+  items: Author[];
+}
+
+export interface SearchRead extends ListMeta {
+  q: string;
+  feed: SearchFeed;
+  items: SearchItem[];
+}
+
+export interface RenderContext {
+  /** Public base of this service, e.g. http://localhost:8080 (no trailing slash). */
+  baseUrl: string;
+  full: boolean;
+}

@@ -1,0 +1,22 @@
+// A value read through the provider chain and the cache, with its provenance.
+export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
+
+export interface Sourced<T> {
+  value: T;
+  /** Provider that produced the value. */
+  source: string;
+  cache: CacheStatus;
+  warnings: string[];
+}
+
+/**
+ * How one request may use the application cache: `shared` reads and fills it, `refresh` (nocache) skips the
+ * read but refreshes the entry, `private` (keyed callers) neither reads nor writes it.
+ */
+export type CacheMode = 'shared' | 'refresh' | 'private';
+
+export interface ReadPolicy {
+  mode: CacheMode;
+  /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
+  beforeLive?: () => Promise<void>;
+}

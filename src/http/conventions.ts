@@ -1,0 +1,38 @@
+// Conventions every public route shares: GET/HEAD/OPTIONS only, CORS, and the reserved-path rule.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Problem } from '../problems/problem.ts';
+import { isReservedPath } from './params/common.ts';
+
+export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
+
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+};
+
+const PREFLIGHT_HEADERS: Record<string, string> = {
+  ...CORS_HEADERS,
+  'access-control-allow-methods': PUBLIC_METHODS,
+  'access-control-allow-headers': 'Authorization, Accept, Content-Type, If-None-Match, If-Modified-Since',
+  'access-control-max-age': '86400',
+};
+
+/** Headers a browser script may read on /api/* responses. */
+export const EXPOSED_HEADERS = [
+  'Deprecation', 'Sunset', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit',
+  'RateLimit-Remaining', 'RateLimit-Reset', 'X-Source', 'X-Cache', 'X-Converter', 'X-Post-Count', 'X-Warnings',
+  'X-Browse-Resource', 'X-Result-Count', 'X-Api-Key-Status', 'X-Request-Id', 'ETag',
+].join(', ');
+
+/** onRequest hook of every public route. */
+export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const handle = (req.params as Record<string, string> | undefined)?.handle;
+  if (handle !== undefined && isReservedPath(handle)) throw new Problem('route_not_found');
+  const method = req.method;
+  if (method === 'GET' || method === 'HEAD') return;
+  if (method === 'OPTIONS') {
+    reply.code(204).headers({ allow: PUBLIC_METHODS, ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=86400' });
+    await reply.send();
+    return;
+  }
+  throw new Problem('method_not_allowed', `${method} is not accepted here.`, { headers: { allow: PUBLIC_METHODS } });
+}

@@ -1,0 +1,39 @@
+// Content negotiation: an explicit `format` beats Accept; Accept is read with q-values by `negotiator`.
+import Negotiator from 'negotiator';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Problem } from '../problems/problem.ts';
+
+export type Representation = 'markdown' | 'obsidian' | 'json' | 'html';
+
+/** Offer order matters: with equal preference (or * / *) Markdown wins. */
+const OFFERS = ['text/markdown', 'application/json', 'text/html'] as const;
+const BY_TYPE: Record<(typeof OFFERS)[number], Representation> = {
+  'text/markdown': 'markdown',
+  'application/json': 'json',
+  'text/html': 'html',
+};
+
+export function negotiateAccept(headers: IncomingHttpHeaders): Representation {
+  const accept = headers.accept;
+  if (accept === undefined || accept.trim() === '') return 'markdown';
+  const chosen = new Negotiator({ headers: { accept } }).mediaType([...OFFERS]) as (typeof OFFERS)[number] | undefined;
+  if (!chosen) {
+    throw new Problem('not_acceptable', 'Accept allows none of text/markdown, application/json or text/html.');
+  }
+  return BY_TYPE[chosen];
+}
+
+/** Validated `format` (already checked by the route schema) or the Accept header. */
+export function chooseRepresentation(format: string | undefined, headers: IncomingHttpHeaders): Representation {
+  if (format === 'markdown' || format === 'obsidian' || format === 'json') return format;
+  return negotiateAccept(headers);
+}
+
+/** Problem documents: application/json when the caller asked for JSON, application/problem+json otherwise. */
+export function problemMediaType(format: unknown, headers: IncomingHttpHeaders): string {
+  if (format === 'json') return 'application/json';
+  const accept = headers.accept;
+  if (!accept) return 'application/problem+json';
+  const best = new Negotiator({ headers: { accept } }).mediaType(['application/problem+json', 'application/json']);
+  return best === 'application/json' && /application\/json/i.test(accept) ? 'application/json' : 'application/problem+json';
+}

@@ -1,0 +1,54 @@
+// Turns the `url` parameter into a status reference, with the contract's four distinct failure codes.
+import { Problem } from '../../problems/problem.ts';
+import { HANDLE_RE, MAX_ID_DIGITS, STATUS_ID_RE } from './common.ts';
+
+export interface StatusRef {
+  handle: string;
+  id: string;
+}
+
+const HOSTS = new Set(['x.com', 'twitter.com']);
+const HOST_PREFIXES = ['www.', 'mobile.'];
+/** Trailing path pieces the platform appends to a permalink (media viewers, analytics, quotes...). */
+const TRAILERS = new Set(['photo', 'video', 'analytics', 'quotes', 'retweets', 'likes', 'history', 'media_tags']);
+
+function bareHost(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  for (const p of HOST_PREFIXES) if (h.startsWith(p)) return h.slice(p.length);
+  return h;
+}
+
+export function parseStatusUrl(raw: string): StatusRef {
+  const text = raw.trim();
+  if (text.length === 0 || text.length > 2048) throw new Problem('invalid_url', 'The url parameter is empty or too long.');
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`);
+  } catch {
+    throw new Problem('invalid_url', 'The url parameter is not a valid URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Problem('invalid_url', 'Only http and https status URLs are accepted.');
+  }
+  if (url.username || url.password) throw new Problem('invalid_url', 'Status URLs carry no credentials.');
+  if (!HOSTS.has(bareHost(url.hostname))) {
+    throw new Problem('unsupported_host', 'Only x.com and twitter.com (optionally www. or mobile.) are supported.');
+  }
+  const parts = url.pathname.split('/').filter(Boolean);
+  const [handle, status, id, trailer, index, ...rest] = parts;
+  const shaped =
+    handle !== undefined &&
+    status === 'status' &&
+    id !== undefined &&
+    HANDLE_RE.test(handle) &&
+    STATUS_ID_RE.test(id) &&
+    (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
+    rest.length === 0;
+  if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id}.');
+  checkIdLength(id!);
+  return { handle: handle!, id: id! };
+}
+
+export function checkIdLength(id: string): void {
+  if (id.length > MAX_ID_DIGITS) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}….`);
+}

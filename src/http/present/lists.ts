@@ -1,0 +1,101 @@
+// List representations and the browse routes' 200 headers.
+import type { ConnectionsRead, ProfileRead, SearchRead, RenderContext } from '../../domain/reads.ts';
+import type { CacheStatus } from '../../domain/sourced.ts';
+import type { BrowseResource, Rendered } from '../route-decl.ts';
+import type { Representation } from '../negotiate.ts';
+import { renderProfileMarkdown } from '../../render/markdown/profile.ts';
+import { renderConnectionsMarkdown } from '../../render/markdown/connections.ts';
+import { renderSearchMarkdown } from '../../render/markdown/search.ts';
+import { renderRecoveryMarkdown } from '../../render/markdown/recovery.ts';
+import { connectionsJson, profileJson, searchJson } from '../../render/json.ts';
+import { renderHtmlPage } from '../../render/html.ts';
+import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
+import { docsUrlFor } from '../problem-reply.ts';
+
+export type ListRead =
+  | { resource: 'profile'; read: ProfileRead }
+  | { resource: 'followers' | 'following'; read: ConnectionsRead }
+  | { resource: 'search'; read: SearchRead };
+
+export interface ListPresentContext {
+  baseUrl: string;
+  full: boolean;
+  cache: CacheStatus;
+  cacheTtlS: number;
+  keyStatus: string;
+  keyed: boolean;
+  title: string;
+}
+
+function markdownOf(l: ListRead, ctx: RenderContext): string {
+  switch (l.resource) {
+    case 'profile':
+      return renderProfileMarkdown(l.read, ctx);
+    case 'search':
+      return renderSearchMarkdown(l.read, ctx);
+    default:
+      return renderConnectionsMarkdown(l.read, ctx);
+  }
+}
+
+function jsonOf(l: ListRead, markdown: string): unknown {
+  switch (l.resource) {
+    case 'profile':
+      return profileJson(l.read, markdown);
+    case 'search':
+      return searchJson(l.read, markdown);
+    default:
+      return connectionsJson(l.read, markdown);
+  }
+}
+
+function resultCount(l: ListRead): number {
+  return l.resource === 'profile' ? l.read.posts.length : l.read.items.length;
+}
+
+export function browseCacheControl(keyed: boolean, ttlS: number): string {
+  return keyed ? 'private, no-store' : publicCacheControl(ttlS);
+}
+
+export function presentList(l: ListRead, rep: Representation, ctx: ListPresentContext): Rendered {
+  const rctx: RenderContext = { baseUrl: ctx.baseUrl, full: ctx.full };
+  const markdown = markdownOf(l, rctx);
+  const body =
+    rep === 'json' ? JSON.stringify(jsonOf(l, markdown)) : rep === 'html' ? renderHtmlPage(markdown, { title: ctx.title, baseUrl: ctx.baseUrl }) : markdown;
+  return {
+    body,
+    contentType: CONTENT_TYPES[rep],
+    headers: {
+      vary: 'Accept, Authorization',
+      'cache-control': browseCacheControl(ctx.keyed, ctx.cacheTtlS),
+      'x-source': l.read.source,
+      'x-cache': ctx.cache,
+      'x-browse-resource': l.resource,
+      'x-result-count': String(resultCount(l)),
+      'x-api-key-status': ctx.keyStatus,
+      ...(l.read.warnings.length ? { 'x-warnings': headerSafe(l.read.warnings.join('; ')) } : {}),
+    },
+  };
+}
+
+/** A 404 for Markdown or HTML readers: what is missing, where to look next, the valid URL shapes. */
+export function presentRecovery(
+  kind: 'profile' | 'post',
+  what: string,
+  rep: Representation,
+  ctx: { baseUrl: string; keyStatus: string; resource: BrowseResource },
+): Rendered {
+  const markdown = renderRecoveryMarkdown(kind, what, ctx.baseUrl);
+  const html = rep === 'html';
+  return {
+    status: 404,
+    body: html ? renderHtmlPage(markdown, { title: `Not found: ${what}`, baseUrl: ctx.baseUrl }) : markdown,
+    contentType: CONTENT_TYPES[html ? 'html' : 'markdown'],
+    headers: {
+      'cache-control': 'no-store',
+      link: `<${docsUrlFor(ctx.baseUrl, 'not_found')}>; rel="help"; type="text/html"`,
+      'x-browse-resource': ctx.resource,
+      'x-api-key-status': ctx.keyStatus,
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The problem mapper: the only place that writes error responses (RFC 9457).
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { CATALOG, anchorFor } from '../problems/catalog.ts';
+import { Problem, isProblem } from '../problems/problem.ts';
+import { problemMediaType } from './negotiate.ts';
+
+export function docsUrlFor(baseUrl: string, code: string): string {
+  return `${baseUrl}/docs/reliability#${anchorFor(code)}`;
+}
+
+export function problemBody(baseUrl: string, p: Problem, requestId?: string): Record<string, unknown> {
+  const doc = docsUrlFor(baseUrl, p.code);
+  return {
+    type: doc,
+    title: p.title,
+    status: p.status,
+    code: p.code,
+    detail: p.detail,
+    resolution: p.resolution,
+    documentation_url: doc,
+    ...(requestId ? { request_id: requestId } : {}),
+    ...p.extensions,
+  };
+}
+
+/** Validation issues carry the catalog code as their message (see http/params/common.ts). */
+function fromValidation(err: FastifyError): Problem {
+  const issues = (err.validation ?? []) as Array<{ message?: string; instancePath?: string }>;
+  const first = issues[0];
+  const code = first?.message && first.message in CATALOG ? first.message : 'invalid_params';
+  const param = first?.instancePath?.replace(/^\//, '') || 'parameter';
+  const where = err.validationContext === 'params' ? 'path segment' : 'query parameter';
+  return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${where} \`${param}\`.`);
+}
+
+export function toProblem(err: unknown): Problem {
+  if (isProblem(err)) return err;
+  const fe = err as FastifyError;
+  if (fe && hasZodFastifySchemaValidationErrors(fe)) return fromValidation(fe);
+  if (fe && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new Problem('invalid_body');
+  if (fe && typeof fe.statusCode === 'number' && fe.statusCode === 400 && /json/i.test(fe.message ?? '')) {
+    return new Problem('invalid_body');
+  }
+  return new Problem('internal_error', 'The service hit an unexpected error; the log has the details.');
+}
+
+export function sendProblem(req: FastifyRequest, reply: FastifyReply, baseUrl: string, err: unknown): FastifyReply {
+  const p = toProblem(err);
+  if (p.code === 'internal_error') req.log.error({ err }, 'internal error');
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  reply.code(p.status);
+  reply.header('content-type', `${problemMediaType(query.format, req.headers)}; charset=utf-8`);
+  reply.header('cache-control', 'no-store');
+  reply.header('link', `<${docsUrlFor(baseUrl, p.code)}>; rel="help"; type="text/html"`);
+  for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);
+  return reply.send(JSON.stringify(problemBody(baseUrl, p, String(req.id))));
+}

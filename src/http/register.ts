@@ -1,0 +1,73 @@
+// Mounts declared routes on Fastify with the shared conventions and the per-route hook chain:
+// method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { chooseRepresentation, type Representation } from './negotiate.ts';
+import { publicMethodGuard } from './conventions.ts';
+import { fastifyPath, type RouteDef } from './route-decl.ts';
+import type { Services } from '../services.ts';
+import { Problem } from '../problems/problem.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    representation?: Representation;
+  }
+  interface FastifyContextConfig {
+    decl?: RouteDef['decl'];
+  }
+}
+
+const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The format parameter, when valid, decides; otherwise Accept does (406 when unsatisfiable). */
+function negotiationHook(def: RouteDef): preValidationHookHandler {
+  const formats = new Set<string>(def.decl.representations);
+  const params = def.decl.formatParams ?? ['format'];
+  return async (req: FastifyRequest) => {
+    const query = req.query as Record<string, unknown>;
+    for (const name of params) {
+      const value = query[name];
+      if (value === undefined) continue;
+      // An invalid value is left to validation, which answers with the parameter's own code.
+      if (typeof value === 'string' && formats.has(value)) req.representation = value as Representation;
+      return;
+    }
+    const rep = chooseRepresentation(undefined, req.headers);
+    if (!formats.has(rep)) throw new Problem('not_acceptable', `This route does not produce ${rep}.`);
+    req.representation = rep;
+  };
+}
+
+export function registerRoutes(
+  app: FastifyInstance,
+  defs: RouteDef[],
+  services: Services,
+  extraPreValidation: (def: RouteDef) => preValidationHookHandler[] = () => [],
+): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  for (const def of defs) {
+    const { decl } = def;
+    typed.route({
+      method: ALL_METHODS,
+      url: fastifyPath(decl.path),
+      schema: { querystring: decl.query, ...(decl.params ? { params: decl.params } : {}) },
+      config: { decl },
+      onRequest: publicMethodGuard,
+      // Routes with a fixed media type (discovery documents) declare no representations and skip negotiation.
+      preValidation: [...extraPreValidation(def), ...(decl.representations.length ? [negotiationHook(def)] : [])],
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const out = await def.handle({
+          req,
+          query: req.query as Record<string, unknown>,
+          params: req.params as Record<string, string>,
+          representation: req.representation ?? 'markdown',
+          services,
+        });
+        reply.code(out.status ?? 200);
+        reply.header('content-type', out.contentType);
+        reply.headers(out.headers);
+        return reply.send(out.body);
+      },
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { Problem } from '../../problems/problem.ts';
+import type { KeyStore } from '../../stores/keys/types.ts';
+
+export interface AdminRoutesOptions {
+  /** THREADMARK_ADMIN_TOKEN; unset = every admin route answers 503 admin_unconfigured. */
+  token?: string;
+  keys: KeyStore;
+}
+
+const NewKeyBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    accountQuota: z.number().int().positive().optional(),
+  })
+  .strict();
+
+const IdParams = z.object({ id: z.string().min(1).max(64) });
+
+function digest(s: string): Buffer {
+  return createHash('sha256').update(s, 'utf8').digest();
+}
+
+/** Digests first so the comparison is constant-time whatever the lengths. */
+function bearerMatches(req: FastifyRequest, token: string): boolean {
+  const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  return !!m?.[1] && timingSafeEqual(digest(m[1]), digest(token));
+}
+
+function parseId(params: unknown): string {
+  const r = IdParams.safeParse(params);
+  if (!r.success) throw new Problem('not_found', 'No API key with this id.');
+  return r.data.id;
+}
+
+function notFound(id: string): Problem {
+  return new Problem('not_found', `No API key with id ${id}.`);
+}
+
+/**
+ * Private operator routes (architecture.md, Operator surface). Authentication runs on `onRequest`,
+ * before the body is read, so callers without the token learn nothing about body validation.
+ */
+export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, opts) => {
+  const { token, keys } = opts;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    if (!token) throw new Problem('admin_unconfigured', 'Set THREADMARK_ADMIN_TOKEN to enable the admin routes.');
+    if (!bearerMatches(req, token)) throw new Problem('unauthorized', 'A valid admin bearer token is required.');
+  });
+
+  // Every body is read as JSON whatever its declared type; anything unparsable is invalid_body.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new Problem('invalid_body', 'The body is not well-formed JSON.'), undefined);
+    }
+  });
+
+  app.post('/admin/keys', async (req, reply) => {
+    const parsed = NewKeyBody.safeParse(req.body);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+      throw new Problem('invalid_body', `Expected {"name": string, "accountQuota"?: positive integer}. ${detail}`);
+    }
+    const issued = await keys.create(parsed.data);
+    return reply.code(201).send(issued);
+  });
+
+  app.get('/admin/keys', async () => ({ keys: await keys.list() }));
+
+  app.post('/admin/keys/:id/disable', async (req) => {
+    const id = parseId(req.params);
+    const record = await keys.disable(id);
+    if (!record) throw notFound(id);
+    return record;
+  });
+
+  app.post('/admin/keys/:id/enable', async (req) => {
+    const id = parseId(req.params);
+    const record = await keys.enable(id);
+    if (!record) throw notFound(id);
+    return record;
+  });
+
+  app.delete('/admin/keys/:id', async (req, reply) => {
+    const id = parseId(req.params);
+    if (!(await keys.delete(id))) throw notFound(id);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,67 @@
+// GET /docs, /docs/reliability and /docs/versioning: HTML generated from the route table and the problem catalog.
+import { z } from 'zod';
+import type { HandlerContext, Rendered, RouteDef } from '../route-decl.ts';
+import type { FixedDecl } from '../../discovery/fixed-media.ts';
+import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
+import { cachedDocument } from '../../discovery/route-source.ts';
+import { registeredProviders } from '../../providers/registry.ts';
+import { renderDocsIndex } from '../../docs/index-page.ts';
+import { renderReliability } from '../../docs/reliability-page.ts';
+import { renderVersioning } from '../../docs/versioning-page.ts';
+import { apiCatalogLink } from './discovery.ts';
+
+const HTML = 'text/html; charset=utf-8';
+
+function docsDecl(operationId: string, path: string, summary: string, description: string): FixedDecl {
+  return {
+    operationId,
+    path,
+    surface: 'discovery',
+    summary,
+    description,
+    tags: ['docs'],
+    query: z.object({}),
+    representations: [],
+    keyAware: false,
+    errors: [],
+    fixed: { mediaType: 'text/html' },
+  };
+}
+
+function htmlRoute(decl: FixedDecl, build: (ctx: HandlerContext) => Promise<string>): RouteDef {
+  return {
+    decl,
+    async handle(ctx): Promise<Rendered> {
+      return {
+        body: await build(ctx),
+        contentType: HTML,
+        headers: { 'cache-control': 'public, max-age=300', link: apiCatalogLink(ctx.services.config.baseUrl) },
+      };
+    },
+  };
+}
+
+export const docsRoutes: RouteDef[] = [
+  htmlRoute(
+    docsDecl('docsIndex', DISCOVERY_PATHS.docs, 'Documentation', 'Overview, quick start and every route with its parameters and an example.'),
+    ({ services }) =>
+      cachedDocument(`docs ${services.config.baseUrl} ${services.version}`, (routes) =>
+        renderDocsIndex(routes, { baseUrl: services.config.baseUrl, version: services.version }),
+      ),
+  ),
+  htmlRoute(
+    docsDecl('docsReliability', DISCOVERY_PATHS.reliability, 'Error codes', 'Every problem code with its status, title and resolution; each problem `type` URI points at its anchor here.'),
+    ({ services }) => {
+      // Configured providers first, then any other registered one, so every provider code has its anchor.
+      const providers = [...new Set([...services.config.providers, ...registeredProviders()])];
+      return cachedDocument(`reliability ${services.config.baseUrl} ${providers.join(',')}`, () =>
+        renderReliability({ baseUrl: services.config.baseUrl, providers }),
+      );
+    },
+  ),
+  htmlRoute(
+    docsDecl('docsVersioning', DISCOVERY_PATHS.versioning, 'Versioning policy', 'The policy the deprecation Link headers point at, with the deprecated routes and their dates.'),
+    ({ services }) =>
+      cachedDocument(`versioning ${services.config.baseUrl}`, (routes) => renderVersioning(routes, { baseUrl: services.config.baseUrl })),
+  ),
+];

@@ -1,0 +1,128 @@
+// /mcp: the Model Context Protocol over Streamable HTTP, stateless (a fresh server and transport per POST).
+// Registered straight on Fastify because it needs POST, outside the GET-only public route convention.
+//   POST    JSON-RPC messages; answered as JSON (no SSE stream is ever opened). Malformed JSON → 400 invalid_body.
+//   GET     with Accept: text/event-stream (a client asking for the server-sent stream) → 405, Allow: POST, as the
+//           transport specifies for servers without one; any other GET or HEAD → a short JSON description.
+//   OPTIONS CORS preflight. Anything else → 405 method_not_allowed.
+// Tool calls go through the REST routes (see src/mcp/server.ts): the caller's Authorization header is forwarded, so
+// a bearer key counts as on REST, and the caller's resolved IP is used so api-ip and search limits charge them.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Services } from '../../services.ts';
+import { Problem } from '../../problems/problem.ts';
+import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
+import { SERVICE_NAME } from '../../discovery/service-info.ts';
+import { createMcpServer } from '../../mcp/server.ts';
+import { toolDefs } from '../../mcp/tools.ts';
+import type { RouteDef } from '../route-decl.ts';
+import { PUBLIC_ROUTES } from '../route-table.ts';
+import { CORS_HEADERS } from '../conventions.ts';
+import { problemBody } from '../problem-reply.ts';
+
+const MCP_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+function describe(services: Services, tools: string[]) {
+  const base = services.config.baseUrl;
+  return {
+    name: SERVICE_NAME,
+    version: services.version,
+    protocol: 'Model Context Protocol',
+    transport: 'streamable-http',
+    stateless: true,
+    endpoint: `${base}${DISCOVERY_PATHS.mcp}`,
+    usage: 'POST JSON-RPC messages (initialize, tools/list, tools/call) with Accept: application/json, text/event-stream. No SSE stream is offered on GET.',
+    tools,
+    docs: `${base}${DISCOVERY_PATHS.docs}`,
+  };
+}
+
+function wantsEventStream(req: FastifyRequest): boolean {
+  return /text\/event-stream/i.test(req.headers.accept ?? '');
+}
+
+export function registerMcp(app: FastifyInstance, services: Services, routes: RouteDef[] = PUBLIC_ROUTES): void {
+  const tools = toolDefs(routes);
+  const toolNames = tools.map((t) => t.name);
+  const base = services.config.baseUrl;
+
+  app.register(async (scope) => {
+    // Every body is read as JSON whatever its declared type; the transport itself then insists on application/json.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new Problem('invalid_body', 'The body is not well-formed JSON.'), undefined);
+      }
+    });
+
+    scope.route({
+      method: ['GET', 'HEAD'],
+      url: DISCOVERY_PATHS.mcp,
+      handler: async (req, reply) => {
+        if (wantsEventStream(req)) {
+          throw new Problem('method_not_allowed', 'This stateless MCP endpoint offers no server-sent event stream; POST JSON-RPC messages instead.', {
+            headers: { allow: 'POST' },
+          });
+        }
+        reply.header('cache-control', 'public, max-age=300');
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(describe(services, toolNames)));
+      },
+    });
+
+    scope.options(DISCOVERY_PATHS.mcp, async (_req, reply) => {
+      reply.code(204).headers({
+        ...CORS_HEADERS,
+        allow: MCP_METHODS,
+        'access-control-allow-methods': MCP_METHODS,
+        'access-control-allow-headers': 'Authorization, Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+        'access-control-max-age': '86400',
+      });
+      return reply.send();
+    });
+
+    scope.route({
+      method: ['PUT', 'PATCH', 'DELETE'],
+      url: DISCOVERY_PATHS.mcp,
+      handler: async (req) => {
+        throw new Problem('method_not_allowed', `${req.method} is not accepted on /mcp (stateless: there is no session to delete).`, {
+          headers: { allow: MCP_METHODS },
+        });
+      },
+    });
+
+    scope.post(DISCOVERY_PATHS.mcp, async (req: FastifyRequest, reply: FastifyReply) => {
+      if (req.body === undefined) throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
+      const server = createMcpServer(app, tools, services.version, {
+        authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
+        ip: req.ip,
+      });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      // The transport writes the response itself; keep the headers the shared hooks already set (CORS, request id).
+      reply.hijack();
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+      }
+      reply.raw.setHeader('access-control-expose-headers', 'Mcp-Session-Id, Mcp-Protocol-Version, X-Request-Id');
+      try {
+        await transport.handleRequest(req.raw, reply.raw, req.body);
+      } catch (err) {
+        req.log.error({ err }, 'mcp transport failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.statusCode = 500;
+          reply.raw.setHeader('content-type', 'application/problem+json; charset=utf-8');
+          reply.raw.end(JSON.stringify(problemBody(base, new Problem('internal_error'), String(req.id))));
+        } else if (!reply.raw.writableEnded) {
+          reply.raw.end();
+        }
+      }
+    });
+  });
+}

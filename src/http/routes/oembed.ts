@@ -1,0 +1,107 @@
+// GET /api/v1/oembed and its permalink /oembed: oEmbed 1.0 JSON for this service's own post and profile permalinks.
+import { z } from 'zod';
+import { readPost } from '../../domain/read-post.ts';
+import { Problem } from '../../problems/problem.ts';
+import type { FixedDecl } from '../../discovery/fixed-media.ts';
+import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../../discovery/oembed.ts';
+import { publicCacheControl } from '../present/common.ts';
+import type { HandlerContext, Rendered, RouteDef } from '../route-decl.ts';
+
+const dimension = z
+  .string({ error: 'invalid_dimension' })
+  .regex(/^[1-9][0-9]{0,4}$/, { error: 'invalid_dimension' })
+  .transform(Number)
+  .optional();
+
+const oembedQuery = z.object({
+  url: z
+    .string({ error: 'invalid_url' })
+    .optional()
+    .describe('A permalink of this service: {base}/{handle}/status/{id} (post) or {base}/{handle} (profile). Required.'),
+  maxwidth: dimension.describe('Largest width in pixels the consumer can show; the embed is never wider (default 550).'),
+  maxheight: dimension.describe('Largest height in pixels the consumer can show; the reported height never exceeds it.'),
+  format: z
+    .enum(['json'], { error: 'invalid_format' })
+    .optional()
+    .describe('Only json is offered (oEmbed XML is not); anything else is 400 invalid_format.'),
+});
+
+type OembedQuery = { url?: string; maxwidth?: number; maxheight?: number; format?: 'json' };
+
+const OEMBED_SCHEMA = {
+  type: 'object',
+  required: ['version', 'type', 'html', 'width', 'height', 'provider_name', 'provider_url'],
+  properties: {
+    version: { const: '1.0' },
+    type: { const: 'rich' },
+    title: { type: 'string' },
+    html: { type: 'string', description: 'A blockquote snippet; all text is HTML-escaped and there is no script.' },
+    width: { type: 'integer' },
+    height: { type: 'integer' },
+    author_name: { type: 'string' },
+    author_url: { type: 'string', format: 'uri' },
+    provider_name: { type: 'string' },
+    provider_url: { type: 'string', format: 'uri' },
+    cache_age: { type: 'integer' },
+  },
+  additionalProperties: true,
+};
+
+function decl(surface: 'v1' | 'permalink'): FixedDecl {
+  return {
+    operationId: surface === 'v1' ? 'oembed' : 'oembedPermalink',
+    path: surface === 'v1' ? '/api/v1/oembed' : '/oembed',
+    surface,
+    summary: surface === 'v1' ? 'oEmbed for a permalink of this service' : 'oEmbed (permalink)',
+    description:
+      'oEmbed 1.0 (`type` rich) for this service\'s own post permalinks {base}/{handle}/status/{id} and profile ' +
+      'permalinks {base}/{handle}. Any other URL, including x.com links, is 404 not_found; a value that is not a URL ' +
+      'is 400 invalid_url. `maxwidth` and `maxheight` are honoured. JSON only.',
+    tags: [surface === 'v1' ? 'oembed' : 'permalinks'],
+    query: oembedQuery,
+    representations: [],
+    keyAware: false,
+    errors: ['missing_url', 'invalid_url', 'invalid_format', 'invalid_dimension', 'not_found', 'upstream_error'],
+    fixed: { mediaType: 'application/json', schema: OEMBED_SCHEMA },
+  };
+}
+
+async function serveOembed(ctx: HandlerContext<OembedQuery>): Promise<Rendered> {
+  const { config, guards } = ctx.services;
+  const q = ctx.query;
+  if (q.url === undefined || q.url.trim() === '') {
+    throw new Problem('missing_url', 'Pass the permalink to embed in `url`, e.g. ?url=' + `${config.baseUrl}/{handle}/status/{id}.`);
+  }
+  const target = parseOembedTarget(q.url.trim(), config.baseUrl);
+  const opts: OembedOptions = { baseUrl: config.baseUrl, maxwidth: q.maxwidth, maxheight: q.maxheight, cacheAge: config.cacheTtlS };
+  const policy = guards.policy(ctx.req, { nocache: false });
+  let body;
+  let source: string;
+  let cache: string;
+  if (target.kind === 'post') {
+    const got = await readPost(
+      ctx.services.posts,
+      target.id,
+      { thread: 'off', context: 'thread', replies: 'off', userinfo: 'off', full: false, nocache: false },
+      policy,
+    );
+    body = postOembed(got.read.requested, opts);
+    source = got.read.source;
+    cache = got.cache;
+  } else {
+    const got = await ctx.services.lists.profile(target.handle, policy);
+    body = profileOembed(got.value, opts);
+    source = got.source;
+    cache = got.cache;
+  }
+  return {
+    body: JSON.stringify(body),
+    contentType: 'application/json; charset=utf-8',
+    headers: { 'cache-control': publicCacheControl(config.cacheTtlS), vary: 'Accept', 'x-source': source, 'x-cache': cache },
+  };
+}
+
+export const oembedRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => ({
+  decl: decl(surface),
+  handle: serveOembed,
+}));

@@ -1,0 +1,167 @@
+// GET /api/v1/posts, the permalink /{handle}/status/{id}, and the deprecated /api/convert alias.
+import { z } from 'zod';
+import { readPost } from '../../domain/read-post.ts';
+import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
+import { Problem } from '../../problems/problem.ts';
+import {
+  HANDLE_RE, STATUS_ID_RE, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  userinfoParam,
+} from '../params/common.ts';
+import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
+import { presentPost } from '../present/post.ts';
+import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
+
+const optionShape = {
+  format: postFormat,
+  thread: threadParam,
+  context: contextParam,
+  replies: repliesParam,
+  userinfo: userinfoParam,
+  full: flag,
+  nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+};
+
+const identShape = {
+  url: z
+    .string({ error: 'invalid_url' })
+    .optional()
+    .describe('Status permalink on x.com or twitter.com. Takes precedence over handle + id.'),
+  handle: z.string({ error: 'invalid_params' }).optional().describe('Author handle, paired with id.'),
+  id: z.string({ error: 'invalid_params' }).optional().describe('Numeric status id, paired with handle.'),
+};
+
+type PostQuery = {
+  url?: string;
+  handle?: string;
+  id?: string;
+  format?: string;
+  thread?: string;
+  context?: 'full' | 'thread';
+  replies?: 'top' | 'recent' | 'off';
+  userinfo?: 'off' | 'author' | 'all';
+  full?: boolean;
+  nocache?: boolean;
+};
+
+const POST_ERRORS = [
+  'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
+  'not_found', 'upstream_error',
+];
+const IDENT_ERRORS = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
+
+export const postsDecl: RouteDecl = {
+  operationId: 'readPost',
+  path: '/api/v1/posts',
+  surface: 'v1',
+  summary: 'Read a post, thread or conversation',
+  description:
+    'Identify the post with `url` or with `handle` + `id`. Returns compact Markdown by default, expanded Markdown ' +
+    'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
+    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here.',
+  tags: ['posts'],
+  query: z.object({ ...identShape, ...optionShape }),
+  representations: ['markdown', 'obsidian', 'json', 'html'],
+  keyAware: false,
+  errors: [...IDENT_ERRORS, ...POST_ERRORS],
+  mcpTool: 'read_post',
+};
+
+export const statusPermalinkDecl: RouteDecl = {
+  operationId: 'readPostPermalink',
+  path: '/{handle}/status/{id}',
+  surface: 'permalink',
+  summary: 'Read a post (permalink mirroring the platform URL)',
+  description: 'Same as /api/v1/posts with handle and id taken from the path.',
+  tags: ['permalinks'],
+  params: z.object({ handle: statusHandle, id: statusId }),
+  query: z.object(optionShape),
+  representations: ['markdown', 'obsidian', 'json', 'html'],
+  keyAware: false,
+  errors: ['invalid_params', ...POST_ERRORS],
+};
+
+export const convertDecl: RouteDecl = {
+  operationId: 'legacyConvert',
+  path: '/api/convert',
+  surface: 'legacy',
+  summary: 'Deprecated alias of /api/v1/posts',
+  description:
+    'Takes `url` (400 missing_url when absent) and every option of /api/v1/posts. `mode` is the legacy spelling of ' +
+    'the representation (markdown, json or html); `format` wins over `mode`, and both win over Accept.',
+  tags: ['legacy'],
+  query: z.object({
+    url: identShape.url,
+    ...optionShape,
+    mode: z
+      .enum(['markdown', 'json', 'html'], { error: 'invalid_mode' })
+      .optional()
+      .describe('Legacy spelling of the representation: markdown, json or html.'),
+  }),
+  representations: ['markdown', 'obsidian', 'json', 'html'],
+  keyAware: false,
+  errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
+  deprecated: { successor: '/api/v1/posts' },
+  formatParams: ['format', 'mode'],
+};
+
+function identify(q: PostQuery): StatusRef {
+  if (q.url !== undefined) return parseStatusUrl(q.url);
+  if (q.handle === undefined && q.id === undefined) {
+    throw new Problem('missing_url', 'Pass `url`, or `handle` and `id`, or use /{handle}/status/{id}.');
+  }
+  if (q.handle === undefined || q.id === undefined) {
+    throw new Problem('invalid_params', '`handle` and `id` must be given together.');
+  }
+  if (!HANDLE_RE.test(q.handle)) throw new Problem('invalid_params', '`handle` must be 1-15 word characters.');
+  if (!STATUS_ID_RE.test(q.id)) throw new Problem('invalid_params', '`id` must be numeric.');
+  checkIdLength(q.id);
+  return { handle: q.handle, id: q.id };
+}
+
+function parseThread(v: string | undefined): ThreadOption {
+  if (v === undefined || v === 'full' || v === 'conversation') return v === 'conversation' ? 'conversation' : 'full';
+  if (v === 'off') return 'off';
+  return Number(v);
+}
+
+export function postOptions(q: PostQuery): PostReadOptions {
+  return {
+    thread: parseThread(q.thread),
+    context: q.context ?? 'full',
+    replies: q.replies ?? 'top',
+    userinfo: q.userinfo ?? 'off',
+    full: q.full ?? false,
+    nocache: q.nocache ?? false,
+  };
+}
+
+async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef) {
+  const opts = postOptions(ctx.query);
+  const { config, version, guards } = ctx.services;
+  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  return presentPost(read, opts, ctx.representation, {
+    baseUrl: config.baseUrl,
+    cache,
+    cacheTtlS: config.cacheTtlS,
+    version,
+  });
+}
+
+export const postRoutes: RouteDef[] = [
+  { decl: postsDecl, handle: (ctx: HandlerContext<PostQuery>) => servePost(ctx, identify(ctx.query)) },
+  {
+    decl: statusPermalinkDecl,
+    handle: (ctx: HandlerContext<PostQuery, StatusRef>) => {
+      checkIdLength(ctx.params.id);
+      return servePost(ctx, ctx.params);
+    },
+  },
+  {
+    decl: convertDecl,
+    handle: (ctx: HandlerContext<PostQuery>) => {
+      if (ctx.query.url === undefined) throw new Problem('missing_url', 'Pass the status URL in `url`.');
+      return servePost(ctx, parseStatusUrl(ctx.query.url));
+    },
+  },
+];

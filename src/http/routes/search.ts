@@ -1,0 +1,85 @@
+// GET /api/v1/search and its permalink /search?q=.
+import { z } from 'zod';
+import type { SearchFeed } from '../../providers/types.ts';
+import { Problem } from '../../problems/problem.ts';
+import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
+import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
+import { serveList } from './list-serve.ts';
+
+export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const;
+export const DEFAULT_FEED: SearchFeed = 'latest';
+export const ACCOUNT_FEEDS = new Set<SearchFeed>(['photos', 'videos', 'users']);
+export const MAX_QUERY_CHARS = 512;
+
+export const searchShape = {
+  q: z.string({ error: 'missing_query' }).optional().describe('Search terms (required; at most 512 characters).'),
+  feed: z
+    .enum(SEARCH_FEEDS, { error: 'invalid_feed' })
+    .optional()
+    .describe('latest (default), top, photos, videos or users. photos, videos and users are account-backed.'),
+  ...listShape,
+};
+
+export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed };
+
+function decl(surface: 'v1' | 'permalink'): RouteDecl {
+  return {
+    operationId: surface === 'v1' ? 'search' : 'searchPermalink',
+    path: surface === 'v1' ? '/api/v1/search' : '/search',
+    surface,
+    summary: surface === 'v1' ? 'Search public posts and accounts' : 'Search (permalink)',
+    description:
+      'Feeds: latest (default, newest first), top, photos, videos, users. The photos, videos and users feeds need ' +
+      'configured sessions on the deployment (503 search_unavailable otherwise). Cursors are tied to the query and ' +
+      'feed that issued them; degraded results (served by a fallback provider) carry no cursor.',
+    tags: [surface === 'v1' ? 'search' : 'permalinks'],
+    query: z.object(searchShape),
+    representations: ['markdown', 'json', 'html'],
+    keyAware: true,
+    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
+    browseResource: 'search',
+    search: true,
+    ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
+  };
+}
+
+/** Terms as the upstream will see them: trimmed, inner whitespace folded. */
+export function normalizeQuery(q: string | undefined): string {
+  const terms = (q ?? '').trim().replace(/\s+/g, ' ');
+  if (!terms) throw new Problem('missing_query', 'Pass the search terms in `q`.');
+  if (terms.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms are limited to ${MAX_QUERY_CHARS} characters.`);
+  return terms;
+}
+
+export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
+  const q = normalizeQuery(ctx.query.q);
+  const feed = ctx.query.feed ?? DEFAULT_FEED;
+  return serveList(ctx, {
+    resource: 'search',
+    scope: { route: 'search', query: q, feed },
+    path,
+    title: `Search: ${q}`,
+    keep: { q, feed: ctx.query.feed },
+    search: ACCOUNT_FEEDS.has(feed) ? 'account' : 'plain',
+    load: (call) => ctx.services.lists.search(q, feed, call),
+    build: (page, meta) => ({
+      resource: 'search',
+      read: {
+        q,
+        feed,
+        items: page.items,
+        page: page.page,
+        limit: meta.limit,
+        nextCursor: meta.nextCursor,
+        continueUrl: meta.continueUrl,
+        source: page.source,
+        warnings: page.warnings,
+      },
+    }),
+  });
+}
+
+export const searchRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => {
+  const d = decl(surface);
+  return { decl: d, handle: (ctx: HandlerContext<SearchQuery>) => serveSearch(ctx, d.path) };
+});

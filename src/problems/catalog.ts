@@ -1,0 +1,70 @@
+// The one declaration of every public error code. Status, title, resolution and the docs anchor are all
+// derived from here: the problem mapper, OpenAPI, /docs/reliability and the MCP errors read this table.
+
+export interface CatalogEntry {
+  status: number;
+  title: string;
+  resolution: string;
+}
+
+export const CATALOG = {
+  missing_url: { status: 400, title: 'Missing url parameter', resolution: 'Pass a status URL in `url`, or use the status permalink route /{handle}/status/{id}.' },
+  invalid_url: { status: 400, title: 'Invalid X status URL', resolution: 'Pass a valid public status URL such as https://x.com/{handle}/status/{id}.' },
+  unsupported_host: { status: 400, title: 'Unsupported host', resolution: 'Only x.com and twitter.com URLs (with or without www. or mobile.) are accepted.' },
+  invalid_path: { status: 400, title: 'Not a status permalink', resolution: 'The URL path must be shaped /{handle}/status/{id}.' },
+  invalid_params: { status: 400, title: 'Invalid handle or status id', resolution: '`handle` must be 1-15 word characters and `id` numeric; pass both together.' },
+  invalid_handle: { status: 400, title: 'Invalid handle', resolution: 'Use 1-15 letters, digits or underscores, without a leading @.' },
+  invalid_resource: { status: 400, title: 'Unsupported browse resource', resolution: 'Use `resource` = profile, search, followers or following.' },
+  invalid_format: { status: 400, title: 'Unsupported format', resolution: 'Use markdown, obsidian or json; browse routes accept markdown or json only.' },
+  invalid_thread: { status: 400, title: 'Invalid thread parameter', resolution: 'Use off, full, conversation, or a number from 2 to 100.' },
+  invalid_userinfo: { status: 400, title: 'Invalid userinfo parameter', resolution: 'Use off, author or all.' },
+  invalid_context: { status: 400, title: 'Invalid context parameter', resolution: 'Use full or thread.' },
+  invalid_replies: { status: 400, title: 'Invalid replies parameter', resolution: 'Use top, recent or off.' },
+  invalid_mode: { status: 400, title: 'Invalid mode parameter', resolution: 'On /api/convert, `mode` is markdown, json or html (a legacy spelling of the representation).' },
+  missing_query: { status: 400, title: 'Missing search query', resolution: 'Pass the search terms in `q`.' },
+  invalid_body: { status: 400, title: 'Invalid JSON body', resolution: 'The body must be a well-formed JSON object, or omitted.' },
+  invalid_key: { status: 401, title: 'Invalid or disabled API key', resolution: 'Drop the Authorization header or obtain a replacement key; do not retry the same key.' },
+  unauthorized: { status: 401, title: 'Unauthorized', resolution: 'This is a private route.' },
+  not_found: { status: 404, title: 'Not found', resolution: 'The post or profile is not public, was deleted, is protected or does not exist.' },
+  route_not_found: { status: 404, title: 'API route not found', resolution: 'Check the path against /openapi.json or /docs.' },
+  method_not_allowed: { status: 405, title: 'Method not allowed', resolution: 'Use GET, HEAD or OPTIONS; the Allow header lists the accepted methods.' },
+  not_acceptable: { status: 406, title: 'No acceptable representation', resolution: 'Accept must allow text/markdown, application/json or text/html, or be omitted.' },
+  rate_limited: { status: 429, title: 'Rate limit exceeded', resolution: 'Wait Retry-After seconds before retrying; cached responses do not count.' },
+  internal_error: { status: 500, title: 'Unexpected error', resolution: 'Retry with exponential backoff.' },
+  upstream_error: { status: 502, title: 'Upstream provider error', resolution: 'Retry with backoff.' },
+  search_unavailable: { status: 503, title: 'Search temporarily unavailable', resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.' },
+  admin_unconfigured: { status: 503, title: 'Admin is not configured', resolution: 'Private route, not part of the public API.' },
+  // Additions inside v1 (new codes are additive; documented in /docs/reliability and OpenAPI).
+  invalid_cursor: { status: 400, title: 'Invalid cursor', resolution: 'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.' },
+  invalid_page: { status: 400, title: 'Invalid page or limit', resolution: '`page` is a whole number from 1 (values above 10 are clamped); `limit` a whole number from 1 (values above 20 are clamped).' },
+  invalid_feed: { status: 400, title: 'Invalid search feed', resolution: 'Use latest, top, photos, videos or users.' },
+  invalid_query: { status: 400, title: 'Invalid search query', resolution: 'Search terms are at most 512 characters.' },
+  invalid_flag: { status: 400, title: 'Invalid boolean parameter', resolution: 'Boolean parameters take true, 1, yes, false or 0.' },
+  invalid_dimension: { status: 400, title: 'Invalid maxwidth or maxheight', resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.' },
+} as const satisfies Record<string, CatalogEntry>;
+
+export type CatalogCode = keyof typeof CATALOG;
+
+/** Contract: provider failure codes share the resolution of upstream_error. */
+export const PROVIDER_FAILURE_KINDS = ['error', 'empty', 'network'] as const;
+export type ProviderFailureKind = (typeof PROVIDER_FAILURE_KINDS)[number];
+
+const PROVIDER_TITLES: Record<ProviderFailureKind, string> = {
+  error: 'Upstream provider answered with an error',
+  empty: 'Upstream provider returned nothing usable',
+  network: 'Upstream provider could not be reached',
+};
+
+export function providerCodeEntry(code: string, search: boolean): CatalogEntry | undefined {
+  const status = search ? 503 : 502;
+  if (code === 'all_providers_failed') {
+    return { status, title: 'All upstream providers failed', resolution: CATALOG.upstream_error.resolution };
+  }
+  const m = /^([a-z0-9]+)_(error|empty|network)$/.exec(code);
+  if (!m) return undefined;
+  return { status, title: PROVIDER_TITLES[m[2] as ProviderFailureKind], resolution: CATALOG.upstream_error.resolution };
+}
+
+export function anchorFor(code: string): string {
+  return code.replace(/_/g, '-');
+}

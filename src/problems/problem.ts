@@ -1,0 +1,37 @@
+import { CATALOG, type CatalogCode, providerCodeEntry, type CatalogEntry } from './catalog.ts';
+
+/**
+ * Thrown by handlers, domain and providers; only the problem mapper turns it into a response.
+ * `code` is a catalog code or a provider code (`<provider>_error|_empty|_network`, `all_providers_failed`).
+ */
+export class Problem extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly title: string;
+  readonly resolution: string;
+  readonly detail: string;
+  readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown>;
+
+  constructor(
+    code: CatalogCode | string,
+    detail?: string,
+    opts: { headers?: Record<string, string>; extensions?: Record<string, unknown>; search?: boolean; status?: number } = {},
+  ) {
+    const entry: CatalogEntry =
+      (CATALOG as Record<string, CatalogEntry>)[code] ?? providerCodeEntry(code, !!opts.search) ?? CATALOG.internal_error;
+    super(detail ?? entry.title);
+    this.name = 'Problem';
+    this.code = code;
+    this.status = opts.status ?? entry.status;
+    this.title = entry.title;
+    this.resolution = entry.resolution;
+    this.detail = detail ?? entry.title;
+    this.headers = opts.headers ?? {};
+    this.extensions = opts.extensions ?? {};
+  }
+}
+
+export function isProblem(e: unknown): e is Problem {
+  return e instanceof Problem;
+}

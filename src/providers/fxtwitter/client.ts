@@ -1,0 +1,255 @@
+import type { Author, ConversationBundle, Page, Post } from '../../domain/models.ts';
+import { fetchUpstream, parseJson, retryAfterSeconds } from '../http.ts';
+import {
+  ProviderError,
+  type CallOptions,
+  type Capability,
+  type ConversationOptions,
+  type PageRequest,
+  type Provider,
+  type SearchFeed,
+  type SearchItem,
+} from '../types.ts';
+import { isTombstone, isUsableStatus, nestReplies, parseStatus, parseUser } from './parse.ts';
+import type {
+  FxProfileRelationshipList,
+  FxSearchResults,
+  FxSocialConversation,
+  FxStatus,
+  FxTombstone,
+  FxUserResponse,
+} from './wire.ts';
+
+export interface FxTwitterOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  name?: string;
+  /** Clock used to decide whether polls have ended. */
+  now?: () => number;
+}
+
+/**
+ * FxTwitter has one undivided search timeline per `feed` (latest, top, media); it cannot separate photos
+ * from videos and has no account search, so only the latest and top feeds are declared. Offering
+ * photos/videos from its mixed media feed would silently return the wrong kind of result.
+ */
+const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
+  'post',
+  'conversation',
+  'profile',
+  'timeline',
+  'followers',
+  'following',
+  'search:latest',
+  'search:top',
+]);
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export class FxTwitterProvider implements Provider {
+  readonly name: string;
+  private readonly base: string;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+
+  constructor(opts: FxTwitterOptions) {
+    this.name = opts.name ?? 'fxtwitter';
+    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = opts.timeoutMs;
+    this.now = opts.now ?? Date.now;
+  }
+
+  capabilities(): ReadonlySet<Capability> {
+    return CAPABILITIES;
+  }
+
+  async getPost(id: string, opts: CallOptions): Promise<Post> {
+    const a = await this.get(`/2/status/${encodeURIComponent(id)}`, opts.signal);
+    const body = a.body as Partial<FxSocialConversation> | undefined;
+    this.failOnTombstone(body?.status);
+    this.failOnStatus(a, 'post', true);
+    if (!isUsableStatus(body?.status)) throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
+    return parseStatus(body.status, { now: this.now() });
+  }
+
+  async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
+    const path = opts.withReplies
+      ? `/2/conversation/${encodeURIComponent(id)}?ranking_mode=${opts.ranking === 'recent' ? 'recency' : 'likes'}`
+      : `/2/thread/${encodeURIComponent(id)}`;
+    const a = await this.get(path, opts.signal);
+    const body = a.body as Partial<FxSocialConversation> | undefined;
+    this.failOnTombstone(body?.status);
+    // Threads and replies need FxTwitter's own account pool; a bare 404 here can mean "pool exhausted",
+    // so only a tombstone is trusted as "gone" and anything else lets the chain try the next provider.
+    this.failOnStatus(a, 'conversation', false);
+    if (!isUsableStatus(body?.status)) throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
+    const ctx = { now: this.now() };
+    const post = parseStatus(body.status, ctx);
+    const thread = (body.thread ?? []).filter(isUsableStatus).map((s) => parseStatus(s, ctx));
+    const { ancestors, continuations } = splitThread(post, thread);
+    const inThread = new Set([post.id, ...thread.map((p) => p.id)]);
+    const flat = opts.withReplies ? (body.replies ?? []).filter(isUsableStatus).map((s) => parseStatus(s, ctx)).filter((p) => !inThread.has(p.id)) : [];
+    // /2/conversation leaves the author's follow-ups out of `thread` and lists them first among replies.
+    const rest = takeContinuations(post, continuations, flat);
+    return {
+      post,
+      ancestors,
+      continuations,
+      replies: nestReplies(rest),
+      repliesAvailable: opts.withReplies && body.replies !== undefined,
+      threadAvailable: Array.isArray(body.thread),
+    };
+  }
+
+  async getProfile(handle: string, opts: CallOptions): Promise<Author> {
+    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}`, opts.signal);
+    this.failOnStatus(a, 'profile', true);
+    const body = a.body as Partial<FxUserResponse> | undefined;
+    if (!body?.user?.screen_name) throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for @${handle}`, { status: a.status });
+    return parseUser(body.user);
+  }
+
+  async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
+    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`, req.signal);
+    if (a.status === 204) return { items: [] };
+    this.failOnStatus(a, 'timeline', false);
+    const body = this.listBody<FxSearchResults>(a, 'timeline');
+    const ctx = { now: this.now() };
+    const statuses = body.results.flatMap((r) => ('statuses' in r && r.type === 'thread' ? r.statuses : [r as FxStatus]));
+    return withCursor(statuses.filter(isUsableStatus).map((s) => parseStatus(s, ctx)), body.cursor?.bottom, req);
+  }
+
+  getFollowers(handle: string, req: PageRequest): Promise<Page<Author>> {
+    return this.connections(handle, 'followers', req);
+  }
+
+  getFollowing(handle: string, req: PageRequest): Promise<Page<Author>> {
+    return this.connections(handle, 'following', req);
+  }
+
+  async search(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>> {
+    if (feed !== 'latest' && feed !== 'top') {
+      throw new ProviderError(this.name, 'unavailable', `${this.name} has no ${feed} search feed`);
+    }
+    const a = await this.get(`/2/search?${pageQuery(req, { q, feed })}`, req.signal);
+    // FxTwitter answers 404 both for "no results" and for "search timeline unavailable".
+    this.failOnStatus(a, 'search', false);
+    const body = this.listBody<FxSearchResults>(a, 'search');
+    const ctx = { now: this.now() };
+    const items = body.results.filter(isUsableStatus).map((s): SearchItem => ({ kind: 'post', post: parseStatus(s, ctx) }));
+    return withCursor(items, body.cursor?.bottom, req);
+  }
+
+  private async connections(handle: string, which: 'followers' | 'following', req: PageRequest): Promise<Page<Author>> {
+    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/${which}?${pageQuery(req, {})}`, req.signal);
+    this.failOnStatus(a, which, false);
+    const body = this.listBody<FxProfileRelationshipList>(a, which);
+    const users = body.results.filter((u) => typeof u?.screen_name === 'string' && typeof u.id === 'string').map(parseUser);
+    return withCursor(users, body.cursor?.bottom, req);
+  }
+
+  private async get(path: string, signal: AbortSignal | undefined): Promise<Answer> {
+    const res = await fetchUpstream(this.name, this.base + path, { signal, timeoutMs: this.timeoutMs });
+    const ok = res.status >= 200 && res.status < 300;
+    if (res.text.trim() === '') return { status: res.status, body: undefined, headers: res.headers };
+    if (!ok) {
+      // Error pages are often HTML; their status code is what matters.
+      try {
+        return { status: res.status, body: JSON.parse(res.text), headers: res.headers };
+      } catch {
+        return { status: res.status, body: undefined, headers: res.headers };
+      }
+    }
+    return { status: res.status, body: parseJson(this.name, res.text), headers: res.headers };
+  }
+
+  private failOnTombstone(status: unknown): void {
+    if (!isTombstone(status)) return;
+    const t = status as FxTombstone;
+    const gone = t.reason === 'deleted' || t.reason === 'suspended' || t.reason === 'private';
+    throw new ProviderError(this.name, gone ? 'not_found' : 'empty', `${this.name}: post ${t.reason}${t.message ? ` (${t.message})` : ''}`);
+  }
+
+  /**
+   * HTTP status (or the body `code` that mirrors it) to failure kind. `trust404` says whether this route's
+   * 404 means the content does not exist; 401 is FxTwitter's "private post" answer.
+   */
+  private failOnStatus(a: Answer, what: string, trust404: boolean): void {
+    const code = typeof (a.body as { code?: unknown })?.code === 'number' ? ((a.body as { code: number }).code) : a.status;
+    const status = a.status >= 200 && a.status < 300 ? code : a.status;
+    if (status >= 200 && status < 300) return;
+    if (status === 401 || (status === 404 && trust404)) {
+      throw new ProviderError(this.name, 'not_found', `${this.name}: ${what} not found or not public (HTTP ${status})`, { status });
+    }
+    if (status === 404) throw new ProviderError(this.name, 'empty', `${this.name}: ${what} not available (HTTP 404)`, { status });
+    throw new ProviderError(this.name, 'error', `${this.name}: ${what} request failed with HTTP ${status}`, {
+      status,
+      retryAfterS: retryAfterSeconds(a.headers),
+    });
+  }
+
+  private listBody<T extends { results: unknown[] }>(a: Answer, what: string): T {
+    const body = a.body as Partial<T> | undefined;
+    if (!body || !Array.isArray(body.results)) {
+      throw new ProviderError(this.name, 'error', `${this.name}: ${what} answer has no results list`, { status: a.status });
+    }
+    return body as T;
+  }
+}
+
+function pageQuery(req: PageRequest, extra: Record<string, string>): string {
+  const p = new URLSearchParams(extra);
+  p.set('count', String(Math.min(100, Math.max(1, Math.floor(req.count) || 20))));
+  if (req.cursor) p.set('cursor', req.cursor);
+  return p.toString();
+}
+
+/** A bottom cursor equal to the one just sent means the list is exhausted (it would loop forever). */
+function withCursor<T>(items: T[], bottom: string | null | undefined, req: PageRequest): Page<T> {
+  return bottom && bottom !== req.cursor && items.length > 0 ? { items, nextCursor: bottom } : { items };
+}
+
+/**
+ * FxTwitter's `thread` is the reply chain down to the focal post plus the author's own follow-ups.
+ * Posts before the focal one are its ancestors; posts after it count as continuations only when written
+ * by the same author. When the focal post is missing from the list, snowflake order decides.
+ */
+export function splitThread(post: Post, thread: Post[]): { ancestors: Post[]; continuations: Post[] } {
+  const at = thread.findIndex((p) => p.id === post.id);
+  const before = at >= 0 ? thread.slice(0, at) : thread.filter((p) => compareIds(p.id, post.id) < 0);
+  const after = at >= 0 ? thread.slice(at + 1) : thread.filter((p) => compareIds(p.id, post.id) > 0);
+  return {
+    ancestors: before,
+    continuations: after.filter((p) => sameAuthor(p, post)),
+  };
+}
+
+const sameAuthor = (a: Post, b: Post) => a.author.id === b.author.id || a.author.handle.toLowerCase() === b.author.handle.toLowerCase();
+
+/**
+ * Extends `continuations` (in place) with the author's self-replies found among `replies`, following
+ * the chain from the last known post and taking the earliest self-reply at each step. Returns the
+ * replies that are not part of that chain.
+ */
+export function takeContinuations(post: Post, continuations: Post[], replies: Post[]): Post[] {
+  const rest = [...replies];
+  let last = continuations[continuations.length - 1] ?? post;
+  for (;;) {
+    const next = rest
+      .filter((r) => r.replyTo?.id === last.id && sameAuthor(r, post))
+      .sort((a, b) => compareIds(a.id, b.id))[0];
+    if (!next) return rest;
+    continuations.push(next);
+    rest.splice(rest.indexOf(next), 1);
+    last = next;
+  }
+}
+
+function compareIds(a: string, b: string): number {
+  if (a.length !== b.length) return a.length - b.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,46 @@
+import { FxTwitterProvider } from './fxtwitter/client.ts';
+import { SyndicationProvider } from './syndication/client.ts';
+import type { Provider } from './types.ts';
+
+export interface ProvidersConfig {
+  /** THREADMARK_PROVIDERS split on commas, e.g. ['fxtwitter', 'syndication', 'x']. */
+  order: string[];
+  fxtwitterUrl: string;
+  syndicationUrl: string;
+  timeoutMs: number;
+  /** Settings only some factories read (the X provider's API root and sessions, for instance). */
+  [extra: string]: unknown;
+}
+
+export type ProviderFactory = (cfg: ProvidersConfig) => Provider | undefined;
+
+/**
+ * Provider name → factory. Other modules add theirs with `registerProvider` (the X GraphQL provider
+ * registers 'x' from its own module); a factory may return undefined when its configuration is missing.
+ */
+const factories = new Map<string, ProviderFactory>([
+  ['fxtwitter', (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs })],
+  ['syndication', (cfg) => new SyndicationProvider({ baseUrl: cfg.syndicationUrl, timeoutMs: cfg.timeoutMs })],
+]);
+
+export function registerProvider(name: string, factory: ProviderFactory): void {
+  factories.set(name, factory);
+}
+
+export function registeredProviders(): string[] {
+  return [...factories.keys()];
+}
+
+/** Builds the chain's providers in configured order; names nobody registered are skipped. */
+export function buildProviders(cfg: ProvidersConfig): Provider[] {
+  const seen = new Set<string>();
+  const out: Provider[] = [];
+  for (const raw of cfg.order) {
+    const name = raw.trim().toLowerCase();
+    if (!name || seen.has(name)) continue;
+    seen.add(name);
+    const provider = factories.get(name)?.(cfg);
+    if (provider) out.push(provider);
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+import type { Author, ConversationBundle, Page, Post } from '../domain/models.ts';
+
+export type SearchFeed = 'latest' | 'top' | 'photos' | 'videos' | 'users';
+
+export type Capability =
+  | 'post'
+  | 'conversation'
+  | 'profile'
+  | 'timeline'
+  | 'followers'
+  | 'following'
+  | `search:${SearchFeed}`;
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ConversationOptions extends CallOptions {
+  /** top = ranked by engagement, recent = newest first. */
+  ranking: 'top' | 'recent';
+  /** Whether replies are wanted at all (lets a provider pick a cheaper upstream route). */
+  withReplies: boolean;
+}
+
+export interface PageRequest extends CallOptions {
+  /** The provider's own raw cursor (already unwrapped from our signed cursor). */
+  cursor?: string;
+  count: number;
+}
+
+export type SearchItem = { kind: 'post'; post: Post } | { kind: 'user'; user: Author };
+
+/**
+ * One upstream. Methods exist only for the capabilities the provider declares; `capabilities()` may
+ * change at run time (e.g. the X provider has none while every session is parked).
+ */
+export interface Provider {
+  readonly name: string;
+  capabilities(): ReadonlySet<Capability>;
+  getPost?(id: string, opts: CallOptions): Promise<Post>;
+  getConversation?(id: string, opts: ConversationOptions): Promise<ConversationBundle>;
+  getProfile?(handle: string, opts: CallOptions): Promise<Author>;
+  /** Recent posts of a profile, newest first, reposts and replies included (the domain filters). */
+  getTimeline?(handle: string, req: PageRequest): Promise<Page<Post>>;
+  getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;
+  getFollowing?(handle: string, req: PageRequest): Promise<Page<Author>>;
+  search?(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>>;
+}
+
+/**
+ * How a provider call failed. `not_found` is a positive statement that the content is missing,
+ * deleted or protected; the others make the chain fall through to the next provider.
+ * `unavailable` = the provider cannot serve this right now (no usable session); `retryAfterS` says when.
+ */
+export type FailureKind = 'error' | 'empty' | 'network' | 'not_found' | 'unavailable';
+
+export class ProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly kind: FailureKind,
+    message: string,
+    readonly opts: { status?: number; retryAfterS?: number; cause?: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

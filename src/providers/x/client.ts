@@ -1,0 +1,158 @@
+// Transport to X's web GraphQL API with logged-in cookie sessions. Picks a session per call, reads the
+// rate-limit headers, and moves on to the next session when one is rate limited, locked or logged out,
+// so one bad account costs one extra request, not a failed read.
+import { fetchUpstream, parseJson } from '../http.ts';
+import { ProviderError } from '../types.ts';
+import { graphqlUrl, type OperationName } from './operations.ts';
+import type { SessionPool, XSession } from './sessions.ts';
+import type { XEnvelope, XGraphqlError } from './wire.ts';
+
+export const PROVIDER = 'x';
+
+/**
+ * The public bearer token of X's own web app (the same constant in twscrape `account.py`, Nitter
+ * `consts.nim` and FxEmbed `constants.ts`); it identifies the web client, not an account.
+ */
+export const WEB_BEARER =
+  'AAAAAAAAAAAAAAAAAAAAANRILgAAAAAAnNwIzUejRCOuH5E6I8xnZz4puTs%3D1Zv7ttfk8LF81IUq16cHjhLTvJu4FA33AGWWjCpTnA';
+
+const USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
+
+/** GraphQL error codes that mean the account itself is unusable (Nitter/twscrape treat them alike). */
+const DEAD_CODES: ReadonlyMap<number, string> = new Map([
+  [32, 'could not authenticate'],
+  [89, 'expired token'],
+  [239, 'bad token'],
+  [326, 'account locked'],
+  [353, 'csrf token mismatch'],
+]);
+const RATE_LIMITED = 88;
+
+export interface XClientOptions {
+  /** `$THREADMARK_X_API_URL`, e.g. https://x.com/i/api */
+  apiUrl: string;
+  pool: SessionPool;
+  timeoutMs: number;
+}
+
+export interface XCallOptions {
+  signal?: AbortSignal;
+}
+
+export class XGraphqlClient {
+  constructor(private readonly opts: XClientOptions) {}
+
+  get pool(): SessionPool {
+    return this.opts.pool;
+  }
+
+  /**
+   * One GraphQL read. Returns the decoded envelope (which may still carry content-level `errors`, e.g.
+   * a missing post, for the parser to judge). Throws ProviderError 'unavailable' with `retryAfterS` when no
+   * session can serve `op`, 'error' for bad statuses or bodies, 'network' from the transport.
+   */
+  async call(op: OperationName, variables: Record<string, unknown>, call: XCallOptions = {}): Promise<XEnvelope> {
+    const url = graphqlUrl(this.opts.apiUrl, op, variables);
+    const tried = new Set<XSession>();
+    for (;;) {
+      const session = this.opts.pool.acquire(op, tried);
+      if (!session) throw this.exhausted(op, tried.size);
+      tried.add(session);
+      const res = await fetchUpstream(PROVIDER, url, {
+        signal: call.signal,
+        timeoutMs: this.opts.timeoutMs,
+        headers: sessionHeaders(session),
+      });
+      this.opts.pool.recordRateLimit(session, op, res.headers);
+      const verdict = judge(res.status, res.text);
+      if (verdict.kind === 'rate_limited') {
+        this.opts.pool.parkRateLimited(session, op, res.headers);
+        continue;
+      }
+      if (verdict.kind === 'dead') {
+        this.opts.pool.markDead(session, verdict.reason);
+        continue;
+      }
+      if (verdict.kind === 'retry') continue;
+      if (verdict.kind === 'fail') {
+        throw new ProviderError(PROVIDER, 'error', `x ${op}: ${verdict.reason}`, { status: res.status });
+      }
+      return verdict.body;
+    }
+  }
+
+  private exhausted(op: OperationName, tried: number): ProviderError {
+    const retryAfterS = this.opts.pool.nextAvailableInS(op);
+    if (retryAfterS === 0) {
+      // Usable sessions remain but each already got a transient failure on this read.
+      return new ProviderError(PROVIDER, 'error', `x ${op}: transient failure with every session`, { status: 404 });
+    }
+    const why =
+      this.opts.pool.size === 0
+        ? 'no X sessions are configured (THREADMARK_X_SESSIONS)'
+        : tried > 0
+          ? `every X session was rate limited or refused for ${op}`
+          : `every X session is parked for ${op}`;
+    return new ProviderError(PROVIDER, 'unavailable', why, retryAfterS === undefined ? {} : { retryAfterS: Math.max(1, retryAfterS) });
+  }
+}
+
+export function sessionHeaders(s: XSession): Record<string, string> {
+  return {
+    authorization: `Bearer ${WEB_BEARER}`,
+    'x-csrf-token': s.ct0,
+    cookie: `auth_token=${s.authToken}; ct0=${s.ct0}`,
+    'x-twitter-auth-type': 'OAuth2Session',
+    'x-twitter-active-user': 'yes',
+    'x-twitter-client-language': 'en',
+    'user-agent': USER_AGENT,
+    origin: 'https://x.com',
+    referer: 'https://x.com/',
+    'content-type': 'application/json',
+  };
+}
+
+type Verdict =
+  | { kind: 'ok'; body: XEnvelope }
+  | { kind: 'rate_limited' }
+  | { kind: 'dead'; reason: string }
+  | { kind: 'retry' }
+  | { kind: 'fail'; reason: string };
+
+/** Sorts one answer into: usable, session problem (rotate), transient (rotate) or upstream failure. */
+function judge(status: number, text: string): Verdict {
+  if (status === 429) return { kind: 'rate_limited' };
+  const body = tryJson(text);
+  const codes = errorCodes(body);
+  if (codes.includes(RATE_LIMITED)) return { kind: 'rate_limited' };
+  const dead = codes.find((c) => DEAD_CODES.has(c));
+  if (dead !== undefined) return { kind: 'dead', reason: `${DEAD_CODES.get(dead)} (code ${dead})` };
+  // An HTML error page comes from the edge (Cloudflare-style block of our address), not from the account.
+  if (status >= 400 && /^\s*</.test(text)) return { kind: 'fail', reason: `blocked with an HTML page (HTTP ${status})` };
+  if (status === 401 || status === 403) return { kind: 'dead', reason: `refused with HTTP ${status}` };
+  // X answers a transient 404 with an empty body (stale transaction id, shard hiccup): another session may pass.
+  if (status === 404 && text.trim() === '') return { kind: 'retry' };
+  if (status >= 400) return { kind: 'fail', reason: `HTTP ${status}` };
+  if (body === undefined) {
+    parseJson(PROVIDER, text); // throws the canonical malformed-JSON ProviderError
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { kind: 'fail', reason: 'answered with a non-object body' };
+  }
+  return { kind: 'ok', body: body as XEnvelope };
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function errorCodes(body: unknown): number[] {
+  const errors = (body as XEnvelope | undefined)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e: XGraphqlError) => e?.code ?? e?.extensions?.code).filter((c): c is number => typeof c === 'number');
+}

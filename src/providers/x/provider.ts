@@ -1,0 +1,197 @@
+// The account-backed X provider: conversations, profiles, timelines, follow lists and search through X's
+// web GraphQL API with operator-configured sessions. Without a usable session it declares no capabilities,
+// so the chain skips it; a call made anyway fails 'unavailable' with the seconds until a session frees up.
+import type { Author, ConversationBundle, Page, Post, ReplyNode } from '../../domain/models.ts';
+import {
+  type CallOptions,
+  type Capability,
+  type ConversationOptions,
+  type PageRequest,
+  type Provider,
+  type SearchFeed,
+  type SearchItem,
+} from '../types.ts';
+import { PROVIDER, XGraphqlClient } from './client.ts';
+import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
+import { parseConversation, parseProfile, parseReplyPage, parseSearchPage, parseTimelinePage, parseUserPage } from './parse.ts';
+import { loadSessionsFile, SessionPool } from './sessions.ts';
+
+/** Which operation backs each capability (timeline also needs UserByScreenName once per handle). */
+const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
+  ['conversation', 'TweetDetail'],
+  ['profile', 'UserByScreenName'],
+  ['timeline', 'UserTweets'],
+  ['followers', 'Followers'],
+  ['following', 'Following'],
+  ['search:latest', 'SearchTimeline'],
+  ['search:top', 'SearchTimeline'],
+  ['search:photos', 'SearchTimeline'],
+  ['search:videos', 'SearchTimeline'],
+  ['search:users', 'SearchTimeline'],
+];
+
+const CAPABILITY_OP = new Map(CAPABILITY_OPS);
+
+/** X's own page sizes: it ignores larger counts and may error on very large ones. */
+const MAX_COUNT: Partial<Record<OperationName, number>> = { UserTweets: 40, Followers: 50, Following: 50, SearchTimeline: 50 };
+
+/** Upstream pages read at most per photos/videos search request. */
+const MAX_FILTERED_READS = 4;
+
+export interface XProviderOptions {
+  apiUrl: string;
+  pool: SessionPool;
+  timeoutMs: number;
+}
+
+export interface ConversationPageRequest extends CallOptions {
+  ranking: 'top' | 'recent';
+}
+
+export class XProvider implements Provider {
+  readonly name = PROVIDER;
+  private readonly client: XGraphqlClient;
+  /** handle (lower case) → numeric user id; ids never change, handles rarely. */
+  private readonly userIds = new Map<string, string>();
+
+  constructor(private readonly opts: XProviderOptions) {
+    this.client = new XGraphqlClient(opts);
+  }
+
+  get pool(): SessionPool {
+    return this.opts.pool;
+  }
+
+  capabilities(): ReadonlySet<Capability> {
+    const out = new Set<Capability>();
+    for (const [cap, op] of CAPABILITY_OPS) if (this.opts.pool.isAvailable(op)) out.add(cap);
+    return out;
+  }
+
+  /** Seconds until some session can serve `capability` again (0 = now); undefined without sessions. */
+  retryAfterS(capability: Capability): number | undefined {
+    const op = CAPABILITY_OP.get(capability);
+    return op ? this.opts.pool.nextAvailableInS(op) : undefined;
+  }
+
+  async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
+    return (await this.getConversationPage(id, { ranking: opts.ranking, signal: opts.signal })).bundle;
+  }
+
+  /** The conversation plus X's raw cursor for more replies (the bundle contract has no cursor field). */
+  async getConversationPage(id: string, req: ConversationPageRequest): Promise<{ bundle: ConversationBundle; nextCursor?: string }> {
+    const env = await this.client.call('TweetDetail', { focalTweetId: id, rankingMode: RANKING_MODES[req.ranking] }, req);
+    return parseConversation(env, id);
+  }
+
+  async getMoreReplies(id: string, req: ConversationPageRequest & { cursor: string }): Promise<Page<ReplyNode>> {
+    const env = await this.client.call(
+      'TweetDetail',
+      { focalTweetId: id, rankingMode: RANKING_MODES[req.ranking], cursor: req.cursor, referrer: 'tweet' },
+      req,
+    );
+    return endAware(parseReplyPage(env, id), req.cursor);
+  }
+
+  async getProfile(handle: string, opts: CallOptions): Promise<Author> {
+    const env = await this.client.call('UserByScreenName', { screen_name: handle }, opts);
+    const author = parseProfile(env, handle);
+    this.userIds.set(handle.toLowerCase(), author.id);
+    return author;
+  }
+
+  async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
+    const userId = await this.userId(handle, req);
+    const env = await this.client.call('UserTweets', { userId, count: clampCount('UserTweets', req.count), cursor: req.cursor }, req);
+    return endAware(parseTimelinePage(env), req.cursor);
+  }
+
+  getFollowers(handle: string, req: PageRequest): Promise<Page<Author>> {
+    return this.connections('Followers', handle, req);
+  }
+
+  getFollowing(handle: string, req: PageRequest): Promise<Page<Author>> {
+    return this.connections('Following', handle, req);
+  }
+
+  /**
+   * photos/videos filter X's mixed Media product, so one upstream page can shrink to nothing; a few more
+   * pages are read to fill the request before handing back X's cursor.
+   */
+  async search(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>> {
+    const { product, mediaKind } = SEARCH_PRODUCTS[feed];
+    const count = clampCount('SearchTimeline', req.count);
+    const items: SearchItem[] = [];
+    let cursor = req.cursor;
+    for (let reads = 0; reads < (mediaKind ? MAX_FILTERED_READS : 1); reads++) {
+      const env = await this.client.call('SearchTimeline', { rawQuery: q, product, count, cursor }, req);
+      const page = parseSearchPage(env, feed === 'users' ? 'users' : 'posts', mediaKind);
+      items.push(...page.items);
+      const next = page.scanned === 0 || page.nextCursor === cursor ? undefined : page.nextCursor;
+      cursor = next;
+      if (!next || items.length >= count) break;
+    }
+    return cursor ? { items, nextCursor: cursor } : { items };
+  }
+
+  private async connections(op: 'Followers' | 'Following', handle: string, req: PageRequest): Promise<Page<Author>> {
+    const userId = await this.userId(handle, req);
+    const env = await this.client.call(op, { userId, count: clampCount(op, req.count), cursor: req.cursor }, req);
+    return endAware(parseUserPage(env), req.cursor);
+  }
+
+  private async userId(handle: string, opts: CallOptions): Promise<string> {
+    const known = this.userIds.get(handle.toLowerCase());
+    if (known) return known;
+    return (await this.getProfile(handle, opts)).id;
+  }
+}
+
+function clampCount(op: OperationName, count: number): number {
+  return Math.max(1, Math.min(MAX_COUNT[op] ?? 20, Math.floor(count) || 20));
+}
+
+/**
+ * X keeps handing out a bottom cursor on the last page: an empty page, the same cursor again, or a
+ * follow-list cursor starting with "0|" all mean the end.
+ */
+function endAware<T>(page: Page<T>, requested: string | undefined): Page<T> {
+  const c = page.nextCursor;
+  if (c === undefined) return page;
+  if (page.items.length === 0 || c === requested || c.startsWith('0|')) return { items: page.items };
+  return page;
+}
+
+export interface XProviderConfig {
+  xApiUrl: string;
+  xSessionsPath?: string;
+  upstreamTimeoutMs: number;
+}
+
+export interface XProviderSetup {
+  provider: XProvider;
+  /** Labels of the sessions loaded and the number of lines skipped, for a start-up log line. */
+  sessions: string[];
+  skipped: number;
+}
+
+/**
+ * Builds the provider from the validated configuration. No path = no sessions (the provider then has no
+ * capabilities); a path that cannot be read is a start-up error, since the operator asked for sessions.
+ */
+export function createXProvider(cfg: XProviderConfig, now: () => number = Date.now): XProviderSetup {
+  let loaded: { sessions: SessionPool['sessions']; skipped: number } = { sessions: [], skipped: 0 };
+  if (cfg.xSessionsPath) {
+    try {
+      loaded = loadSessionsFile(cfg.xSessionsPath);
+    } catch (err) {
+      throw new Error(`cannot read THREADMARK_X_SESSIONS (${cfg.xSessionsPath}): ${(err as Error).message}`);
+    }
+  }
+  const pool = new SessionPool([...loaded.sessions], now);
+  return {
+    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, timeoutMs: cfg.upstreamTimeoutMs }),
+    sessions: loaded.sessions.map((s) => s.label),
+    skipped: loaded.skipped,
+  };
+}

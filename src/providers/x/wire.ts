@@ -1,0 +1,262 @@
+// Wire shapes of X's web GraphQL timelines (TweetDetail, UserTweets, Followers/Following, SearchTimeline,
+// UserByScreenName), as seen in real captures (twscrape tests/mocked-data, FxEmbed test/mocks). Every field
+// is optional because X drops fields freely between deploys; parse.ts reads defensively.
+// Also used by the simulator to emit the same nesting.
+
+export interface XGraphqlError {
+  code?: number;
+  message?: string;
+  kind?: string;
+  name?: string;
+  path?: (string | number)[];
+  extensions?: { code?: number; name?: string; kind?: string; source?: string };
+}
+
+export interface XEnvelope<D = XData> {
+  data?: D;
+  errors?: XGraphqlError[];
+}
+
+export interface XTimeline {
+  instructions?: XInstruction[];
+  metadata?: unknown;
+}
+
+export interface XData {
+  threaded_conversation_with_injections_v2?: XTimeline;
+  search_by_raw_query?: { search_timeline?: { timeline?: XTimeline } };
+  user?: { result?: XUserResult & { timeline?: { timeline?: XTimeline }; timeline_v2?: { timeline?: XTimeline } } };
+  tweetResult?: { result?: XTweetResult };
+}
+
+export type XInstruction =
+  | { type: 'TimelineAddEntries'; entries?: XEntry[] }
+  | { type: 'TimelinePinEntry'; entry?: XEntry }
+  | { type: 'TimelineReplaceEntry'; entry_id_to_replace?: string; entry?: XEntry }
+  | { type: 'TimelineAddToModule'; moduleEntryId?: string; moduleItems?: XModuleItem[]; prepend?: boolean }
+  | { type: 'TimelineClearCache' }
+  | { type: 'TimelineTerminateTimeline'; direction?: 'Top' | 'Bottom' | 'TopAndBottom' }
+  | { type: 'TimelineShowAlert' | 'TimelineClearEntriesUnreadState' | 'TimelineMarkEntriesUnreadGreaterThanSortIndex' };
+
+export interface XEntry {
+  entryId: string;
+  sortIndex?: string;
+  content: XEntryContent;
+}
+
+export type XEntryContent = XItemContentWrapper | XModuleContent | XCursorContent;
+
+export interface XItemContentWrapper {
+  entryType?: 'TimelineTimelineItem';
+  __typename?: 'TimelineTimelineItem';
+  itemContent?: XItemContent;
+  clientEventInfo?: unknown;
+}
+
+export interface XModuleContent {
+  entryType?: 'TimelineTimelineModule';
+  __typename?: 'TimelineTimelineModule';
+  items?: XModuleItem[];
+  displayType?: string;
+  clientEventInfo?: unknown;
+}
+
+/** A cursor placed directly in an entry's content (timelines, followers, search). */
+export interface XCursorContent {
+  entryType?: 'TimelineTimelineCursor';
+  __typename?: 'TimelineTimelineCursor';
+  cursorType?: XCursorType;
+  value?: string;
+}
+
+export type XCursorType = 'Top' | 'Bottom' | 'ShowMore' | 'ShowMoreThreads' | 'ShowMoreThreadsPrompt' | 'Gap';
+
+export interface XModuleItem {
+  entryId: string;
+  item?: { itemContent?: XItemContent; clientEventInfo?: unknown };
+}
+
+export type XItemContent = XTimelineTweet | XTimelineUser | XTimelineCursorItem | { itemType?: string; __typename?: string };
+
+export interface XTimelineTweet {
+  itemType: 'TimelineTweet';
+  __typename?: 'TimelineTweet';
+  tweetDisplayType?: 'Tweet' | 'SelfThread' | 'MediaGrid' | string;
+  tweet_results?: { result?: XTweetResult };
+  /** Present on ads. */
+  promotedMetadata?: unknown;
+  socialContext?: unknown;
+}
+
+export interface XTimelineUser {
+  itemType: 'TimelineUser';
+  __typename?: 'TimelineUser';
+  userDisplayType?: string;
+  user_results?: { result?: XUserResult };
+}
+
+/** A cursor placed inside an item (TweetDetail bottom / show-more cursors). */
+export interface XTimelineCursorItem {
+  itemType: 'TimelineTimelineCursor';
+  __typename?: 'TimelineTimelineCursor';
+  cursorType?: XCursorType;
+  value?: string;
+  displayTreatment?: { actionText?: string };
+}
+
+export type XTweetResult = XTweet | XTweetWithVisibility | XTweetTombstone | XTweetUnavailable;
+
+export interface XTweetWithVisibility {
+  __typename: 'TweetWithVisibilityResults';
+  tweet?: XTweet;
+  limitedActionResults?: unknown;
+}
+
+export interface XTweetTombstone {
+  __typename: 'TweetTombstone';
+  tombstone?: { __typename?: string; text?: { text?: string; entities?: unknown[]; rtl?: boolean } };
+}
+
+export interface XTweetUnavailable {
+  __typename: 'TweetUnavailable';
+  reason?: string;
+}
+
+export interface XTweet {
+  __typename?: 'Tweet';
+  rest_id?: string;
+  core?: { user_results?: { result?: XUserResult } };
+  legacy?: XTweetLegacy;
+  views?: { count?: string; state?: string };
+  source?: string;
+  note_tweet?: { is_expandable?: boolean; note_tweet_results?: { result?: XNoteTweet } };
+  quoted_status_result?: { result?: XTweetResult };
+  card?: { rest_id?: string; legacy?: XCardLegacy };
+  birdwatch_pivot?: { subtitle?: { text?: string }; note?: { summary?: { text?: string } }; title?: string };
+  has_birdwatch_notes?: boolean;
+  edit_control?: unknown;
+  article?: { article_results?: { result?: { rest_id?: string; title?: string; preview_text?: string } } };
+}
+
+export interface XEntitySet {
+  hashtags?: { text: string; indices: [number, number] }[];
+  symbols?: { text: string; indices: [number, number] }[];
+  urls?: { url: string; expanded_url?: string; display_url?: string; indices: [number, number] }[];
+  user_mentions?: { screen_name: string; id_str?: string; name?: string; indices: [number, number] }[];
+  media?: XMedia[];
+}
+
+export interface XNoteTweet {
+  id?: string;
+  text?: string;
+  entity_set?: XEntitySet;
+  richtext?: { richtext_tags?: { from_index: number; to_index: number; richtext_types: string[] }[] };
+}
+
+export interface XMedia {
+  id_str?: string;
+  media_key?: string;
+  type: 'photo' | 'video' | 'animated_gif';
+  url?: string;
+  display_url?: string;
+  expanded_url?: string;
+  media_url_https?: string;
+  ext_alt_text?: string;
+  indices?: [number, number];
+  original_info?: { width?: number; height?: number };
+  video_info?: {
+    aspect_ratio?: [number, number];
+    duration_millis?: number;
+    variants?: { bitrate?: number; content_type?: string; url: string }[];
+  };
+}
+
+export interface XTweetLegacy {
+  id_str?: string;
+  full_text?: string;
+  created_at?: string;
+  conversation_id_str?: string;
+  display_text_range?: [number, number];
+  entities?: XEntitySet;
+  extended_entities?: { media?: XMedia[] };
+  favorite_count?: number;
+  retweet_count?: number;
+  reply_count?: number;
+  quote_count?: number;
+  bookmark_count?: number;
+  lang?: string;
+  possibly_sensitive?: boolean;
+  in_reply_to_status_id_str?: string;
+  in_reply_to_screen_name?: string;
+  in_reply_to_user_id_str?: string;
+  is_quote_status?: boolean;
+  quoted_status_id_str?: string;
+  quoted_status_permalink?: { url?: string; expanded?: string; display?: string };
+  retweeted_status_result?: { result?: XTweetResult };
+  user_id_str?: string;
+}
+
+export interface XCardBinding {
+  key: string;
+  value?: {
+    type?: string;
+    string_value?: string;
+    boolean_value?: boolean;
+    image_value?: { url?: string; width?: number; height?: number; alt?: string };
+    scribe_key?: string;
+  };
+}
+
+export interface XCardLegacy {
+  name?: string;
+  url?: string;
+  binding_values?: XCardBinding[];
+}
+
+export type XUserResult = XUser | XUserUnavailable;
+
+export interface XUserUnavailable {
+  __typename: 'UserUnavailable';
+  reason?: string;
+  message?: string;
+}
+
+/** Both the 2025+ split shape (core/avatar/...) and the older `legacy` block; read new first. */
+export interface XUser {
+  __typename?: 'User';
+  id?: string;
+  rest_id?: string;
+  is_blue_verified?: boolean;
+  core?: { name?: string; screen_name?: string; created_at?: string };
+  avatar?: { image_url?: string };
+  banner?: { image_url?: string };
+  location?: { location?: string };
+  privacy?: { protected?: boolean };
+  relationship_counts?: { followers?: number; following?: number };
+  tweet_counts?: { tweets?: number; media_tweets?: number };
+  action_counts?: { favorites_count?: number };
+  profile_bio?: { description?: string; entities?: { description?: { urls?: XEntitySet['urls'] } } };
+  verification?: { verified?: boolean; verified_type?: string };
+  website?: { url?: string };
+  legacy?: XUserLegacy;
+}
+
+export interface XUserLegacy {
+  screen_name?: string;
+  name?: string;
+  description?: string;
+  entities?: { description?: { urls?: XEntitySet['urls'] }; url?: { urls?: XEntitySet['urls'] } };
+  location?: string;
+  url?: string;
+  created_at?: string;
+  followers_count?: number;
+  friends_count?: number;
+  statuses_count?: number;
+  media_count?: number;
+  favourites_count?: number;
+  profile_image_url_https?: string;
+  profile_banner_url?: string;
+  protected?: boolean;
+  verified?: boolean;
+  verified_type?: string;
+}

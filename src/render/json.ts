@@ -1,0 +1,74 @@
+// JSON envelopes: the rendered Markdown next to the structured data it was made from. Absent values stay
+// absent (JSON.stringify drops undefined); no nulls are introduced here.
+import type { Author, Post, ReplyNode } from '../domain/models.ts';
+import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, SearchRead } from '../domain/reads.ts';
+import type { SearchFeed, SearchItem } from '../providers/types.ts';
+
+export interface PostJson {
+  markdown: string;
+  post: Post;
+  thread: Post[];
+  conversation: { parents: Post[]; replies: ReplyNode[] };
+  source: string;
+  warnings: string[];
+}
+
+interface ListEnvelope {
+  markdown: string;
+  nextCursor?: string;
+  page: number;
+  limit: number;
+  source: string;
+  warnings: string[];
+}
+
+export interface ProfileJson extends ListEnvelope {
+  profile: Author;
+  posts: Post[];
+}
+
+export interface ConnectionsJson extends ListEnvelope {
+  kind: 'followers' | 'following';
+  handle: string;
+  items: Author[];
+}
+
+export interface SearchJson extends ListEnvelope {
+  q: string;
+  feed: SearchFeed;
+  items: SearchItem[];
+}
+
+export function postJson(read: PostRead, markdown: string): PostJson {
+  return {
+    markdown,
+    post: read.requested,
+    thread: read.thread,
+    conversation: { parents: read.parents, replies: read.replies },
+    source: read.source,
+    warnings: read.warnings,
+  };
+}
+
+/** Pagination and provenance members, after the resource-specific ones (key order is for readers only). */
+function paging(read: ListMeta): Omit<ListEnvelope, 'markdown'> {
+  return {
+    ...(read.nextCursor ? { nextCursor: read.nextCursor } : {}),
+    page: read.page,
+    limit: read.limit,
+    source: read.source,
+    warnings: read.warnings,
+  };
+}
+
+export function profileJson(read: ProfileRead, markdown: string): ProfileJson {
+  return { markdown, profile: read.profile, posts: read.posts, ...paging(read) };
+}
+
+export function connectionsJson(read: ConnectionsRead, markdown: string): ConnectionsJson {
+  return { markdown, kind: read.kind, handle: read.handle, items: read.items, ...paging(read) };
+}
+
+export function searchJson(read: SearchRead, markdown: string): SearchJson {
+  return { markdown, q: read.q, feed: read.feed, items: read.items, ...paging(read) };
+}

@@ -1,0 +1,142 @@
+// An X Article rendered as a document inside its post: title heading, cover, then every block in order.
+import type { Article, ArticleBlock, ArticleSpan } from '../../domain/models.ts';
+import type { Dialect } from './dialect.ts';
+import { codeBlock, codeSpan, escapeHeading, escapeLine, image, protectHeadingEnd, safeHref } from './escape.ts';
+import { joinLines } from './segments.ts';
+
+type Delim = '**' | '*';
+
+/**
+ * Emphasis as a small state machine: delimiters are written only where the style changes, closed innermost
+ * first, and whitespace is kept outside them (`** a**` would not be emphasis in CommonMark). A newline
+ * inside a span closes everything and starts a new rendered line.
+ */
+function styledLines(spans: ArticleSpan[], d: Dialect, lines: string[], cur: { line: string }): void {
+  const open: Delim[] = [];
+  const closeTo = (keep: number): void => {
+    if (open.length <= keep) return;
+    const trimmed = cur.line.trimEnd();
+    const tail = cur.line.slice(trimmed.length);
+    cur.line = trimmed + open.splice(keep).reverse().join('') + tail;
+  };
+  for (const span of spans) {
+    const want: Delim[] = [];
+    if (span.bold) want.push('**');
+    if (span.italic) want.push('*');
+    const parts = span.text.includes('\n') || span.text.includes('\r') ? span.text.replace(/\r\n?/g, '\n').split('\n') : [span.text];
+    for (let idx = 0; idx < parts.length; idx++) {
+      if (idx > 0) {
+        closeTo(0);
+        lines.push(cur.line.trimEnd());
+        cur.line = '';
+      }
+      const raw = parts[idx]!;
+      const body = raw.trim();
+      if (body === '') {
+        if (raw !== '' && cur.line !== '' && !cur.line.endsWith(' ')) cur.line += ' ';
+        continue;
+      }
+      let keep = 0;
+      while (keep < open.length && want.includes(open[keep]!)) keep++;
+      closeTo(keep);
+      if (raw[0] !== body[0] && cur.line !== '' && !cur.line.endsWith(' ')) cur.line += ' ';
+      const atStart = cur.line === '';
+      for (const m of want) {
+        if (!open.includes(m)) {
+          open.push(m);
+          cur.line += m;
+        }
+      }
+      cur.line += span.code ? codeSpan(body) : d.text(body, atStart);
+      if (raw[raw.length - 1] !== body[body.length - 1]) cur.line += ' ';
+    }
+  }
+  closeTo(0);
+}
+
+/** Group consecutive spans sharing a link target, so one link can hold several styled runs. */
+function groups(spans: ArticleSpan[]): { href?: string; spans: ArticleSpan[] }[] {
+  const out: { href?: string; spans: ArticleSpan[] }[] = [];
+  for (const s of spans) {
+    const prev = out[out.length - 1];
+    if (prev && prev.href === s.href) prev.spans.push(s);
+    else out.push({ href: s.href, spans: [s] });
+  }
+  return out;
+}
+
+/** Inline article text → rendered lines (hard-break joined by the caller). */
+function spanLines(spans: ArticleSpan[], d: Dialect): string[] {
+  const lines: string[] = [];
+  const cur = { line: '' };
+  for (const g of groups(spans)) {
+    const href = safeHref(g.href);
+    if (!href) {
+      styledLines(g.spans, d, lines, cur);
+      continue;
+    }
+    // Link text stays on one line: a link cannot span a hard break.
+    const inner = { line: '' };
+    const innerLines: string[] = [];
+    styledLines(g.spans.map((s) => ({ ...s, text: s.text.replace(/\s+/g, ' ') })), d, innerLines, inner);
+    const label = inner.line.trim();
+    const lead = g.spans[0]?.text.startsWith(' ') && cur.line !== '' && !cur.line.endsWith(' ') ? ' ' : '';
+    const trail = g.spans[g.spans.length - 1]?.text.endsWith(' ') ? ' ' : '';
+    cur.line += `${lead}[${label || escapeLine(g.href ?? 'link')}](${href})${trail}`;
+  }
+  lines.push(cur.line.trimEnd());
+  return lines;
+}
+
+function renderSpans(spans: ArticleSpan[], d: Dialect): string {
+  return joinLines(spanLines(spans, d));
+}
+
+function indent(s: string, by: string): string {
+  return s.replace(/\n(?=.)/g, '\n' + by);
+}
+
+function headingPrefix(level: number): string {
+  return '#'.repeat(Math.min(6, Math.max(1, level)));
+}
+
+function renderBlock(b: ArticleBlock, titleLevel: number, d: Dialect): string {
+  switch (b.type) {
+    case 'heading':
+      return `${headingPrefix(titleLevel + b.level)} ${protectHeadingEnd(spanLines(b.spans, d).filter(Boolean).join(' '))}`;
+    case 'paragraph':
+      return renderSpans(b.spans, d);
+    case 'list':
+      return b.items
+        .map((item, i) => {
+          const marker = b.ordered ? `${i + 1}. ` : '- ';
+          return marker + indent(renderSpans(item, d), ' '.repeat(marker.length));
+        })
+        .join('\n');
+    case 'quote':
+      return renderSpans(b.spans, d)
+        .split('\n')
+        .map((l) => (l === '' ? '>' : '> ' + l))
+        .join('\n');
+    case 'code':
+      return codeBlock(b.text, b.language);
+    case 'image': {
+      const img = image(b.altText || b.caption || 'Image', b.url);
+      return b.caption ? `${img}\\\n*${escapeLine(b.caption)}*` : img;
+    }
+    case 'divider':
+      return '---';
+  }
+}
+
+/** The article as Markdown parts (to be joined by blank lines). `titleLevel` is the heading level of its title. */
+export function articleParts(a: Article, titleLevel: number, d: Dialect): string[] {
+  const parts = [`${headingPrefix(titleLevel)} ${escapeHeading(a.title || 'Untitled article')}`];
+  if (a.coverUrl) parts.push(image('Cover image', a.coverUrl));
+  if (a.blocks.length === 0 && a.previewText) parts.push(joinLines([escapeLine(a.previewText, true)]));
+  for (const b of a.blocks) {
+    const r = renderBlock(b, titleLevel, d);
+    if (r !== '') parts.push(r);
+  }
+  return parts;
+}

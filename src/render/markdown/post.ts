@@ -1,0 +1,150 @@
+// One post as a Markdown block: heading, text, media, quote, poll, card, community note, article, permalink.
+// The expanded representation only inserts lines (a metrics paragraph), so compact ⊂ full line by line.
+import { isUnavailable, type Card, type Media, type Poll, type Post, type UnavailablePost } from '../../domain/models.ts';
+import { articleParts } from './article.ts';
+import { plainByline } from './author.ts';
+import type { Dialect } from './dialect.ts';
+import { escapeLine, image, link, oneLine, safeHref } from './escape.ts';
+import { count, formatDuration, formatPercent, formatTime, isoTime } from './format.ts';
+import { renderSegments, renderText, segmentsOf } from './segments.ts';
+
+export interface PostBlockOptions {
+  /** Heading level of the post (2 in threads, 3 under a section). */
+  level: number;
+  /** Already-rendered heading text, e.g. `1/6 · 2026-01-01 00:01 UTC`. */
+  heading: string;
+  full: boolean;
+  /** When set, the links line also points at this service's reading of the post (lists, search). */
+  baseUrl?: string;
+  /** Show `Replying to @x` for replies to other people (off when the parents are already shown). */
+  showReplyTo: boolean;
+}
+
+/** Canonical permalink, rebuilt from handle and id when the provider's is missing or unsafe. */
+export function permalinkOf(p: Post): string {
+  return safeHref(p.url) ?? `https://x.com/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)}`;
+}
+
+function mediaLine(m: Media): string {
+  if (m.kind === 'photo') return image(m.altText || 'Image', m.url);
+  const label = m.kind === 'gif' ? 'GIF' : 'Video';
+  const target = safeHref(m.url);
+  if (!target) return `${label} (unavailable)`;
+  const dur = m.durationSeconds !== undefined ? ` ${formatDuration(m.durationSeconds)}` : '';
+  const thumb = safeHref(m.thumbnailUrl) ? `[${image(m.altText || `${label} thumbnail`, m.thumbnailUrl)}](${target}) ` : '';
+  return `${thumb}[▶ ${label}${dur}](${target})`;
+}
+
+function pollPart(poll: Poll, d: Dialect): string {
+  const state = poll.final ? 'final results' : poll.endsAt ? `open until ${escapeLine(formatTime(poll.endsAt))}` : 'open';
+  const lines = [`**Poll** · ${count(poll.totalVotes, 'vote')} · ${state}`];
+  for (const c of poll.choices) lines.push(`- ${d.text(oneLine(c.label), true)} — ${formatPercent(c.percent)} (${count(c.votes, 'vote')})`);
+  return lines.join('\n');
+}
+
+function cardPart(c: Card, d: Dialect): string {
+  const title = c.title?.trim();
+  const target = safeHref(c.url);
+  let s = '**Card:** ' + (title ? link(title, c.url) : target ? `<${target}>` : escapeLine(c.url));
+  if (c.domain) s += ` · ${d.text(oneLine(c.domain), false)}`;
+  if (c.description) s += ` — ${d.text(oneLine(c.description), false)}`;
+  return s;
+}
+
+export function metaLine(p: Post, d: Dialect): string {
+  const m = p.metrics;
+  const bits = [`Posted ${escapeLine(isoTime(p.createdAt))}`];
+  if (m.likes !== undefined) bits.push(count(m.likes, 'like'));
+  if (m.reposts !== undefined) bits.push(count(m.reposts, 'repost'));
+  if (m.quotes !== undefined) bits.push(count(m.quotes, 'quote'));
+  if (m.replies !== undefined) bits.push(count(m.replies, 'reply', 'replies'));
+  if (m.views !== undefined) bits.push(count(m.views, 'view'));
+  if (m.bookmarks !== undefined) bits.push(count(m.bookmarks, 'bookmark'));
+  if (p.lang) bits.push(`lang: ${escapeLine(p.lang)}`);
+  if (p.source) bits.push(`via ${d.text(oneLine(p.source), false)}`);
+  if (p.sensitive) bits.push('marked sensitive');
+  return bits.join(' · ');
+}
+
+function unavailableQuote(q: UnavailablePost, d: Dialect): string {
+  const where = q.id && /^[0-9]+$/.test(q.id) ? ` ([${q.id}](https://x.com/i/status/${q.id}))` : '';
+  const why = q.message ? `: ${d.text(oneLine(q.message), false)}` : '';
+  return `**Quoted post unavailable** (${q.reason})${where}${why}`;
+}
+
+function blockquote(s: string): string {
+  return s
+    .split('\n')
+    .map((l) => (l === '' ? '>' : '> ' + l))
+    .join('\n');
+}
+
+/**
+ * The body of a post as blank-line separated parts. `depth` 1 is a quoted post: its own quote is only linked
+ * and an article is reduced to its title and preview, so quotes stay short.
+ */
+function postBodyParts(p: Post, o: Pick<PostBlockOptions, 'level' | 'full' | 'showReplyTo'>, d: Dialect, depth = 0): string[] {
+  const parts: string[] = [];
+  if (p.repostOf) {
+    parts.push(`↻ Reposted by ${plainByline(p.author, d)}; original by ${plainByline(p.repostOf.author, d)} · ${escapeLine(formatTime(p.repostOf.createdAt))}`);
+    return parts.concat(postBodyParts(p.repostOf, o, d, depth), `[Original](${permalinkOf(p.repostOf)})`);
+  }
+  if (o.showReplyTo && p.replyTo && p.replyTo.handle.toLowerCase() !== p.author.handle.toLowerCase()) {
+    parts.push(`Replying to ${d.mention(p.replyTo.handle, `@${p.replyTo.handle}`)}`);
+  }
+  const text = renderSegments(segmentsOf(p), d);
+  if (text) parts.push(text);
+  if (p.truncated) parts.push('*(The source gave only the start of this post; open the permalink for the rest.)*');
+  if (p.media.length > 0) parts.push(p.media.map(mediaLine).join('\n'));
+  if (p.quote) {
+    if (isUnavailable(p.quote)) parts.push(blockquote(unavailableQuote(p.quote, d)));
+    else if (depth > 0) parts.push(`Quotes [a post by @${escapeLine(p.quote.author.handle)}](${permalinkOf(p.quote)})`);
+    else parts.push(blockquote(quoteBlock(p.quote, o, d)));
+  }
+  if (p.poll) parts.push(pollPart(p.poll, d));
+  if (p.card) parts.push(cardPart(p.card, d));
+  if (p.communityNote) parts.push(`**Community note:** ${renderText(p.communityNote, d, false)}`);
+  if (p.article) {
+    if (depth > 0) {
+      parts.push(`**Article:** ${d.text(oneLine(p.article.title), false)}` + (p.article.previewText ? ` — ${d.text(oneLine(p.article.previewText), false)}` : ''));
+    } else {
+      parts.push(...articleParts(p.article, Math.min(6, o.level + 1), d));
+    }
+  }
+  return parts;
+}
+
+function quoteBlock(q: Post, o: Pick<PostBlockOptions, 'level' | 'full' | 'showReplyTo'>, d: Dialect): string {
+  const parts = [`**Quoting ${plainByline(q.author, d)}** · ${escapeLine(formatTime(q.createdAt))}`];
+  parts.push(...postBodyParts(q, { ...o, showReplyTo: false }, d, 1));
+  if (o.full) parts.push(metaLine(q, d));
+  parts.push(`[Permalink](${permalinkOf(q)})`);
+  return parts.join('\n\n');
+}
+
+/** A whole post block, without trailing newline. */
+export function renderPostBlock(p: Post, o: PostBlockOptions, d: Dialect): string {
+  const parts = [`${'#'.repeat(o.level)} ${o.heading}`, ...postBodyParts(p, o, d)];
+  if (o.full) parts.push(metaLine(p, d));
+  let links = `[Permalink](${permalinkOf(p)})`;
+  if (o.baseUrl) links += ` · [Thread](${o.baseUrl}/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)})`;
+  parts.push(links);
+  return parts.join('\n\n');
+}
+
+/** Compact attachments of a reply, e.g. ` · [photo](…) · quoting [@x](…)`. */
+export function replyAttachments(p: Post, d: Dialect): string {
+  const bits: string[] = [];
+  for (const m of p.media) {
+    const href = safeHref(m.url);
+    const label = m.kind === 'photo' ? (m.altText ? `photo: ${m.altText}` : 'photo') : m.kind === 'gif' ? 'GIF' : `video${m.durationSeconds !== undefined ? ' ' + formatDuration(m.durationSeconds) : ''}`;
+    bits.push(href ? link(label, href) : escapeLine(label));
+  }
+  if (p.quote) bits.push(isUnavailable(p.quote) ? 'quoted post unavailable' : `quoting ${link('@' + p.quote.author.handle, permalinkOf(p.quote))}`);
+  if (p.poll) bits.push(`poll: ${p.poll.choices.map((c) => `${d.text(oneLine(c.label), false)} ${formatPercent(c.percent)}`).join(', ')}`);
+  if (p.card) bits.push(p.card.title ? `card: ${link(p.card.title, p.card.url)}` : link('card', p.card.url));
+  if (p.article) bits.push(`article: ${link(p.article.title, permalinkOf(p))}`);
+  if (p.communityNote) bits.push(`community note: ${d.text(oneLine(p.communityNote), false)}`);
+  return bits.length > 0 ? ' · ' + bits.join(' · ') : '';
+}
+

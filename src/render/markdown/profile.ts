@@ -1,0 +1,33 @@
+// A profile: who it is, then its most recent original posts as post blocks.
+import type { ProfileRead, RenderContext } from '../../domain/reads.ts';
+import { authorDetails, plainByline } from './author.ts';
+import { markdownDialect as md, xProfileUrl } from './dialect.ts';
+import { escapeLine, urlLink } from './escape.ts';
+import { count, formatDate } from './format.ts';
+import { finish, listPostBlock, pageLine } from './list.ts';
+import { renderSegments, renderText } from './segments.ts';
+
+export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): string {
+  const a = read.profile;
+  const parts = [`# ${plainByline(a, md)}`];
+  const bio = a.bioSegments && a.bioSegments.length > 0 ? renderSegments(a.bioSegments, md) : a.bio ? renderText(a.bio, md) : '';
+  if (bio) parts.push(bio);
+  const facts: string[] = [];
+  if (a.location) facts.push(`Location: ${escapeLine(a.location)}`);
+  if (a.website) facts.push(`Website: ${urlLink(a.website)}`);
+  if (a.joined) facts.push(`Joined ${formatDate(a.joined)}`);
+  if (a.followers !== undefined) facts.push(count(a.followers, 'follower'));
+  if (a.following !== undefined) facts.push(`${a.following} following`);
+  if (facts.length > 0) parts.push(facts.join(' · '));
+  if (ctx.full) {
+    const more = authorDetails({ ...a, following: undefined, joined: undefined, location: undefined, website: undefined }, md);
+    if (more) parts.push(more);
+  }
+  const onX = xProfileUrl(a.handle);
+  parts.push((onX ? `[Profile on X](${onX}) · ` : '') + `[Followers](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/followers) · [Following](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/following)`);
+  parts.push(`## Recent posts`, pageLine(read, read.posts.length, 'post'));
+  if (read.posts.length === 0) parts.push('No original posts on this page.');
+  for (const p of read.posts) parts.push(listPostBlock(p, ctx, 3, false));
+  if (ctx.full) parts.push(`Source: ${escapeLine(read.source)}`);
+  return finish(parts, read);
+}

@@ -1,0 +1,37 @@
+// A 404 document for people and agents: what is missing, where to look next, and the URL shapes that work.
+import { escapeLine } from './escape.ts';
+
+const HANDLE_IN = /^@?([A-Za-z0-9_]{1,15})(?:\/status\/([0-9]+))?$/;
+
+const SHAPES: [string, string][] = [
+  ['/{handle}', 'profile and its latest original posts'],
+  ['/{handle}/status/{id}', 'a post with its thread and replies'],
+  ['/{handle}/followers', 'accounts following the profile'],
+  ['/{handle}/following', 'accounts the profile follows'],
+  ['/search?q={terms}', 'search posts and accounts (`feed=latest|top|photos|videos|users`)'],
+  ['/api/v1/posts?url={status-url}', 'the same post as JSON or Markdown'],
+  ['/api/v1/profiles/{handle}', 'profile (also `/followers`, `/following`)'],
+  ['/api/v1/search?q={terms}', 'search'],
+  ['/api', 'machine-readable index of the API'],
+];
+
+export function renderRecoveryMarkdown(kind: 'profile' | 'post', what: string, baseUrl: string): string {
+  const shown = escapeLine(what) || 'this page';
+  const m = HANDLE_IN.exec(what.trim());
+  const handle = m?.[1];
+  const parts = [`# Not found: ${shown}`];
+  parts.push(
+    kind === 'profile'
+      ? `The profile ${shown} could not be read. It may not exist, or it is suspended, protected or was renamed.`
+      : `The post ${shown} could not be read. It may have been deleted, or its author is protected or suspended.`,
+  );
+  const next: string[] = [];
+  if (kind === 'post' && handle) next.push(`- The author's profile: [@${handle}](${baseUrl}/${handle})`);
+  if (handle) next.push(`- Search for accounts named like it: [${handle}](${baseUrl}/search?q=${encodeURIComponent(handle)}&feed=users)`);
+  next.push('- Check the spelling: handles are 1-15 letters, digits or `_`, without `@`; status ids are digits only.');
+  next.push(`- The original on the platform, if it is public: ${kind === 'profile' && handle ? `<https://x.com/${handle}>` : 'open the status URL on x.com'}`);
+  parts.push('## Where to look next', next.join('\n'));
+  parts.push('## Valid URL shapes', SHAPES.map(([path, about]) => `- \`${path}\` — ${about}`).join('\n'));
+  parts.push(`Base: <${baseUrl}> · Documentation: <${baseUrl}/docs>`);
+  return parts.join('\n\n') + '\n';
+}

@@ -1,0 +1,93 @@
+// The posts route's document: title, author info, parents (context), the author's numbered chain, replies.
+import type { Author, Post, ReplyNode } from '../../domain/models.ts';
+import type { PostRead, UserinfoOption } from '../../domain/reads.ts';
+import { authorDetails, authorSummary, plainByline } from './author.ts';
+import { markdownDialect, type Dialect } from './dialect.ts';
+import { escapeLine } from './escape.ts';
+import { formatTime } from './format.ts';
+import { renderPostBlock } from './post.ts';
+import { renderReplyList } from './replies.ts';
+
+export interface PostDocumentOptions {
+  full: boolean;
+  userinfo: UserinfoOption;
+  baseUrl: string;
+}
+
+/**
+ * `section`: parents under `## Context` as `###` posts (Markdown). `flat`: every post, parents included, gets
+ * its own `## ` heading (Obsidian, where each post is a linkable heading).
+ */
+export type ParentsLayout = 'section' | 'flat';
+
+function participants(read: PostRead): Author[] {
+  const seen = new Map<string, Author>();
+  const add = (a: Author): void => {
+    const k = a.handle.toLowerCase();
+    if (!seen.has(k)) seen.set(k, a);
+  };
+  const walk = (nodes: ReplyNode[]): void => {
+    for (const n of nodes) {
+      add(n.post.author);
+      walk(n.children);
+    }
+  };
+  chainOf(read).forEach((p) => add(p.author));
+  read.parents.forEach((p) => add(p.author));
+  walk(read.replies);
+  return [...seen.values()];
+}
+
+function chainOf(read: PostRead): Post[] {
+  return read.thread.length > 0 ? read.thread : [read.requested];
+}
+
+function userinfoSection(read: PostRead, opts: PostDocumentOptions, d: Dialect): string | undefined {
+  if (opts.userinfo === 'off') return undefined;
+  if (opts.userinfo === 'author') {
+    const a = chainOf(read)[0]!.author;
+    const extra = opts.full ? authorDetails(a, d) : undefined;
+    // A soft continuation line, so the expanded form only adds lines.
+    return `> ${authorSummary(a, d)}` + (extra ? `\n> ${extra}` : '');
+  }
+  const items = participants(read).map((a) => {
+    const extra = opts.full ? authorDetails(a, d) : undefined;
+    return `- ${authorSummary(a, d)}` + (extra ? `\n  ${extra}` : '');
+  });
+  return `## Participants\n\n${items.join('\n')}`;
+}
+
+/** The whole document in a dialect (plain Markdown or Obsidian share everything but escaping and links). */
+export function renderPostDocument(read: PostRead, opts: PostDocumentOptions, d: Dialect, layout: ParentsLayout = 'section'): string {
+  const chain = chainOf(read);
+  const author = chain[0]!.author;
+  const n = chain.length;
+  const parts: string[] = [n > 1 ? `# Thread by ${plainByline(author, d)} · ${n} posts` : `# Post by ${plainByline(author, d)}`];
+  const info = userinfoSection(read, opts, d);
+  if (info) parts.push(info);
+  if (read.warnings.length > 0) parts.push(`*Note: ${read.warnings.map((w) => d.text(w.replace(/\s+/g, ' '), false)).join(' · ')}*`);
+  if (read.parents.length > 0) {
+    const flat = layout === 'flat';
+    if (!flat) parts.push(`## Context · ${read.parents.length} earlier ${read.parents.length === 1 ? 'post' : 'posts'}`);
+    for (const p of read.parents) {
+      const heading = `${flat ? 'Context · ' : ''}${plainByline(p.author, d)} · ${escapeLine(formatTime(p.createdAt))}`;
+      parts.push(renderPostBlock(p, { level: flat ? 2 : 3, heading, full: opts.full, showReplyTo: false }, d));
+    }
+  }
+  chain.forEach((p, i) => {
+    const when = escapeLine(formatTime(p.createdAt));
+    const mark = n > 1 && p.id === read.requested.id && i > 0 ? ' · requested' : '';
+    const heading = n > 1 ? `${i + 1}/${n} · ${when}${mark}` : when;
+    parts.push(renderPostBlock(p, { level: 2, heading, full: opts.full, showReplyTo: i === 0 && read.parents.length === 0 }, d));
+  });
+  if (read.replies.length > 0 && read.repliesMode !== 'off') {
+    parts.push('---', `## Replies (${read.repliesMode})`, renderReplyList(read.replies, opts.full, d));
+  }
+  if (opts.full) parts.push(`Source: ${escapeLine(read.source)}`);
+  return parts.join('\n\n') + '\n';
+}
+
+/** Compact (or, with `full`, expanded) Markdown for a post, thread or conversation. */
+export function renderPostMarkdown(read: PostRead, opts: PostDocumentOptions): string {
+  return renderPostDocument(read, opts, markdownDialect);
+}

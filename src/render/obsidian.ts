@@ -1,0 +1,51 @@
+// Obsidian note for a post/thread: YAML front matter, then the same document as the Markdown renderer in the
+// Obsidian dialect ([[@handle]] wiki links for people, native #tags, Obsidian-only syntax escaped).
+// Media stay standard `![alt](https://…)` embeds: `![[…]]` only resolves files inside the vault, while
+// Obsidian renders remote images from the standard syntax, so notes work without downloading anything.
+import type { Post } from '../domain/models.ts';
+import type { PostRead } from '../domain/reads.ts';
+import { obsidianDialect, obsidianTag } from './markdown/dialect.ts';
+import { isoTime } from './markdown/format.ts';
+import { permalinkOf } from './markdown/post.ts';
+import { renderPostDocument, type PostDocumentOptions } from './markdown/thread.ts';
+
+/**
+ * A YAML double-quoted scalar. JSON string syntax is a subset of YAML's double-quoted style; the characters
+ * YAML additionally forbids raw (DEL, C1 controls, line/paragraph separators, BOM) and lone surrogates are
+ * escaped or replaced so any parser reads back exactly the input.
+ */
+export function yamlString(s: string): string {
+  const wellFormed = s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return JSON.stringify(wellFormed).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+function tagsOf(posts: Post[]): string[] {
+  const seen = new Map<string, string>();
+  for (const p of posts) {
+    for (const s of p.segments) {
+      if (s.type !== 'hashtag') continue;
+      const t = obsidianTag(s.tag);
+      if (t && !seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
+    }
+  }
+  return [...seen.values()];
+}
+
+export function renderPostObsidian(read: PostRead, opts: PostDocumentOptions): string {
+  const p = read.requested;
+  const chain = read.thread.length > 0 ? read.thread : [p];
+  const tags = tagsOf(chain);
+  const fm = [
+    '---',
+    `id: ${yamlString(p.id)}`,
+    `url: ${yamlString(permalinkOf(p))}`,
+    `author: ${yamlString(p.author.handle)}`,
+    `author_name: ${yamlString(p.author.name)}`,
+    `created: ${yamlString(isoTime(p.createdAt))}`,
+    `thread_length: ${chain.length}`,
+    tags.length > 0 ? `tags:\n${tags.map((t) => `  - ${yamlString(t)}`).join('\n')}` : 'tags: []',
+    `source: ${yamlString(read.source)}`,
+    '---',
+  ];
+  return fm.join('\n') + '\n\n' + renderPostDocument(read, opts, obsidianDialect, 'flat');
+}

@@ -1,0 +1,64 @@
+// Builds the Fastify server: shared conventions, the problem mapper and every declared route.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Services } from './services.ts';
+import { CORS_HEADERS, EXPOSED_HEADERS } from './http/conventions.ts';
+import { sendProblem } from './http/problem-reply.ts';
+import { Problem } from './problems/problem.ts';
+import { registerRoutes } from './http/register.ts';
+import { deprecationHook } from './http/deprecation.ts';
+import { PUBLIC_ROUTES } from './http/route-table.ts';
+import { adminRoutes } from './http/routes/admin.ts';
+import { registerMcp } from './http/routes/mcp.ts';
+
+export interface ServerOptions {
+  logger?: boolean | { level: string };
+}
+
+export function buildServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
+  const { config } = services;
+  const base = config.baseUrl;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
+    routerOptions: { maxParamLength: 1000 },
+    bodyLimit: 1024 * 1024,
+    frameworkErrors: (err, req, reply) => {
+      const p = err.code === 'FST_ERR_BAD_URL' ? new Problem('route_not_found', 'The path is not valid URL syntax.') : err;
+      sendProblem(req, reply, base, p);
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', String(req.id));
+    reply.headers(CORS_HEADERS);
+    if (req.url.startsWith('/api')) reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+  });
+  app.addHook('onRoute', (route) => {
+    const decl = route.config?.decl;
+    if (decl?.deprecated) {
+      const hook = deprecationHook(base, decl.deprecated);
+      route.onSend = route.onSend ? [...[route.onSend].flat(), hook] : [hook];
+    }
+  });
+
+  app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
+  app.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)));
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    await services.guards.headers(req, reply);
+    return payload;
+  });
+
+  registerRoutes(app, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def));
+  // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
+  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys });
+  registerMcp(app, services);
+  return app;
+}

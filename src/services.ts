@@ -1,0 +1,19 @@
+// What handlers may use: assembled once at start-up by src/app.ts.
+import type { Config } from './config.ts';
+import type { PostSource } from './domain/read-post.ts';
+import type { ListSource } from './domain/lists.ts';
+import type { CursorCodec } from './providers/cursors.ts';
+import type { Guards } from './http/guards.ts';
+import type { Stores } from './stores/index.ts';
+
+export interface Services {
+  config: Config;
+  version: string;
+  posts: PostSource;
+  lists: ListSource;
+  cursors: CursorCodec;
+  guards: Guards;
+  stores: Stores;
+  /** Provider chain health summary for GET /api; absent = reported as "unknown". */
+  health?: () => unknown;
+}

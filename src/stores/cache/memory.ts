@@ -1,0 +1,59 @@
+import { LRUCache } from 'lru-cache';
+import { type Cache, type CacheEntry, makeEntry } from './types.ts';
+
+export interface MemoryCacheOptions {
+  maxEntries?: number;
+  /** Bound on the summed JSON byte length of the cached values. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_CACHE_MAX_ENTRIES = 5000;
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * In-process LRU. Values are kept by reference (no copy on the hot hit path), so callers must treat
+ * what they get back as immutable, exactly as they would a parsed Redis value.
+ */
+export class MemoryCache implements Cache {
+  readonly #lru: LRUCache<string, CacheEntry>;
+
+  constructor(opts: MemoryCacheOptions = {}) {
+    this.#lru = new LRUCache<string, CacheEntry>({
+      max: opts.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
+      maxSize: opts.maxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+    });
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    return this.#lru.get(key);
+  }
+
+  async set(key: string, value: unknown, freshMs: number, staleMs: number): Promise<void> {
+    const json = JSON.stringify(value);
+    if (json === undefined) return;
+    const entry = makeEntry(value, freshMs, staleMs);
+    // An entry larger than the byte bound is silently refused by lru-cache; drop any older copy too.
+    this.#lru.delete(key);
+    this.#lru.set(key, entry, {
+      ttl: Math.max(1, entry.staleUntil - entry.storedAt),
+      size: Math.max(1, Buffer.byteLength(json)),
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#lru.delete(key);
+  }
+
+  async close(): Promise<void> {
+    this.#lru.clear();
+  }
+
+  /** Bytes currently accounted (for tests and metrics). */
+  get calculatedSize(): number {
+    return this.#lru.calculatedSize;
+  }
+
+  get size(): number {
+    return this.#lru.size;
+  }
+}

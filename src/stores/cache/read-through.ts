@@ -1,0 +1,139 @@
+import { Problem } from '../../problems/problem.ts';
+import { ProviderError } from '../../providers/types.ts';
+import type { Coalescer, FillLock } from './coalesce.ts';
+import type { Cache, CacheEntry } from './types.ts';
+
+export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
+
+export interface CachedReadOptions {
+  freshMs: number;
+  /** How long after going stale a copy is kept to answer when the upstream fails. */
+  staleMs: number;
+  /** `nocache`: skip the read, still refresh the entry. */
+  bypass: boolean;
+}
+
+export interface CachedRead<T> {
+  value: T;
+  cacheStatus: CacheStatus;
+  /** True when this caller's `load()` ran, i.e. the request reached an upstream. */
+  charged: boolean;
+  warnings: string[];
+}
+
+/**
+ * Stale copies stand in only for upstream trouble. A positive "not found" and caller errors
+ * (bad input, rate limits) must reach the caller unchanged.
+ */
+export function isUpstreamFailure(e: unknown): boolean {
+  if (e instanceof ProviderError) return e.kind !== 'not_found';
+  if (e instanceof Problem) return e.status >= 500 && e.code !== 'not_found';
+  return statusOf(e) >= 500;
+}
+
+function statusOf(e: unknown): number {
+  const s = (e as { status?: unknown } | null)?.status;
+  return typeof s === 'number' ? s : 0;
+}
+
+function failureCode(e: unknown): string {
+  if (e instanceof Problem) return e.code;
+  if (e instanceof ProviderError) return `${e.provider}_${e.kind}`;
+  return statusOf(e) ? `status ${statusOf(e)}` : 'error';
+}
+
+/**
+ * Read-through with coalescing, `nocache` bypass and stale-if-error. Charge live-lookup quota inside
+ * `load()`: only the caller whose load runs pays, and a 429 thrown there stays that caller's own.
+ */
+export async function cachedRead<T>(
+  cache: Cache,
+  coalescer: Coalescer,
+  key: string,
+  opts: CachedReadOptions,
+  load: () => Promise<T>,
+): Promise<CachedRead<T>> {
+  const entry = opts.bypass ? undefined : await cache.get(key);
+  if (entry && Date.now() < entry.freshUntil) {
+    return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [] };
+  }
+  const run = { charged: false };
+  try {
+    const value = await coalescedFill(cache, coalescer, key, opts, load, run);
+    return { value, cacheStatus: opts.bypass ? 'bypass' : 'miss', charged: run.charged, warnings: [] };
+  } catch (err) {
+    if (!isUpstreamFailure(err)) throw err;
+    const stale = entry ?? (await cache.get(key));
+    if (!stale || Date.now() >= stale.staleUntil) throw err;
+    const warning = `stale: upstream failed (${failureCode(err)}); served the copy cached at ${new Date(stale.storedAt).toISOString()}`;
+    return { value: stale.value as T, cacheStatus: 'stale', charged: run.charged, warnings: [warning] };
+  }
+}
+
+// A joiner that inherits the leader's 429 retries on its own: quota belongs to the caller, not the key.
+const MAX_JOIN_RETRIES = 3;
+
+async function coalescedFill<T>(
+  cache: Cache,
+  coalescer: Coalescer,
+  key: string,
+  opts: CachedReadOptions,
+  load: () => Promise<T>,
+  run: { charged: boolean },
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    let leader = false;
+    try {
+      return await coalescer.run<T>(key, () => {
+        leader = true;
+        return fillOnce(cache, coalescer.lock, key, opts, load, run);
+      });
+    } catch (err) {
+      if (!leader && statusOf(err) === 429 && attempt < MAX_JOIN_RETRIES) continue;
+      throw err;
+    }
+  }
+}
+
+async function fillOnce<T>(
+  cache: Cache,
+  lock: FillLock | undefined,
+  key: string,
+  opts: CachedReadOptions,
+  load: () => Promise<T>,
+  run: { charged: boolean },
+): Promise<T> {
+  const startedAt = Date.now();
+  let token = lock ? await lock.acquire(key) : undefined;
+  if (lock && token === null) {
+    const waited = await waitForPeer(cache, lock, key, opts.bypass ? startedAt : 0);
+    if ('entry' in waited) return waited.entry.value as T;
+    token = waited.token;
+  }
+  try {
+    run.charged = true;
+    const value = await load();
+    await cache.set(key, value, opts.freshMs, opts.staleMs);
+    return value;
+  } finally {
+    if (lock && token) await lock.release(key, token);
+  }
+}
+
+/** Polls for the lock holder's result; takes the lock over if the holder gives up without filling. */
+async function waitForPeer(
+  cache: Cache,
+  lock: FillLock,
+  key: string,
+  notBefore: number,
+): Promise<{ entry: CacheEntry } | { token: string | undefined }> {
+  const deadline = Date.now() + lock.waitMs;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, lock.pollMs));
+    const entry = await cache.get(key);
+    if (entry && entry.storedAt >= notBefore && Date.now() < entry.freshUntil) return { entry };
+    const token = await lock.acquire(key);
+    if (token !== null) return { token };
+  }
+  return { token: undefined };
+}

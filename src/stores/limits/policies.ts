@@ -1,0 +1,40 @@
+/** One rate-limit policy of the contract (see reader-api.md, Limits). */
+export interface Policy {
+  readonly name: PolicyName;
+  readonly quota: number;
+  readonly windowS: number;
+}
+
+export type PolicyName = 'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key';
+export type FixedPolicyName = Exclude<PolicyName, 'account-key'>;
+
+export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
+  'api-ip': { name: 'api-ip', quota: 600, windowS: 60 },
+  'search-ip': { name: 'search-ip', quota: 5, windowS: 60 },
+  'search-key': { name: 'search-key', quota: 30, windowS: 60 },
+  'account-ip': { name: 'account-ip', quota: 10, windowS: 900 },
+};
+
+export const ACCOUNT_KEY_WINDOW_S = 900;
+/** Quota of the account-backed feeds for a key issued without `--account-quota`. */
+export const DEFAULT_ACCOUNT_QUOTA = 30;
+
+/** The account-key policy carries the quota set on the key when it was issued. */
+export function accountKeyPolicy(quota: number): Policy {
+  return { name: 'account-key', quota, windowS: ACCOUNT_KEY_WINDOW_S };
+}
+
+export function resolvePolicy(p: Policy | FixedPolicyName): Policy {
+  return typeof p === 'string' ? POLICIES[p] : p;
+}
+
+/** Outcome of a consume or peek, enough to write every rate-limit header. */
+export interface LimitState {
+  allowed: boolean;
+  policy: PolicyName;
+  limit: number;
+  windowS: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetS: number;
+}

@@ -1,0 +1,42 @@
+import { Redis } from 'ioredis';
+
+/** Root of every key threadmark writes; tests pass their own root to stay isolated. */
+export const DEFAULT_REDIS_PREFIX = 'tm:';
+
+/**
+ * Options that keep a Redis outage from stalling requests: commands fail at once while disconnected
+ * (no offline queue) or after a short timeout, and the client keeps reconnecting in the background.
+ */
+export function createRedisClient(url: string): Redis {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 1000,
+    connectTimeout: 2000,
+    // Bounds how long a dropped socket may keep the process alive after disconnect().
+    disconnectTimeout: 200,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event.
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** Resolves true once connected, false if the first attempt fails (the client keeps retrying). */
+export async function connectRedis(redis: Redis): Promise<boolean> {
+  try {
+    await redis.connect();
+    return true;
+  } catch {
+    return redis.status === 'ready';
+  }
+}
+
+export function isReady(redis: Redis): boolean {
+  return redis.status === 'ready';
+}
+
+export function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}

@@ -1,0 +1,324 @@
+// The real `threadmark` bin as a child process, against a running service (--server) and in-process
+// (no server: the app is built inside the command from THREADMARK_* pointing at the simulator).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { startSimulator, type Simulator } from '../../sim/server.ts';
+import { HANDLES, IDS } from '../../sim/corpus.ts';
+import { startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const BIN = join(ROOT, 'bin', 'threadmark.mjs');
+const THREAD_URL = `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'threadmark-cli-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the bin with only the given environment (plus PATH), so nothing leaks in from the test runner. */
+async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+function inProcessEnv(sim: Simulator, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    THREADMARK_BASE_URL: TEST_BASE,
+    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
+    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
+    THREADMARK_X_API_URL: sim.xApiUrl,
+    THREADMARK_PROVIDERS: 'fxtwitter,syndication',
+    THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
+    THREADMARK_KEYS_DB: join(dir, 'inprocess', 'keys.db'),
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+/** The codes the service gives a failed upstream read (upstream_error, all_providers_failed, <provider>_error...). */
+const UPSTREAM_CODE = '(upstream_error|all_providers_failed|\\w+_(error|empty|network))';
+
+/** A problem is exactly one stderr line `threadmark: <code>: <detail>`. */
+function assertProblem(r: Run, exit: number, code: string): void {
+  assert.equal(r.code, exit, r.stderr);
+  assert.equal(r.stdout, '');
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, new RegExp(`^threadmark: ${code}: \\S`));
+}
+
+describe('server mode (--server)', { concurrency: 4 }, () => {
+  let stack: Stack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(() => stack.close());
+  const srv = (...args: string[]) => run([...args, '--server', stack.url]);
+
+  test('read by handle/status/id prints the thread as Markdown', async () => {
+    const r = await srv('read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--replies', 'off');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^# Thread by Alice Developer \(@alice_dev\)/);
+    assert.match(r.stdout, /Permalink\]\(https:\/\/x\.com\/alice_dev\/status\/1900000000000000012\)/);
+    assert.equal(r.stderr, '');
+  });
+
+  test('read by URL with --format json and --thread n', async () => {
+    const r = await srv('read', THREAD_URL, '--format', 'json', '--thread', '3', '--context', 'thread');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.post.id, IDS.threadRoot);
+    assert.deepEqual(body.thread.map((p: { id: string }) => p.id), IDS.thread.slice(0, 3));
+  });
+
+  test('read --format html asks for the HTML page', async () => {
+    const r = await srv('read', `${HANDLES.bob}/status/${IDS.replies.bobTop}`, '--format', 'html', '--thread', 'off');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^<!doctype html>/i);
+    assert.match(r.stdout, /<title>[^<]*@bob[^<]*<\/title>/);
+  });
+
+  test('profile (a leading @ is dropped) as JSON', async () => {
+    const r = await srv('profile', '@alice_dev', '--format', 'json', '--limit', '5');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.profile.handle, HANDLES.alice);
+    assert.ok(Array.isArray(body.posts) && body.posts.length <= 5);
+    assert.equal(body.limit, 5);
+  });
+
+  test('following as Markdown', async () => {
+    const r = await srv('following', HANDLES.bob);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /@bob/);
+  });
+
+  test('search with --feed and --limit', async () => {
+    const r = await srv('search', 'caching', '--feed', 'top', '--limit', '2', '--format', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.q, 'caching');
+    assert.equal(body.feed, 'top');
+    assert.ok(body.items.length > 0 && body.items.length <= 2);
+  });
+
+  test('followers --all --format json follows nextCursor to the end: one object, 450 accounts', async () => {
+    const r = await srv('followers', HANDLES.big, '--all', '--format', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.items.length, 450);
+    assert.equal(new Set(body.items.map((a: { handle: string }) => a.handle)).size, 450);
+    assert.equal(body.pages, 23);
+    assert.equal(body.nextCursor, undefined);
+    const progress = r.stderr.trimEnd().split('\n');
+    assert.equal(progress.length, 23);
+    assert.match(progress[22]!, /^threadmark: page 23: 10 items, 450 in all, done$/);
+  });
+
+  test('a 400 from the service is bad usage: exit 2', async () => {
+    assertProblem(await srv('profile', 'bad-handle!'), 2, 'invalid_handle');
+  });
+
+  test('a missing post is exit 3', async () => {
+    assertProblem(await srv('read', `${HANDLES.bob}/status/${IDS.unknown}`), 3, 'not_found');
+  });
+});
+
+test('server mode: the 6th distinct live search in a minute is rate limited: exit 4', async () => {
+  const stack = await startStack();
+  try {
+    for (let i = 1; i <= 5; i++) {
+      const res = await stack.get(`/api/v1/search?q=warmup${i}&format=json`);
+      assert.equal(res.status, 200);
+    }
+    const r = await run(['search', 'one more', '--server', stack.url]);
+    assertProblem(r, 4, 'rate_limited');
+    assert.match(r.stderr, /retry after \d+ s/);
+  } finally {
+    await stack.close();
+  }
+});
+
+test('server mode: upstream failure is exit 5', async () => {
+  const stack = await startStack();
+  try {
+    stack.sim.addFault({ target: '*', kind: 'status', status: 500 });
+    assertProblem(await run(['read', `${HANDLES.dave}/status/${IDS.daveRoot}`, '--server', stack.url]), 5, UPSTREAM_CODE);
+  } finally {
+    await stack.close();
+  }
+});
+
+test('an unreachable THREADMARK_SERVER is one line and exit 1', async () => {
+  assertProblem(await run(['profile', 'bob'], { THREADMARK_SERVER: 'http://127.0.0.1:9' }), 1, 'unreachable');
+});
+
+describe('in-process mode (no server)', { concurrency: 4 }, () => {
+  let sim: Simulator;
+  before(async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  });
+  after(() => sim.close());
+  const local = (...args: string[]) => run(args, inProcessEnv(sim));
+
+  test('read a status URL on its own', async () => {
+    const r = await local('read', THREAD_URL, '--thread', '2', '--replies', 'off', '--userinfo', 'author');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^# Thread by Alice Developer \(@alice_dev\) · 2 posts/);
+    assert.equal(r.stderr, '');
+  });
+
+  test('profile and search', async () => {
+    const profile = await local('profile', HANDLES.carol, '--limit', '3');
+    assert.equal(profile.code, 0, profile.stderr);
+    assert.match(profile.stdout, /Carol \(@carol\)/);
+    const search = await local('search', 'caching', '--format', 'json');
+    assert.equal(search.code, 0, search.stderr);
+    assert.ok(JSON.parse(search.stdout).items.length > 0);
+  });
+
+  test('followers --all concatenates Markdown pages without Continue links', async () => {
+    const r = await local('followers', HANDLES.big, '--all');
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /Continue →/);
+    assert.equal(r.stdout.match(/\[@reader_\d{4}\]/g)?.length, 450);
+    assert.match(r.stdout, /@reader_0450/);
+    assert.match(r.stdout, /@reader_0001/);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 23);
+  });
+
+  test('bad usage (400 from the service, bad configuration) is exit 2', async () => {
+    assertProblem(await local('read', THREAD_URL, '--thread', '1'), 2, 'invalid_thread');
+    assertProblem(await run(['profile', 'bob'], inProcessEnv(sim, { THREADMARK_PROVIDERS: 'nitter' })), 2, 'config');
+  });
+
+  test('a missing profile is exit 3', async () => {
+    assertProblem(await local('profile', HANDLES.missing), 3, 'not_found');
+  });
+
+  test('the vault writer: one note per thread post, re-runs skip, a changed note is never overwritten', async () => {
+    const vault = join(dir, 'vault');
+    const args = ['read', THREAD_URL, '--thread', '3', '--format', 'obsidian', '--out', vault];
+    const first = await local(...args);
+    assert.equal(first.code, 0, first.stderr);
+    const written = first.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    assert.deepEqual(written.map(([action]) => action), ['written', 'written', 'written']);
+    const names = readdirSync(vault).sort();
+    assert.equal(names.length, 3);
+    IDS.thread.slice(0, 3).forEach((id, i) => assert.ok(names[i]!.startsWith(`alice_dev ${id} `), names[i]));
+    const note = readFileSync(join(vault, names[0]!), 'utf8');
+    assert.match(note, /^---\n/);
+    assert.match(note, new RegExp(`id: "?${IDS.threadRoot}"?`));
+
+    // The reader edits the first note; the export must keep the edit and write the service's note beside it.
+    const edited = join(vault, names[0]!);
+    writeFileSync(edited, `${note}\nMy own notes.\n`);
+    const second = await local(...args);
+    assert.equal(second.code, 0, second.stderr);
+    const actions = second.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    assert.deepEqual(actions.map(([a]) => a), ['renamed', 'unchanged', 'unchanged']);
+    assert.equal(basename(actions[0]![1]!), names[0]!.replace(/\.md$/, ' (2).md'));
+    assert.equal(readFileSync(edited, 'utf8'), `${note}\nMy own notes.\n`);
+    assert.equal(readFileSync(actions[0]![1]!, 'utf8'), note);
+    assert.match(second.stderr, /already holds a different note/);
+  });
+
+  test('the vault writer gives a hostile post a safe, bounded file name', async () => {
+    const vault = join(dir, 'hostile-vault');
+    const r = await local('read', `${HANDLES.hostile}/status/${IDS.hostile}`, '--format', 'obsidian', '--out', vault);
+    assert.equal(r.code, 0, r.stderr);
+    const [name, ...rest] = readdirSync(vault);
+    assert.equal(rest.length, 0);
+    assert.match(name!, /^mallory_md 1900000000000000601 [^\\/:*?"<>|#^[\]\u0000-\u001f]+\.md$/);
+    assert.ok(Buffer.byteLength(name!) <= 130);
+    assert.equal(dirname(r.stdout.trimEnd().split('\t')[1]!), vault);
+  });
+
+  test('--out without --format obsidian is bad usage', async () => {
+    assertProblem(await local('read', THREAD_URL, '--out', join(dir, 'nope')), 2, 'usage');
+  });
+});
+
+test('in-process mode: upstream failure is exit 5', async () => {
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  try {
+    sim.addFault({ target: '*', kind: 'status', status: 500 });
+    assertProblem(await run(['read', THREAD_URL], inProcessEnv(sim)), 5, UPSTREAM_CODE);
+  } finally {
+    await sim.close();
+  }
+});
+
+test('keys delegates to the operator key commands', async () => {
+  const env = { THREADMARK_KEYS_DB: join(dir, 'keys', 'keys.db') };
+  const created = await run(['keys', 'create', '--name', 'cli-test', '--account-quota', '7'], env);
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stdout, /^key: tm_/m);
+  const listed = await run(['keys', 'list'], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /enabled\s+7\s+.*cli-test/);
+});
+
+test('--help works on every command', async () => {
+  const r = await run(['read', '--help']);
+  assert.equal(r.code, 0);
+  for (const flag of ['--thread', '--context', '--replies', '--userinfo', '--full', '--format', '--out', '--server']) {
+    assert.ok(r.stdout.includes(flag), flag);
+  }
+});
+
+test('serve starts the service and stops on SIGTERM', async () => {
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', ...inProcessEnv(sim, { LOG_LEVEL: 'info' }) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`no listen line in: ${out}`)), 20_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          resolve(Number(m[1]));
+        }
+      });
+    });
+    const res = await fetch(`http://127.0.0.1:${port}/${HANDLES.bob}/status/${IDS.replies.bobTop}?thread=off`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /@bob/);
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const [code] = (await exited) as [number | null];
+    assert.equal(code, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await sim.close();
+  }
+});

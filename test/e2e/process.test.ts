@@ -1,0 +1,93 @@
+// The service as a child process: configuration errors, start-up against the simulator, graceful shutdown.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type Simulator } from '../../sim/server.ts';
+import { HANDLES, IDS } from '../../sim/corpus.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+let sim: Simulator;
+let dir: string;
+
+before(async () => {
+  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'threadmark-e2e-'));
+});
+after(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function start(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', THREADMARK_KEYS_DB: join(dir, 'keys.db'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function collect(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr };
+}
+
+for (const [name, value, needle] of [
+  ['PORT', 'eighty', 'PORT'],
+  ['THREADMARK_PROVIDERS', 'fxtwitter,nitter', 'THREADMARK_PROVIDERS'],
+  ['THREADMARK_CACHE_TTL_S', '-5', 'THREADMARK_CACHE_TTL_S'],
+  ['THREADMARK_FXTWITTER_URL', 'ftp://example', 'THREADMARK_FXTWITTER_URL'],
+  ['THREADMARK_TRUST_PROXY', 'perhaps', 'THREADMARK_TRUST_PROXY'],
+  ['THREADMARK_REDIS_URL', 'http://localhost', 'THREADMARK_REDIS_URL'],
+] as const) {
+  test(`a bad ${name} stops start-up with one line naming it`, async () => {
+    const { code, stderr } = await collect(start({ [name]: value }));
+    assert.equal(code, 2);
+    const lines = stderr.trim().split('\n');
+    assert.equal(lines.length, 1, stderr);
+    assert.match(lines[0]!, new RegExp(needle));
+  });
+}
+
+test('a secret is never echoed in the configuration error', async () => {
+  const { stderr } = await collect(start({ THREADMARK_ADMIN_TOKEN: 'short' }));
+  assert.match(stderr, /THREADMARK_ADMIN_TOKEN/);
+  assert.doesNotMatch(stderr, /short"/);
+});
+
+test('starts, serves a post from the simulator, and shuts down on SIGTERM', async () => {
+  const child = start({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    THREADMARK_BASE_URL: 'http://threadmark.test',
+    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
+    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
+    THREADMARK_X_API_URL: sim.xApiUrl,
+  });
+  const exited = collect(child);
+  // PORT=0: the kernel picks a free port, which the listen log line reports.
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no listen line in: ${out}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+  });
+  const res = await fetch(`http://127.0.0.1:${port}/${HANDLES.alice}/status/${IDS.threadRoot}`);
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), /alice_dev/);
+  child.kill('SIGTERM');
+  const { code } = await exited;
+  assert.equal(code, 0);
+});

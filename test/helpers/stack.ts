@@ -1,0 +1,54 @@
+// Starts the platform simulator and the real service on loopback ports for HTTP tests.
+import { startSimulator, type Simulator } from '../../sim/server.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createApp, type App } from '../../src/app.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const TEST_BASE = 'http://threadmark.test';
+
+export interface Stack {
+  sim: Simulator;
+  app: App;
+  /** Loopback URL the service listens on. */
+  url: string;
+  get(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'threadmark-test-'));
+  const config = loadConfig({
+    THREADMARK_BASE_URL: TEST_BASE,
+    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
+    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
+    THREADMARK_X_API_URL: sim.xApiUrl,
+    THREADMARK_PROVIDERS: 'fxtwitter,syndication',
+    THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
+    LOG_LEVEL: 'silent',
+    THREADMARK_KEYS_DB: join(dir, 'keys.db'),
+    ...env,
+  });
+  const app = await createApp(config, { logger: false });
+  await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const addr = app.server.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    sim,
+    app,
+    url,
+    get: (path, init) => fetch(url + path, init),
+    async close() {
+      await app.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function problemOf(res: Response): Promise<{ code: string; status: number; type: string; [k: string]: unknown }> {
+  return (await res.json()) as { code: string; status: number; type: string };
+}

@@ -1,0 +1,181 @@
+// /mcp with the SDK's own client over real HTTP: initialize, list tools, call every tool, error cases.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
+import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
+import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+
+let s: Stack;
+let client: Client;
+
+async function connect(headers: Record<string, string> = {}): Promise<Client> {
+  const c = new Client({ name: 'threadmark-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers } }));
+  return c;
+}
+
+before(async () => {
+  s = await startStack();
+  client = await connect();
+});
+after(async () => {
+  await client?.close();
+  await s?.close();
+});
+
+type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }> };
+
+async function call(name: string, args: Record<string, unknown>, c = client): Promise<ToolResult> {
+  return (await c.callTool({ name, arguments: args })) as ToolResult;
+}
+
+function textOf(r: ToolResult): string {
+  assert.equal(r.content[0]?.type, 'text');
+  return r.content[0]!.text!;
+}
+
+describe('handshake and tool list', () => {
+  test('initialize reports the service', () => {
+    assert.equal(client.getServerVersion()?.name, 'threadmark');
+    assert.ok(client.getServerCapabilities()?.tools);
+    assert.match(client.getInstructions() ?? '', /Markdown/);
+  });
+
+  test('tools are generated from the declarations that name one', async () => {
+    const { tools } = await client.listTools();
+    const expected = PUBLIC_ROUTES.flatMap((r) => (r.decl.mcpTool ? [r.decl.mcpTool] : []));
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...expected].sort());
+    for (const name of ['read_post', 'read_profile', 'list_followers', 'list_following', 'search']) {
+      assert.ok(expected.includes(name), name);
+    }
+    const post = tools.find((t) => t.name === 'read_post')!;
+    assert.equal(post.inputSchema.type, 'object');
+    assert.ok(post.inputSchema.properties?.url);
+    assert.match(String((post.inputSchema.properties!.thread as { description?: string }).description), /off/);
+    assert.equal(post.inputSchema.properties?.format, undefined, 'tools always answer Markdown');
+    assert.equal(post.annotations?.readOnlyHint, true);
+    const profile = tools.find((t) => t.name === 'read_profile')!;
+    assert.deepEqual(profile.inputSchema.required, ['handle']);
+  });
+});
+
+describe('tool calls', () => {
+  test('read_post returns exactly the Markdown of the REST route', async () => {
+    const url = `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`;
+    const result = await call('read_post', { url, thread: 3 });
+    assert.ok(!result.isError, textOf(result));
+    const rest = await (await s.get(`/api/v1/posts?url=${encodeURIComponent(url)}&thread=3`)).text();
+    assert.equal(textOf(result), rest);
+  });
+
+  test('read_post also takes handle + id, and booleans for flags', async () => {
+    const result = await call('read_post', { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off', full: true });
+    assert.ok(!result.isError, textOf(result));
+    const rest = await (await s.get(`/api/v1/posts?handle=${HANDLES.alice}&id=${IDS.threadRoot}&thread=off&full=true`)).text();
+    assert.equal(textOf(result), rest);
+  });
+
+  for (const [tool, args, path] of [
+    ['read_profile', { handle: HANDLES.alice, limit: 5 }, `/api/v1/profiles/${HANDLES.alice}?limit=5`],
+    ['list_followers', { handle: HANDLES.big, limit: 3 }, `/api/v1/profiles/${HANDLES.big}/followers?limit=3`],
+    ['list_following', { handle: HANDLES.big }, `/api/v1/profiles/${HANDLES.big}/following`],
+    ['search', { q: SEARCH_TERMS.caching }, `/api/v1/search?q=${SEARCH_TERMS.caching}`],
+  ] as const) {
+    test(`${tool} matches GET ${path}`, async () => {
+      const result = await call(tool, args);
+      const rest = await s.get(path);
+      const restText = await rest.text();
+      assert.equal(Boolean(result.isError), rest.status >= 400, textOf(result));
+      // Cursors are sealed with a fresh nonce each time; everything else must be identical.
+      const unseal = (md: string) => md.replace(/cursor=[^)&\s]+/g, 'cursor=…');
+      assert.equal(unseal(textOf(result)), unseal(restText));
+    });
+  }
+});
+
+describe('errors', () => {
+  test('invalid arguments come back as isError with the problem document', async () => {
+    const result = await call('read_post', { url: `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`, thread: 'bogus' });
+    assert.equal(result.isError, true);
+    const problem = JSON.parse(textOf(result));
+    assert.equal(problem.code, 'invalid_thread');
+    assert.equal(problem.type, `${TEST_BASE}/docs/reliability#invalid-thread`);
+  });
+
+  test('a deleted post is isError not_found', async () => {
+    const result = await call('read_post', { handle: HANDLES.alice, id: IDS.deleted, thread: 'off' });
+    assert.equal(result.isError, true);
+    assert.equal(JSON.parse(textOf(result)).code, 'not_found');
+  });
+
+  test('a missing path argument and an unknown tool are protocol errors', async () => {
+    await assert.rejects(call('read_profile', {}), /handle/);
+    await assert.rejects(call('no_such_tool', {}), /Unknown tool/);
+  });
+
+  test('the caller\'s bearer key is honoured: an unknown key is invalid_key on key-aware tools', async () => {
+    const keyed = await connect({ authorization: 'Bearer not-a-real-key' });
+    try {
+      const profile = await call('read_profile', { handle: HANDLES.alice }, keyed);
+      assert.equal(profile.isError, true);
+      assert.equal(JSON.parse(textOf(profile)).code, 'invalid_key');
+      // The posts route ignores keys, as on REST.
+      const post = await call('read_post', { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off' }, keyed);
+      assert.ok(!post.isError, textOf(post));
+    } finally {
+      await keyed.close();
+    }
+  });
+});
+
+describe('HTTP surface', () => {
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    s.get('/mcp', { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } });
+
+  test('malformed JSON is 400 invalid_body', async () => {
+    const res = await post('{"jsonrpc": "2.0", "method": ', { accept: 'text/event-stream' });
+    assert.equal(res.status, 400);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    assert.equal(((await res.json()) as { code: string }).code, 'invalid_body');
+  });
+
+  test('an empty body is 400 invalid_body', async () => {
+    const res = await post('');
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { code: string }).code, 'invalid_body');
+  });
+
+  test('stateless: no session id is issued', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('mcp-session-id'), null);
+    const body = (await res.json()) as { result: { serverInfo: { name: string } } };
+    assert.equal(body.result.serverInfo.name, 'threadmark');
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  });
+
+  test('GET asking for an event stream is 405 with Allow: POST; a plain GET describes the endpoint', async () => {
+    const sse = await s.get('/mcp', { headers: { accept: 'text/event-stream' } });
+    assert.equal(sse.status, 405);
+    assert.equal(sse.headers.get('allow'), 'POST');
+    assert.equal(((await sse.json()) as { code: string }).code, 'method_not_allowed');
+    const plain = await s.get('/mcp');
+    assert.equal(plain.status, 200);
+    const doc = (await plain.json()) as { transport: string; tools: string[]; endpoint: string };
+    assert.equal(doc.transport, 'streamable-http');
+    assert.equal(doc.endpoint, `${TEST_BASE}/mcp`);
+    assert.ok(doc.tools.includes('read_post'));
+  });
+
+  test('DELETE is 405 and OPTIONS is a CORS preflight', async () => {
+    const del = await s.get('/mcp', { method: 'DELETE' });
+    assert.equal(del.status, 405);
+    assert.match(del.headers.get('allow') ?? '', /POST/);
+    const pre = await s.get('/mcp', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' } });
+    assert.equal(pre.status, 204);
+    assert.match(pre.headers.get('access-control-allow-methods') ?? '', /POST/);
+    assert.match(pre.headers.get('access-control-allow-headers') ?? '', /Mcp-Protocol-Version/);
+  });
+});
