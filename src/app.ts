@@ -52,6 +52,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     cursors: new CursorCodec(config.cursorSecret),
     guards: new Guards(stores.limiter, stores.keys),
     stores,
+    health: () => ({ providers: chain.health() }),
   };
   const server = buildServer(services, opts);
   return {

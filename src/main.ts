@@ -3,9 +3,9 @@ import { ConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 
 async function main(): Promise<void> {
-  let config;
+  let app;
   try {
-    config = loadConfig();
+    app = await createApp(loadConfig());
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`threadmark: ${err.message}\n`);
@@ -13,7 +13,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await createApp(config);
+  const config = app.services.config;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -41,8 +41,18 @@ export const DEFAULT_SEARCH_RETRY_AFTER_S = 30;
  * - No capable provider at all: `upstream_error`, or `search_unavailable` for search.
  * Search problems carry status 503 and a Retry-After (the shortest one a provider gave, else 30 s).
  */
+export interface ProviderHealth {
+  name: string;
+  capabilities: Capability[];
+  successes: number;
+  failures: number;
+  lastFailure?: { kind: FailureKind; at: string };
+  breaker: 'closed' | 'open' | 'half-open' | 'off';
+}
+
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
+  private readonly counts = new Map<string, { successes: number; failures: number; lastFailure?: { kind: FailureKind; at: string } }>();
 
   constructor(
     readonly providers: Provider[],
@@ -50,6 +60,27 @@ export class ProviderChain {
   ) {
     const circuit = opts.circuit ?? { threshold: 5, cooldownMs: 30_000 };
     if (circuit) for (const p of providers) this.circuits.set(p.name, new Circuit({ ...circuit, now: opts.now }));
+  }
+
+  /** Per-provider counters and breaker state, for GET /api, /readyz and metrics. */
+  health(): ProviderHealth[] {
+    return this.providers.map((p) => {
+      const c = this.countsOf(p.name);
+      return {
+        name: p.name,
+        capabilities: [...p.capabilities()],
+        successes: c.successes,
+        failures: c.failures,
+        ...(c.lastFailure ? { lastFailure: c.lastFailure } : {}),
+        breaker: this.circuits.get(p.name)?.state ?? 'off',
+      };
+    });
+  }
+
+  private countsOf(name: string) {
+    let c = this.counts.get(name);
+    if (!c) this.counts.set(name, (c = { successes: 0, failures: 0 }));
+    return c;
   }
 
   /** Providers able to serve a capability right now, in chain order. */
@@ -72,16 +103,23 @@ export class ProviderChain {
       try {
         const value = await call(p);
         circuit?.success();
+        this.countsOf(p.name).successes++;
         return { value, source: p.name };
       } catch (err) {
         if (opts.signal?.aborted || isAbort(err) || err instanceof Problem) throw err;
         const failure = toFailure(p.name, err);
         if (failure.kind === 'not_found') {
           circuit?.success();
+          this.countsOf(p.name).successes++;
           throw new Problem('not_found', failure.message, { extensions: { source: p.name } });
         }
         // A provider saying "no session right now" is healthy, just idle; only real failures trip the breaker.
-        if (failure.kind !== 'unavailable') circuit?.failure();
+        if (failure.kind !== 'unavailable') {
+          circuit?.failure();
+          const c = this.countsOf(p.name);
+          c.failures++;
+          c.lastFailure = { kind: failure.kind, at: new Date().toISOString() };
+        }
         failures.push(failure);
       }
     }

@@ -36,6 +36,12 @@ export class Circuit {
     if (this.failures >= this.opts.threshold) this.openedAt = this.now();
   }
 
+  /** closed: normal; open: skipped until the cooldown ends; half-open: cooldown over, next call is a trial. */
+  get state(): 'closed' | 'open' | 'half-open' {
+    if (this.openedAt === undefined) return 'closed';
+    return this.allows() ? 'half-open' : 'open';
+  }
+
   get open(): boolean {
     return !this.allows();
   }

@@ -1,6 +1,8 @@
+import { ConfigError } from '../config.ts';
 import { FxTwitterProvider } from './fxtwitter/client.ts';
 import { SyndicationProvider } from './syndication/client.ts';
 import type { Provider } from './types.ts';
+import { createXProvider } from './x/provider.ts';
 
 export interface ProvidersConfig {
   /** THREADMARK_PROVIDERS split on commas, e.g. ['fxtwitter', 'syndication', 'x']. */
@@ -21,6 +23,21 @@ export type ProviderFactory = (cfg: ProvidersConfig) => Provider | undefined;
 const factories = new Map<string, ProviderFactory>([
   ['fxtwitter', (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs })],
   ['syndication', (cfg) => new SyndicationProvider({ baseUrl: cfg.syndicationUrl, timeoutMs: cfg.timeoutMs })],
+  [
+    'x',
+    (cfg) => {
+      try {
+        return createXProvider({
+          xApiUrl: String(cfg.xApiUrl ?? ''),
+          xSessionsPath: typeof cfg.xSessionsPath === 'string' ? cfg.xSessionsPath : undefined,
+          upstreamTimeoutMs: cfg.timeoutMs,
+        }).provider;
+      } catch (err) {
+        // The operator pointed at a sessions file we cannot read: a configuration error, not a crash.
+        throw new ConfigError((err as Error).message);
+      }
+    },
+  ],
 ]);
 
 export function registerProvider(name: string, factory: ProviderFactory): void {
