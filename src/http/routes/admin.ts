@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
@@ -52,17 +53,7 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
     if (!bearerMatches(req, token)) throw new Problem('unauthorized', 'A valid admin bearer token is required.');
   });
 
-  // Every body is read as JSON whatever its declared type; anything unparsable is invalid_body.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new Problem('invalid_body', 'The body is not well-formed JSON.'), undefined);
-    }
-  });
+  parseEveryBodyAsJson(app);
 
   app.post('/admin/keys', async (req, reply) => {
     const parsed = NewKeyBody.safeParse(req.body);

@@ -2,6 +2,7 @@
 // present; a missing profile becomes a recovery document for Markdown and HTML readers.
 import { fetchPage, type PagedResult } from '../../domain/lists.ts';
 import type { Page } from '../../domain/models.ts';
+import type { ListMeta } from '../../domain/reads.ts';
 import type { Sourced } from '../../domain/sourced.ts';
 import type { CursorScope } from '../../providers/cursors.ts';
 import { isProblem } from '../../problems/problem.ts';
@@ -24,7 +25,8 @@ export interface ListPlan<T> {
   /** For recovery documents on 404. */
   missing?: { kind: 'profile' | 'post'; what: string };
   load(call: PageCall): Promise<Sourced<Page<T>>>;
-  build(page: PagedResult<T>, meta: { nextCursor?: string; continueUrl?: string; limit: number }): Promise<ListRead> | ListRead;
+  /** `meta` is the envelope every list read carries, ready to spread into it. */
+  build(page: PagedResult<T>, meta: ListMeta): Promise<ListRead> | ListRead;
 }
 
 export async function serveList<T>(ctx: HandlerContext<ListQuery>, plan: ListPlan<T>): Promise<Rendered> {
@@ -40,9 +42,12 @@ export async function serveList<T>(ctx: HandlerContext<ListQuery>, plan: ListPla
       : undefined;
     const keep = { ...plan.keep, limit: q.limit !== undefined ? String(q.limit) : undefined, full: q.full ? 'true' : undefined };
     const read = await plan.build(page, {
+      page: page.page,
+      limit: pos.limit,
       nextCursor,
       continueUrl: nextCursor ? continueUrl(config.baseUrl, plan.path, keep, nextCursor) : undefined,
-      limit: pos.limit,
+      source: page.source,
+      warnings: page.warnings,
     });
     return presentList(read, ctx.representation, {
       baseUrl: config.baseUrl,

@@ -6,6 +6,7 @@
 //   OPTIONS CORS preflight. Anything else → 405 method_not_allowed.
 // Tool calls go through the REST routes (see src/mcp/server.ts): the caller's Authorization header is forwarded, so
 // a bearer key counts as on REST, and the caller's resolved IP is used so api-ip and search limits charge them.
+import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Services } from '../../services.ts';
@@ -46,17 +47,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Ro
   const base = services.config.baseUrl;
 
   app.register(async (scope) => {
-    // Every body is read as JSON whatever its declared type; the transport itself then insists on application/json.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
-      const text = String(body);
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch {
-        done(new Problem('invalid_body', 'The body is not well-formed JSON.'), undefined);
-      }
-    });
+    parseEveryBodyAsJson(scope);
 
     scope.route({
       method: ['GET', 'HEAD'],

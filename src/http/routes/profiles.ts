@@ -75,12 +75,7 @@ export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, pat
         read: {
           profile: author!,
           posts: page.items.filter(isOriginal),
-          page: page.page,
-          limit: meta.limit,
-          nextCursor: meta.nextCursor,
-          continueUrl: meta.continueUrl,
-          source: page.source,
-          warnings: page.warnings,
+          ...meta,
         },
       };
     },
@@ -101,12 +96,7 @@ export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'follower
         kind,
         handle,
         items: page.items,
-        page: page.page,
-        limit: meta.limit,
-        nextCursor: meta.nextCursor,
-        continueUrl: meta.continueUrl,
-        source: page.source,
-        warnings: page.warnings,
+        ...meta,
       },
     }),
   });

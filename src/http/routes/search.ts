@@ -68,12 +68,7 @@ export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
         q,
         feed,
         items: page.items,
-        page: page.page,
-        limit: meta.limit,
-        nextCursor: meta.nextCursor,
-        continueUrl: meta.continueUrl,
-        source: page.source,
-        warnings: page.warnings,
+        ...meta,
       },
     }),
   });

@@ -5,7 +5,7 @@ import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { RedisCache } from '../../../src/stores/cache/redis.ts';
 import type { Cache } from '../../../src/stores/cache/types.ts';
 import { createRedisClient } from '../../../src/stores/redis.ts';
-import { DEAD_REDIS_URL, deleteByPrefix, openTestRedis, redisSkip, sleep, uniquePrefix } from './redis-env.ts';
+import { DEAD_REDIS_URL, redisSkip, useTestRedis, sleep } from './redis-env.ts';
 
 /** Behaviour every backend must share. */
 function cacheContract(make: () => Cache) {
@@ -82,24 +82,16 @@ describe('MemoryCache', () => {
 });
 
 describe('RedisCache (real Redis)', { skip: redisSkip }, () => {
-  let redis: Redis;
-  const prefix = uniquePrefix();
-  before(async () => {
-    redis = await openTestRedis();
-  });
-  after(async () => {
-    await deleteByPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const t = useTestRedis();
 
-  cacheContract(() => new RedisCache(redis, { prefix }));
+  cacheContract(() => new RedisCache(t.redis, { prefix: t.prefix }));
 
   test('writes JSON under <prefix>c: with a PX expiry at staleUntil', async () => {
-    const cache = new RedisCache(redis, { prefix });
+    const cache = new RedisCache(t.redis, { prefix: t.prefix });
     await cache.set('ttl', { a: 1 }, 10_000, 20_000);
-    const pttl = await redis.pttl(`${prefix}c:ttl`);
+    const pttl = await t.redis.pttl(`${t.prefix}c:ttl`);
     assert.ok(pttl > 29_000 && pttl <= 30_000, `pttl ${pttl}`);
-    const raw = JSON.parse((await redis.get(`${prefix}c:ttl`)) ?? 'null');
+    const raw = JSON.parse((await t.redis.get(`${t.prefix}c:ttl`)) ?? 'null');
     assert.deepEqual(raw.v, { a: 1 });
   });
 
@@ -117,7 +109,7 @@ describe('RedisCache (real Redis)', { skip: redisSkip }, () => {
       },
     } as unknown as Redis;
     const seen: string[] = [];
-    const cache = new RedisCache(failing, { prefix, onDegraded: (err, op) => seen.push(`${op}:${err.message}`) });
+    const cache = new RedisCache(failing, { prefix: t.prefix, onDegraded: (err, op) => seen.push(`${op}:${err.message}`) });
     assert.equal(await cache.get('x'), undefined);
     await cache.set('x', 1, 1000, 1000);
     await cache.delete('x');

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { runKeysCommand } from '../../../src/cli/keys.ts';
 import { RedisKeyStore } from '../../../src/stores/keys/redis.ts';
 import { SqliteKeyStore } from '../../../src/stores/keys/sqlite.ts';
 import type { KeyStore } from '../../../src/stores/keys/types.ts';
-import { DEAD_REDIS_URL, deleteByPrefix, openTestRedis, REDIS_URL, redisSkip, uniquePrefix } from './redis-env.ts';
+import { DEAD_REDIS_URL, REDIS_URL, redisSkip, useTestRedis } from './redis-env.ts';
 
 function sink() {
   const chunks: string[] = [];
@@ -100,17 +100,9 @@ test('keys CLI with THREADMARK_REDIS_URL unreachable fails with exit 1', async (
 });
 
 describe('keys CLI on Redis (THREADMARK_REDIS_URL, real Redis)', { skip: redisSkip }, () => {
-  let redis: Redis;
-  const prefix = uniquePrefix();
-  before(async () => {
-    redis = await openTestRedis();
-  });
-  after(async () => {
-    await deleteByPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const t = useTestRedis();
 
   test('create, list, disable, enable, delete against the store every instance reads', async () => {
-    await operatorCycle({ env: { THREADMARK_REDIS_URL: REDIS_URL }, redisPrefix: prefix }, new RedisKeyStore(redis, { prefix }));
+    await operatorCycle({ env: { THREADMARK_REDIS_URL: REDIS_URL }, redisPrefix: t.prefix }, new RedisKeyStore(t.redis, { prefix: t.prefix }));
   });
 });

@@ -10,7 +10,7 @@ import { SqliteKeyStore } from '../../../src/stores/keys/sqlite.ts';
 import type { KeyStore } from '../../../src/stores/keys/types.ts';
 import { DEFAULT_ACCOUNT_QUOTA } from '../../../src/stores/limits/policies.ts';
 import { createRedisClient } from '../../../src/stores/redis.ts';
-import { DEAD_REDIS_URL, deleteByPrefix, keysByPrefix, openTestRedis, redisSkip, uniquePrefix } from './redis-env.ts';
+import { DEAD_REDIS_URL, keysByPrefix, redisSkip, useTestRedis } from './redis-env.ts';
 
 test('keys are tm_ + base64url(32 bytes) and hashes compare in constant time', () => {
   const h = hashKey('tm_x');
@@ -126,37 +126,25 @@ describe('SqliteKeyStore', () => {
 });
 
 describe('RedisKeyStore (real Redis)', { skip: redisSkip }, () => {
-  let redis: Redis;
-  const peers: Redis[] = [];
-  const prefix = uniquePrefix();
-  before(async () => {
-    redis = await openTestRedis();
-  });
-  after(async () => {
-    await deleteByPrefix(redis, prefix);
-    redis.disconnect();
-    for (const p of peers) p.disconnect();
-  });
+  const t = useTestRedis();
 
   keyStoreContract(
-    () => new RedisKeyStore(redis, { prefix }),
+    () => new RedisKeyStore(t.redis, { prefix: t.prefix }),
     async () => {
       // A separate connection stands for another instance.
-      const client = await openTestRedis();
-      peers.push(client);
-      return new RedisKeyStore(client, { prefix });
+      return new RedisKeyStore(await t.open(), { prefix: t.prefix });
     },
   );
 
   test('stores only the hash: no value or key name holds the plaintext', async () => {
-    const store = new RedisKeyStore(redis, { prefix });
+    const store = new RedisKeyStore(t.redis, { prefix: t.prefix });
     const { key } = await store.create({ name: 'secret-check' });
-    const names = await keysByPrefix(redis, prefix);
-    assert.ok(names.includes(`${prefix}k:${hashKey(key)}`));
+    const names = await keysByPrefix(t.redis, t.prefix);
+    assert.ok(names.includes(`${t.prefix}k:${hashKey(key)}`));
     for (const name of names) {
       assert.equal(name.includes(key.slice(3)), false);
-      const type = await redis.type(name);
-      const values = type === 'hash' ? Object.values(await redis.hgetall(name)) : type === 'string' ? [await redis.get(name)] : [];
+      const type = await t.redis.type(name);
+      const values = type === 'hash' ? Object.values(await t.redis.hgetall(name)) : type === 'string' ? [await t.redis.get(name)] : [];
       for (const v of values) assert.equal(String(v).includes(key.slice(3)), false, `${name} holds the key`);
     }
   });

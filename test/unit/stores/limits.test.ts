@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { clientKey } from '../../../src/stores/limits/client-key.ts';
 import { mostConstrained, rateLimitHeaders } from '../../../src/stores/limits/headers.ts';
 import { Limiter } from '../../../src/stores/limits/limiter.ts';
 import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../../src/stores/limits/policies.ts';
 import { createRedisClient } from '../../../src/stores/redis.ts';
-import { DEAD_REDIS_URL, deleteByPrefix, openTestRedis, redisSkip, uniquePrefix } from './redis-env.ts';
+import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
 test('policies are exactly the contract', () => {
   assert.deepEqual(
@@ -76,30 +76,19 @@ describe('Limiter in memory', () => {
 });
 
 describe('Limiter on Redis (real Redis)', { skip: redisSkip }, () => {
-  let redis: Redis;
-  let peer: Redis;
-  const prefix = uniquePrefix();
-  before(async () => {
-    redis = await openTestRedis();
-    peer = await openTestRedis();
-  });
-  after(async () => {
-    await deleteByPrefix(redis, prefix);
-    redis.disconnect();
-    peer.disconnect();
-  });
+  const t = useTestRedis();
 
-  limiterContract(() => new Limiter({ redis, prefix }));
+  limiterContract(() => new Limiter({ redis: t.redis, prefix: t.prefix }));
 
   test('counters are shared by instances', async () => {
-    const a = new Limiter({ redis, prefix });
-    const b = new Limiter({ redis: peer, prefix });
+    const a = new Limiter({ redis: t.redis, prefix: t.prefix });
+    const b = new Limiter({ redis: t.peer, prefix: t.prefix });
     for (let i = 0; i < 3; i++) await a.consume('search-ip', 'shared');
     for (let i = 0; i < 2; i++) await b.consume('search-ip', 'shared');
     const s = await b.consume('search-ip', 'shared');
     assert.equal(s.allowed, false);
     assert.equal((await a.peek('search-ip', 'shared')).remaining, 0);
-    assert.ok(await redis.exists(`${prefix}rl:search-ip:shared`));
+    assert.ok(await t.redis.exists(`${t.prefix}rl:search-ip:shared`));
   });
 });
 

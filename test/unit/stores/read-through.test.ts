@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError } from '../../../src/providers/types.ts';
@@ -8,7 +8,7 @@ import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { cachedRead, isUpstreamFailure } from '../../../src/stores/cache/read-through.ts';
 import { RedisCache } from '../../../src/stores/cache/redis.ts';
 import type { Cache } from '../../../src/stores/cache/types.ts';
-import { deleteByPrefix, openTestRedis, redisSkip, sleep, uniquePrefix } from './redis-env.ts';
+import { redisSkip, useTestRedis, sleep } from './redis-env.ts';
 
 const LONG = { freshMs: 60_000, staleMs: 60_000, bypass: false };
 
@@ -154,25 +154,14 @@ test('isUpstreamFailure classifies errors', () => {
 });
 
 describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
-  let redis: Redis;
-  let peer: Redis;
-  const prefix = uniquePrefix();
-  before(async () => {
-    redis = await openTestRedis();
-    peer = await openTestRedis();
-  });
-  after(async () => {
-    await deleteByPrefix(redis, prefix);
-    redis.disconnect();
-    peer.disconnect();
-  });
+  const t = useTestRedis();
 
-  readThroughContract(() => new RedisCache(redis, { prefix }));
+  readThroughContract(() => new RedisCache(t.redis, { prefix: t.prefix }));
 
   test('two instances with RedisFillLock: the second waits for the first fill instead of loading', async () => {
     // Two "instances": separate clients, caches and coalescers sharing only Redis.
-    const a = { cache: new RedisCache(redis, { prefix }), c: new Coalescer({ lock: new RedisFillLock(redis, { prefix, pollMs: 10 }) }) };
-    const b = { cache: new RedisCache(peer, { prefix }), c: new Coalescer({ lock: new RedisFillLock(peer, { prefix, pollMs: 10 }) }) };
+    const a = { cache: new RedisCache(t.redis, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }) };
+    const b = { cache: new RedisCache(t.peer, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }) };
     const up = upstream({ shared: true }, 80);
     const [ra, rb] = await Promise.all([
       cachedRead(a.cache, a.c, 'lock1', LONG, up.load),
@@ -186,12 +175,12 @@ describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
     assert.deepEqual(rb.value, { shared: true });
     assert.equal(ra.charged, true);
     assert.equal(rb.charged, false);
-    assert.equal(await redis.exists(`${prefix}l:lock1`), 0, 'lock released');
+    assert.equal(await t.redis.exists(`${t.prefix}l:lock1`), 0, 'lock released');
   });
 
   test('a waiter takes over when the lock holder fails without filling', async () => {
-    const a = { cache: new RedisCache(redis, { prefix }), c: new Coalescer({ lock: new RedisFillLock(redis, { prefix, pollMs: 10 }) }) };
-    const b = { cache: new RedisCache(peer, { prefix }), c: new Coalescer({ lock: new RedisFillLock(peer, { prefix, pollMs: 10 }) }) };
+    const a = { cache: new RedisCache(t.redis, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }) };
+    const b = { cache: new RedisCache(t.peer, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }) };
     const failing = upstream('x', 40);
     failing.fail = new Problem('all_providers_failed');
     const working = upstream('from b');

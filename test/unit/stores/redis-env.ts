@@ -1,6 +1,7 @@
 // Shared by the store tests: the real Redis (CI guarantees it and sets THREADMARK_REQUIRE_REDIS=1),
 // an isolated key prefix per test run, and cleanup of everything written under it.
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import type { Redis } from 'ioredis';
 import { connectRedis, createRedisClient } from '../../../src/stores/redis.ts';
 
@@ -55,3 +56,40 @@ export async function keysByPrefix(redis: Redis, prefix: string): Promise<string
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface TestRedis {
+  readonly prefix: string;
+  /** The suite's client, connected in `before`. */
+  readonly redis: Redis;
+  /** A second client: another "instance" sharing the same Redis. */
+  readonly peer: Redis;
+  /** More clients, disconnected in `after`. */
+  open(): Promise<Redis>;
+}
+
+/** Registers before/after hooks in the calling suite: clients up front, prefix cleanup and disconnect at the end. */
+export function useTestRedis(): TestRedis {
+  const prefix = uniquePrefix();
+  const clients: Redis[] = [];
+  before(async () => {
+    clients.push(await openTestRedis(), await openTestRedis());
+  });
+  after(async () => {
+    if (clients[0]) await deleteByPrefix(clients[0], prefix);
+    for (const c of clients) c.disconnect();
+  });
+  return {
+    prefix,
+    get redis() {
+      return clients[0]!;
+    },
+    get peer() {
+      return clients[1]!;
+    },
+    async open() {
+      const c = await openTestRedis();
+      clients.push(c);
+      return c;
+    },
+  };
+}

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { createStores, type StoresLog } from '../../../src/stores/index.ts';
-import { DEAD_REDIS_URL, deleteByPrefix, openTestRedis, REDIS_URL, redisSkip, sleep, uniquePrefix } from './redis-env.ts';
+import { DEAD_REDIS_URL, REDIS_URL, redisSkip, useTestRedis, sleep } from './redis-env.ts';
 
 function recordingLog() {
   const lines: { level: 'warn' | 'info'; msg: string }[] = [];
@@ -80,25 +80,17 @@ class Relay {
 }
 
 describe('distributed mode (real Redis)', { skip: redisSkip }, () => {
-  let redis: Redis;
-  const prefix = uniquePrefix();
-  before(async () => {
-    redis = await openTestRedis();
-  });
-  after(async () => {
-    await deleteByPrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const t = useTestRedis();
 
   test('cache, limits and keys live in Redis under the prefix', async () => {
     const { log } = recordingLog();
-    const stores = await createStores({ redisUrl: REDIS_URL, keysDb: join(dir, 'unused.db'), redisPrefix: prefix, log });
+    const stores = await createStores({ redisUrl: REDIS_URL, keysDb: join(dir, 'unused.db'), redisPrefix: t.prefix, log });
     try {
       assert.equal(stores.sharedStoreUp(), true);
       await stores.cache.set('post:9', { id: '9' }, 1000, 1000);
-      assert.ok(await redis.exists(`${prefix}c:post:9`));
+      assert.ok(await t.redis.exists(`${t.prefix}c:post:9`));
       await stores.limiter.consume('api-ip', '10.0.0.1');
-      assert.equal(await redis.get(`${prefix}rl:api-ip:10.0.0.1`), '1');
+      assert.equal(await t.redis.get(`${t.prefix}rl:api-ip:10.0.0.1`), '1');
       const { key } = await stores.keys.create({ name: 'dist' });
       assert.equal((await stores.keys.verify(key)).status, 'valid');
       assert.ok(stores.coalescer.lock, 'cross-instance fill lock configured');
@@ -111,7 +103,7 @@ describe('distributed mode (real Redis)', { skip: redisSkip }, () => {
     const relay = new Relay();
     await relay.start();
     const { log, lines } = recordingLog();
-    const stores = await createStores({ redisUrl: `redis://127.0.0.1:${relay.port}`, keysDb: join(dir, 'unused.db'), redisPrefix: prefix, log });
+    const stores = await createStores({ redisUrl: `redis://127.0.0.1:${relay.port}`, keysDb: join(dir, 'unused.db'), redisPrefix: t.prefix, log });
     try {
       const { key } = await stores.keys.create({ name: 'outage' });
       assert.equal((await stores.keys.verify(key)).status, 'valid');
