@@ -16,7 +16,7 @@ export interface Fault {
   status?: number;
   /** Delay for 'latency' (default 1000 ms). */
   delayMs?: number;
-  /** Retry-After for 'ratelimit' (default 60 s). */
+  /** Retry-After for 'ratelimit' (default 60 s); on 'status', sent only when set. */
   retryAfterS?: number;
   /** How many requests it applies to; unset = until cleared. */
   times?: number;
@@ -77,7 +77,9 @@ export async function applyFault(fault: Fault, io: FaultIO): Promise<void> {
   switch (fault.kind) {
     case 'status': {
       const status = fault.status ?? 503;
-      return send({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ code: status, message: 'SIMULATED_FAULT' }) });
+      const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+      if (fault.retryAfterS !== undefined) headers['retry-after'] = String(fault.retryAfterS);
+      return send({ status, headers, body: JSON.stringify({ code: status, message: 'SIMULATED_FAULT' }) });
     }
     case 'latency':
       await io.sleep(fault.delayMs ?? 1000);

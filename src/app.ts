@@ -6,11 +6,13 @@ import { buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
 import { CursorCodec } from './providers/cursors.ts';
+import { shareCursorSecret } from './app/cursor-secret.ts';
 import { cachedPostSource } from './app/post-source.ts';
 import { cachedListSource } from './app/list-source.ts';
 import { CachedReader } from './app/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { createStores } from './stores/index.ts';
+import { Metrics } from './ops/metrics.ts';
 import type { Services } from './services.ts';
 import { VERSION } from './version.ts';
 
@@ -31,7 +33,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const stores = await createStores({
     redisUrl: config.redisUrl,
     keysDb: config.keysDb,
-    redisPrefix: opts.redisPrefix,
+    redisPrefix: opts.redisPrefix ?? config.redisPrefix,
     log,
   });
   const providers = buildProviders({
@@ -41,18 +43,29 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     xApiUrl: config.xApiUrl,
     xSessionsPath: config.xSessionsPath,
     timeoutMs: config.upstreamTimeoutMs,
+    policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
   });
-  const chain = new ProviderChain(providers);
+  const chain = new ProviderChain(providers, {
+    deadlineMs: config.upstreamDeadlineMs,
+    circuit: { threshold: config.breakerThreshold, cooldownMs: config.breakerCooldownMs },
+  });
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
+  const cursors = new CursorCodec(config.cursorSecret);
+  const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
   const services: Services = {
     config,
     version: VERSION,
     posts: cachedPostSource(chain, reader),
     lists: cachedListSource(chain, reader),
-    cursors: new CursorCodec(config.cursorSecret),
+    cursors,
     guards: new Guards(stores.limiter, stores.keys),
     stores,
     health: () => ({ providers: chain.health() }),
+    providerHealth: () => chain.health(),
+    metrics: new Metrics({
+      providers: () => chain.health(),
+      ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
+    }),
   };
   const server = buildServer(services, opts);
   return {
@@ -60,6 +73,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services,
     chain,
     async close() {
+      stopSharingCursors();
       await server.close();
       await stores.close();
     },

@@ -29,12 +29,19 @@ const schema = z.object({
         .min(1, 'must name at least one provider'),
     ),
   THREADMARK_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  THREADMARK_REDIS_PREFIX: z.string().min(1).max(100).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
   THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
   THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_TRUST_PROXY: bool.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
+  THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(300000).optional(),
+  THREADMARK_UPSTREAM_RETRIES: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(5).default(2),
+  THREADMARK_UPSTREAM_BACKOFF_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1).max(10000).default(250),
+  THREADMARK_UPSTREAM_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
+  THREADMARK_BREAKER_THRESHOLD: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(5),
+  THREADMARK_BREAKER_COOLDOWN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -48,12 +55,22 @@ export interface Config {
   xSessionsPath?: string;
   providers: string[];
   redisUrl?: string;
+  /** Root of every Redis key (default `tm:`), so several deployments or test runs can share one Redis. */
+  redisPrefix?: string;
   keysDb: string;
   adminToken?: string;
   trustProxy: boolean;
   cacheTtlS: number;
   cursorSecret?: string;
   upstreamTimeoutMs: number;
+  /** Budget of one read across providers, retries and Retry-After waits (default 3 x the per-call timeout). */
+  upstreamDeadlineMs: number;
+  upstreamRetries: number;
+  upstreamBackoffMs: number;
+  upstreamMaxBytes: number;
+  /** Consecutive failures that open a provider's circuit, and how long it stays open before one trial. */
+  breakerThreshold: number;
+  breakerCooldownMs: number;
   logLevel: string;
 }
 
@@ -88,12 +105,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     xSessionsPath: c.THREADMARK_X_SESSIONS,
     providers: c.THREADMARK_PROVIDERS,
     redisUrl: c.THREADMARK_REDIS_URL,
+    redisPrefix: c.THREADMARK_REDIS_PREFIX,
     keysDb: c.THREADMARK_KEYS_DB,
     adminToken: c.THREADMARK_ADMIN_TOKEN,
     trustProxy: c.THREADMARK_TRUST_PROXY,
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
     cursorSecret: c.THREADMARK_CURSOR_SECRET,
     upstreamTimeoutMs: c.THREADMARK_UPSTREAM_TIMEOUT_MS,
+    upstreamDeadlineMs: c.THREADMARK_UPSTREAM_DEADLINE_MS ?? 3 * c.THREADMARK_UPSTREAM_TIMEOUT_MS,
+    upstreamRetries: c.THREADMARK_UPSTREAM_RETRIES,
+    upstreamBackoffMs: c.THREADMARK_UPSTREAM_BACKOFF_MS,
+    upstreamMaxBytes: c.THREADMARK_UPSTREAM_MAX_BYTES,
+    breakerThreshold: c.THREADMARK_BREAKER_THRESHOLD,
+    breakerCooldownMs: c.THREADMARK_BREAKER_COOLDOWN_MS,
     logLevel: c.LOG_LEVEL,
   };
 }

@@ -7,13 +7,22 @@ import { CORS_HEADERS, EXPOSED_HEADERS } from './http/conventions.ts';
 import { sendProblem } from './http/problem-reply.ts';
 import { Problem } from './problems/problem.ts';
 import { registerRoutes } from './http/register.ts';
+import { withConditionalRequests } from './http/conditional.ts';
+import { AccessLog } from './http/access-log.ts';
 import { deprecationHook } from './http/deprecation.ts';
 import { PUBLIC_ROUTES } from './http/route-table.ts';
 import { adminRoutes } from './http/routes/admin.ts';
 import { registerMcp } from './http/routes/mcp.ts';
+import { opsRoutes } from './http/routes/ops.ts';
+import { observeRequests } from './http/observe.ts';
+import { drainOnClose } from './http/drain.ts';
+import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
+import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 
 export interface ServerOptions {
   logger?: boolean | { level: string };
+  /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 export function buildServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
@@ -23,15 +32,25 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
+    // One line per exchange, cache hits at debug (http/access-log.ts).
+    logController: new AccessLog(),
     requestIdHeader: false,
     // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
     routerOptions: { maxParamLength: 1000 },
     bodyLimit: 1024 * 1024,
+    ...timeoutOptions(opts.timeouts),
+    clientErrorHandler: clientErrorHandler(base),
     frameworkErrors: (err, req, reply) => {
-      const p = err.code === 'FST_ERR_BAD_URL' ? new Problem('route_not_found', 'The path is not valid URL syntax.') : err;
+      const p =
+        err.code === 'FST_ERR_BAD_URL'
+          ? new Problem('route_not_found', 'The path is not valid URL syntax.')
+          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? new Problem('bad_request', 'A path segment is longer than 1000 characters.')
+            : err;
       sendProblem(req, reply, base, p);
     },
   });
+  app.server.on('connect', connectHandler(base));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -52,13 +71,20 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   app.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)));
 
   app.addHook('onSend', async (req, reply, payload) => {
+    if (req.routeOptions.config?.ops) return payload;
     await services.guards.headers(req, reply);
     return payload;
   });
 
-  registerRoutes(app, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def));
+  withConditionalRequests(app, (scope) =>
+    registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
+  );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
   app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys });
   registerMcp(app, services);
+  // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits.
+  app.register(opsRoutes, { stores: services.stores, providers: services.providerHealth, metrics: services.metrics });
+  observeRequests(app, services.metrics);
+  drainOnClose(app);
   return app;
 }

@@ -5,6 +5,8 @@ import type { ListSource } from './domain/lists.ts';
 import type { CursorCodec } from './providers/cursors.ts';
 import type { Guards } from './http/guards.ts';
 import type { Stores } from './stores/index.ts';
+import type { Metrics } from './ops/metrics.ts';
+import type { ProviderHealth } from './providers/chain.ts';
 
 export interface Services {
   config: Config;
@@ -16,4 +18,7 @@ export interface Services {
   stores: Stores;
   /** Provider chain health summary for GET /api; absent = reported as "unknown". */
   health?: () => unknown;
+  /** Per-provider counters and breaker state, for /readyz and /metrics. */
+  providerHealth: () => ProviderHealth[];
+  metrics: Metrics;
 }

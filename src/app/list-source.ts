@@ -3,9 +3,9 @@
 import type { ListSource, PageCall } from '../domain/lists.ts';
 import type { Page } from '../domain/models.ts';
 import { Problem } from '../problems/problem.ts';
-import type { Sourced } from '../domain/sourced.ts';
+import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
-import type { Capability, Provider } from '../providers/types.ts';
+import type { CallOptions, Capability, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedListSource(chain: ProviderChain, reader: CachedReader): ListSource {
@@ -13,38 +13,56 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     key: string,
     capability: Capability,
     call: PageCall,
-    fn: (p: Provider) => Promise<Page<T>>,
+    fn: (p: Provider, c: CallOptions) => Promise<Page<T>>,
     search = false,
   ): Promise<Sourced<Page<T>>> =>
-    reader.read(`${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`, call.policy, () =>
+    reader.read(`${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`, chargedOnlyIfServable(chain, capability, call, search), () =>
       chain.run(capability, fn, { only: call.provider, search }),
     );
-  const req = (call: PageCall) => ({ cursor: call.cursor, count: call.count });
+  const req = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
 
   return {
     async profile(handle, policy) {
-      const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, () => chain.run('profile', (p) => p.getProfile!(handle, {})));
+      const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, () => chain.run('profile', (p, c) => p.getProfile!(handle, c)));
       // Upstreams happily describe a protected account; the contract treats it as not public at all.
       if (got.value.protected) throw new Problem('not_found', `@${handle} is not public.`, { extensions: { source: got.source } });
       return got;
     },
     timeline(handle, call) {
-      return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p) => p.getTimeline!(handle, req(call)));
+      return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p, c) => p.getTimeline!(handle, req(call, c)));
     },
     connections(kind, handle, call) {
-      return paged(`${kind}:${handle.toLowerCase()}`, kind, call, (p) =>
-        kind === 'followers' ? p.getFollowers!(handle, req(call)) : p.getFollowing!(handle, req(call)),
+      return paged(`${kind}:${handle.toLowerCase()}`, kind, call, (p, c) =>
+        kind === 'followers' ? p.getFollowers!(handle, req(call, c)) : p.getFollowing!(handle, req(call, c)),
       );
     },
     async search(q, feed, call) {
       const cap: Capability = `search:${feed}`;
-      const got = await paged(`search:${feed}:${q}`, cap, call, (p) => p.search!(q, feed, req(call)), true);
+      const got = await paged(`search:${feed}:${q}`, cap, call, (p, c) => p.search!(q, feed, req(call, c)), true);
       const primary = chain.capable(cap)[0]?.name;
       if (!call.provider && primary && got.source !== primary && got.value.nextCursor) {
         got.value = { items: got.value.items };
         got.warnings.push(`degraded search: results from ${got.source} (fallback for ${primary}) carry no cursor`);
       }
       return got;
+    },
+  };
+}
+
+/**
+ * The live-lookup quota is charged only for requests that reach a provider: when none can serve the
+ * capability (e.g. account-backed search without sessions), the chain's refusal comes before the charge.
+ */
+function chargedOnlyIfServable(chain: ProviderChain, capability: Capability, call: PageCall, search: boolean): ReadPolicy {
+  const charge = call.policy.beforeLive;
+  if (!charge) return call.policy;
+  return {
+    ...call.policy,
+    beforeLive: async () => {
+      if (!chain.capable(capability).some((p) => !call.provider || p.name === call.provider)) {
+        await chain.run(capability, () => Promise.reject(new Error('no capable provider')), { only: call.provider, search });
+      }
+      await charge();
     },
   };
 }

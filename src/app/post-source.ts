@@ -3,11 +3,12 @@
 import type { PostSource } from '../domain/read-post.ts';
 import type { ConversationBundle } from '../domain/models.ts';
 import type { ProviderChain } from '../providers/chain.ts';
+import type { Deadline } from '../providers/deadline.ts';
 import { isProblem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
-  const single = (id: string) => chain.run('post', (p) => p.getPost!(id, {}));
+  const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
   return {
     post(id, policy) {
       return reader.read(`post:${id}`, policy, () => single(id));
@@ -15,11 +16,13 @@ export function cachedPostSource(chain: ProviderChain, reader: CachedReader): Po
     conversation(id, o, policy) {
       const key = `conv:${id}:${o.ranking}:${o.withReplies ? 'r' : 't'}`;
       return reader.read<ConversationBundle>(key, policy, async () => {
+        // One budget for the conversation and its fallback: the fallback only gets the time left over.
+        const deadline = chain.deadline();
         try {
-          return await chain.run('conversation', (p) => p.getConversation!(id, o));
+          return await chain.run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline });
         } catch (err) {
           if (isProblem(err) && err.code === 'not_found') throw err;
-          const one = await single(id);
+          const one = await single(id, deadline);
           return {
             source: one.source,
             value: {

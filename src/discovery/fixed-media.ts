@@ -7,6 +7,13 @@ export interface FixedMedia {
   mediaType: string;
   /** JSON Schema of the 200 body, when it is JSON. */
   schema?: Record<string, unknown>;
+  /** Further media types the route answers with when a query parameter picks them (feeds' `type`). */
+  alternatives?: string[];
+}
+
+/** Every media type a fixed-media route can answer with, the default first. */
+export function fixedMediaTypes(fixed: FixedMedia): string[] {
+  return [fixed.mediaType, ...(fixed.alternatives ?? [])];
 }
 
 export type FixedDecl = RouteDecl & { fixed: FixedMedia };

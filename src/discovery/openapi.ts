@@ -3,7 +3,7 @@ import { CATALOG, type CatalogEntry } from '../problems/catalog.ts';
 import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
 import { CONTENT_TYPES } from '../http/present/common.ts';
 import { LIFECYCLE } from '../http/lifecycle.ts';
-import { fixedMediaOf } from './fixed-media.ts';
+import { fixedMediaOf, fixedMediaTypes } from './fixed-media.ts';
 import { routeParams, type JsonSchema } from './params.ts';
 import { lifecyclePolicy } from './lifecycle.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
@@ -59,7 +59,10 @@ function mediaTypeKey(contentType: string): string {
 
 function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }> {
   const fixed = fixedMediaOf(decl);
-  if (fixed) return { [fixed.mediaType]: { schema: fixed.schema ?? (fixed.mediaType.includes('json') ? { type: 'object' } : TEXT) } };
+  if (fixed) {
+    const schemaOf = (t: string) => (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
+    return Object.fromEntries(fixedMediaTypes(fixed).map((t) => [t, { schema: schemaOf(t) }]));
+  }
   const out: Record<string, { schema: JsonSchema }> = {};
   for (const rep of decl.representations) {
     out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? JSON_ENVELOPE : TEXT };

@@ -3,7 +3,7 @@ import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../h
 import { anchorFor } from '../problems/catalog.ts';
 import { exampleCurl } from '../discovery/examples.ts';
 import { describeValues, routeParams } from '../discovery/params.ts';
-import { fixedMediaOf } from '../discovery/fixed-media.ts';
+import { fixedMediaOf, fixedMediaTypes } from '../discovery/fixed-media.ts';
 import { DISCOVERY_PATHS } from '../discovery/paths.ts';
 import { SERVICE_DESCRIPTION } from '../discovery/service-info.ts';
 import { esc, page, prose, table } from './html.ts';
@@ -43,7 +43,7 @@ function errorLinks(decl: RouteDecl, baseUrl: string): string {
 
 function representationsOf(decl: RouteDecl): string {
   const fixed = fixedMediaOf(decl);
-  if (fixed) return `<code>${esc(fixed.mediaType)}</code>`;
+  if (fixed) return fixedMediaTypes(fixed).map((t) => `<code>${esc(t)}</code>`).join(', ');
   return decl.representations.map((r) => `<code>${esc(r)}</code>`).join(', ');
 }
 

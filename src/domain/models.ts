@@ -163,6 +163,8 @@ export interface ConversationBundle {
   repliesAvailable: boolean;
   /** False when the provider could not walk the thread (e.g. single-post source). */
   threadAvailable: boolean;
+  /** What the provider had to leave out (a reply page it could not read, a reply cap reached). */
+  notes?: string[];
 }
 
 export interface Profile {

@@ -65,6 +65,7 @@ export function assemble(bundle: ConversationBundle, opts: PostReadOptions, sour
   const continuations = bundle.continuations.filter(sameAuthor);
   let thread = [...ownAncestors, post, ...continuations];
 
+  warnings.push(...(bundle.notes ?? []));
   if (!bundle.threadAvailable) warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
 
   const chainIds = new Set(thread.map((p) => p.id));

@@ -13,6 +13,8 @@ import type { RouteDef } from './route-decl.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     rateStates?: LimitState[];
+    /** Live-lookup charges taken by this request, so a feed poll that ends in 304 can give them back. */
+    liveCharges?: Array<[Policy | FixedPolicyName, string]>;
   }
 }
 
@@ -22,6 +24,12 @@ export function bearerOf(req: FastifyRequest): string | undefined {
   if (typeof h !== 'string') return undefined;
   const m = /^Bearer(?:\s+(.*))?$/i.exec(h.trim());
   return m ? (m[1] ?? '').trim() : undefined;
+}
+
+/** Keeps the latest state per policy, so a response lists each policy once. */
+function record(req: FastifyRequest, states: LimitState[]): void {
+  const names = new Set(states.map((s) => s.policy));
+  req.rateStates = [...(req.rateStates ?? []).filter((s) => !names.has(s.policy)), ...states];
 }
 
 export class Guards {
@@ -35,11 +43,29 @@ export class Guards {
   }
 
   private async charge(req: FastifyRequest, policy: Policy | FixedPolicyName, partition: string): Promise<void> {
-    const state = await this.limiter.consume(policy, partition);
-    (req.rateStates ??= []).push(state);
-    if (!state.allowed) {
+    await this.chargeAll(req, [[policy, partition]]);
+  }
+
+  /**
+   * Charges every policy or none: when one refuses, the points already taken from the others are given
+   * back, so a refused request never uses up another allowance.
+   */
+  private async chargeAll(req: FastifyRequest, charges: Array<[Policy | FixedPolicyName, string]>): Promise<void> {
+    const taken: Array<{ state: LimitState; policy: Policy | FixedPolicyName; partition: string }> = [];
+    for (const [policy, partition] of charges) {
+      const state = await this.limiter.consume(policy, partition);
+      if (state.allowed) {
+        taken.push({ state, policy, partition });
+        continue;
+      }
+      for (const t of taken) {
+        await this.limiter.refund(t.policy, t.partition);
+        t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
+      }
+      record(req, [...taken.map((t) => t.state), state]);
       throw new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
     }
+    record(req, taken.map((t) => t.state));
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
@@ -47,8 +73,10 @@ export class Guards {
     const keyAware = def.decl.keyAware;
     return [
       async (req: FastifyRequest) => {
-        if (keyAware) await this.verifyKey(req);
+        // A refused key is still a request: api-ip is charged before the 401, so guessing keys is rate-limited too.
+        const refused = keyAware ? await this.verifyKey(req).then(() => undefined, (err: unknown) => err) : undefined;
         await this.charge(req, 'api-ip', this.partition(req));
+        if (refused) throw refused;
       },
     ];
   }
@@ -72,8 +100,8 @@ export class Guards {
 
   /**
    * The read policy of one request. Keyed callers never touch the shared cache. `search` lookups charge the
-   * live-lookup quota on every upstream call (search-ip or search-key, plus account-ip or account-key for
-   * the account-backed feeds); other routes charge it only for `nocache`.
+   * live-lookup quota once when the request first reaches an upstream (search-ip or search-key, plus account-ip
+   * or account-key for the account-backed feeds); other routes charge it only for `nocache`.
    */
   policy(req: FastifyRequest, opts: { nocache: boolean; search?: 'plain' | 'account' }): ReadPolicy {
     const key = keyStateOf(req);
@@ -81,16 +109,34 @@ export class Guards {
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
     const charged = opts.search !== undefined || opts.nocache;
     if (!charged) return { mode };
+    // One request is one live lookup, however many upstream reads it takes (profile + posts, page=N walks).
+    let once: Promise<void> | undefined;
     return {
       mode,
-      beforeLive: async () => {
+      beforeLive: () => {
         const partition = keyed ? key.id! : this.partition(req);
+        const charges: Array<[Policy | FixedPolicyName, string]> = [];
         if (opts.search === 'account') {
-          await this.charge(req, keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition);
+          charges.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
         }
-        await this.charge(req, keyed ? 'search-key' : 'search-ip', partition);
+        charges.push([keyed ? 'search-key' : 'search-ip', partition]);
+        return (once ??= this.chargeAll(req, charges).then(() => {
+          req.liveCharges = charges;
+        }));
       },
     };
+  }
+
+  /** Gives back this request's live-lookup charges (a feed poll answered 304 costs no quota). */
+  async refundLive(req: FastifyRequest): Promise<void> {
+    const charges = req.liveCharges ?? [];
+    req.liveCharges = undefined;
+    const refunded = new Set<string>();
+    for (const [policy, partition] of charges) {
+      await this.limiter.refund(policy, partition);
+      refunded.add(typeof policy === 'string' ? policy : policy.name);
+    }
+    if (refunded.size) req.rateStates = req.rateStates?.map((s) => (refunded.has(s.policy) ? { ...s, remaining: Math.min(s.limit, s.remaining + 1) } : s));
   }
 
   /** onSend: every response advertises its quota; responses that consumed nothing show api-ip as it stands. */

@@ -64,8 +64,10 @@ export function registerRoutes(
           services,
         });
         reply.code(out.status ?? 200);
-        reply.header('content-type', out.contentType);
         reply.headers(out.headers);
+        // An empty content type is a bodyless reply (a feed's 304): no payload, so no default text/plain either.
+        if (!out.contentType) return reply.send();
+        reply.header('content-type', out.contentType);
         return reply.send(out.body);
       },
     });

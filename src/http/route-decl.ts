@@ -72,4 +72,4 @@ export function fastifyPath(path: string): string {
 }
 
 /** Error codes every public route can answer with. */
-export const COMMON_ERRORS = ['route_not_found', 'method_not_allowed', 'not_acceptable', 'rate_limited', 'internal_error'];
+export const COMMON_ERRORS = ['bad_request', 'request_timeout', 'request_too_large', 'route_not_found', 'method_not_allowed', 'not_acceptable', 'rate_limited', 'internal_error'];

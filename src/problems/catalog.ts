@@ -34,13 +34,19 @@ export const CATALOG = {
   upstream_error: { status: 502, title: 'Upstream provider error', resolution: 'Retry with backoff.' },
   search_unavailable: { status: 503, title: 'Search temporarily unavailable', resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.' },
   admin_unconfigured: { status: 503, title: 'Admin is not configured', resolution: 'Private route, not part of the public API.' },
+  not_ready: { status: 503, title: 'Instance not ready', resolution: 'Operator route (/readyz), not part of the public API: `checks` says which dependency is missing; route traffic to another instance.' },
   // Additions inside v1 (new codes are additive; documented in /docs/reliability and OpenAPI).
   invalid_cursor: { status: 400, title: 'Invalid cursor', resolution: 'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.' },
   invalid_page: { status: 400, title: 'Invalid page or limit', resolution: '`page` is a whole number from 1 (values above 10 are clamped); `limit` a whole number from 1 (values above 20 are clamped).' },
   invalid_feed: { status: 400, title: 'Invalid search feed', resolution: 'Use latest, top, photos, videos or users.' },
   invalid_query: { status: 400, title: 'Invalid search query', resolution: 'Search terms are at most 512 characters.' },
   invalid_flag: { status: 400, title: 'Invalid boolean parameter', resolution: 'Boolean parameters take true, 1, yes, false or 0.' },
+  bad_request: { status: 400, title: 'Malformed HTTP request', resolution: 'Send a well-formed HTTP/1.1 request: a percent-encoded target without spaces or control characters, path segments of at most 1000 characters, and valid header syntax.' },
+  request_timeout: { status: 408, title: 'Request timeout', resolution: 'Send the whole request promptly; the connection is closed.' },
+  request_too_large: { status: 431, title: 'Request head too large', resolution: 'Keep the request line and headers under 16 KB; search terms are at most 512 characters.' },
   invalid_dimension: { status: 400, title: 'Invalid maxwidth or maxheight', resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.' },
+  invalid_feed_option: { status: 400, title: 'Invalid feed parameter', resolution: 'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.' },
+  too_many_handles: { status: 400, title: 'Too many handles', resolution: 'A multi-account feed takes at most 10 handles, separated by commas (repeats count once).' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type CatalogCode = keyof typeof CATALOG;

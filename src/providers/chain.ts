@@ -1,12 +1,17 @@
 import { Problem } from '../problems/problem.ts';
-import { Circuit, type CircuitOptions } from './circuit.ts';
-import { ProviderError, type Capability, type FailureKind, type Provider } from './types.ts';
+import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
+import { Deadline } from './deadline.ts';
+import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider } from './types.ts';
 
 export interface ChainOptions {
   /** Breaker settings per provider; `false` turns the breaker off. Default: 5 failures, 30 s. */
   circuit?: Omit<CircuitOptions, 'now'> | false;
+  /** Time budget of one read across providers and retries (default 24 s). */
+  deadlineMs?: number;
   now?: () => number;
 }
+
+export const DEFAULT_DEADLINE_MS = 24_000;
 
 export interface RunOptions {
   /** Search routes answer 503 (with Retry-After) instead of 502 when every provider fails. */
@@ -15,6 +20,8 @@ export interface RunOptions {
   only?: string;
   /** The caller's signal: once aborted, the abort is re-thrown instead of trying further providers. */
   signal?: AbortSignal;
+  /** A budget shared with other runs of the same read (e.g. a conversation and its single-post fallback). */
+  deadline?: Deadline;
 }
 
 export interface Failure {
@@ -28,6 +35,16 @@ export interface Failure {
 /** Seconds advertised on search 503s when no provider said when to come back. */
 export const DEFAULT_SEARCH_RETRY_AFTER_S = 30;
 
+/** One provider's line in GET /api, /readyz and metrics. */
+export interface ProviderHealth {
+  name: string;
+  capabilities: Capability[];
+  successes: number;
+  failures: number;
+  lastFailure?: { kind: FailureKind; at: string };
+  breaker: 'closed' | 'open' | 'half-open' | 'off';
+}
+
 /**
  * Tries the providers that declare a capability, in configured order, and returns the first answer.
  *
@@ -39,25 +56,22 @@ export const DEFAULT_SEARCH_RETRY_AFTER_S = 30;
  *   `all_providers_failed` with each provider's failure in the detail and in `extensions.failures`.
  *   On search, failures that are all `unavailable` (no usable session) give `search_unavailable`.
  * - No capable provider at all: `upstream_error`, or `search_unavailable` for search.
+ * - Providers whose circuit is open are skipped (one half-open trial at a time); when all are skipped the
+ *   read fails at once with their last failure kinds.
  * Search problems carry status 503 and a Retry-After (the shortest one a provider gave, else 30 s).
  */
-export interface ProviderHealth {
-  name: string;
-  capabilities: Capability[];
-  successes: number;
-  failures: number;
-  lastFailure?: { kind: FailureKind; at: string };
-  breaker: 'closed' | 'open' | 'half-open' | 'off';
-}
-
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
   private readonly counts = new Map<string, { successes: number; failures: number; lastFailure?: { kind: FailureKind; at: string } }>();
+  private readonly deadlineMs: number;
+  private readonly now: () => number;
 
   constructor(
     readonly providers: Provider[],
     opts: ChainOptions = {},
   ) {
+    this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.now = opts.now ?? Date.now;
     const circuit = opts.circuit ?? { threshold: 5, cooldownMs: 30_000 };
     if (circuit) for (const p of providers) this.circuits.set(p.name, new Circuit({ ...circuit, now: opts.now }));
   }
@@ -88,42 +102,109 @@ export class ProviderChain {
     return this.providers.filter((p) => p.capabilities().has(capability));
   }
 
-  async run<T>(capability: Capability, call: (p: Provider) => Promise<T>, opts: RunOptions = {}): Promise<{ value: T; source: string }> {
+  /** A fresh budget for one read; pass it to several runs that serve the same request. */
+  deadline(): Deadline {
+    return new Deadline(this.deadlineMs, this.now);
+  }
+
+  /**
+   * Calls `call` on each capable provider in order until one answers. `call` receives the read's abort
+   * signal and deadline and must hand them to the provider. A provider whose circuit is open is skipped;
+   * when every capable provider is skipped the read fails at once with their last failures, so a dead
+   * upstream costs nothing until its half-open trial. Once the deadline has passed no further provider is
+   * tried.
+   */
+  async run<T>(
+    capability: Capability,
+    call: (p: Provider, opts: CallOptions) => Promise<T>,
+    opts: RunOptions = {},
+  ): Promise<{ value: T; source: string }> {
     const candidates = this.capable(capability).filter((p) => !opts.only || p.name === opts.only);
     if (candidates.length === 0) return this.noProvider(capability, opts);
-
-    // Skip providers whose circuit is open, unless that would leave nobody to ask.
-    const healthy = candidates.filter((p) => this.circuits.get(p.name)?.allows() ?? true);
-    const attempt = healthy.length > 0 ? healthy : candidates;
-    const skipped = candidates.filter((p) => !attempt.includes(p)).map((p) => p.name);
+    const deadline = opts.deadline ?? this.deadline();
+    const ctx: CallOptions = { signal: opts.signal, deadline };
 
     const failures: Failure[] = [];
-    for (const p of attempt) {
+    const skipped: Provider[] = [];
+    const untried: string[] = [];
+    // An `empty` answer is judged by the outcome: if a later provider says "not found", the content is gone and
+    // the empty provider was right (a deleted post must not open its breaker); otherwise it counts as a failure.
+    const emptyPending: { circuit?: Circuit; ticket: Ticket; name: string }[] = [];
+    const settleEmpty = (gone: boolean) => {
+      for (const e of emptyPending.splice(0)) {
+        if (gone) e.circuit?.release(e.ticket);
+        else this.countFailure(e.name, e.circuit, e.ticket, 'empty');
+      }
+    };
+    for (const p of candidates) {
+      if (failures.length > 0 && deadline.expired) {
+        untried.push(p.name);
+        continue;
+      }
       const circuit = this.circuits.get(p.name);
+      const ticket: Ticket | undefined = circuit ? circuit.acquire() : 'call';
+      if (!ticket) {
+        skipped.push(p);
+        continue;
+      }
       try {
-        const value = await call(p);
-        circuit?.success();
+        const value = await call(p, ctx);
+        circuit?.success(ticket);
         this.countsOf(p.name).successes++;
+        settleEmpty(false);
         return { value, source: p.name };
       } catch (err) {
-        if (opts.signal?.aborted || isAbort(err) || err instanceof Problem) throw err;
+        if (opts.signal?.aborted || isAbort(err) || err instanceof Problem) {
+          circuit?.release(ticket);
+          settleEmpty(true);
+          throw err;
+        }
         const failure = toFailure(p.name, err);
         if (failure.kind === 'not_found') {
-          circuit?.success();
+          circuit?.success(ticket);
           this.countsOf(p.name).successes++;
+          settleEmpty(true);
           throw new Problem('not_found', failure.message, { extensions: { source: p.name } });
         }
         // A provider saying "no session right now" is healthy, just idle; only real failures trip the breaker.
-        if (failure.kind !== 'unavailable') {
-          circuit?.failure();
-          const c = this.countsOf(p.name);
-          c.failures++;
-          c.lastFailure = { kind: failure.kind, at: new Date().toISOString() };
+        if (failure.kind === 'unavailable') {
+          circuit?.release(ticket);
+        } else if (failure.kind === 'empty') {
+          emptyPending.push({ circuit, ticket, name: p.name });
+        } else {
+          this.countFailure(p.name, circuit, ticket, failure.kind);
         }
         failures.push(failure);
       }
     }
-    return this.allFailed(failures, skipped, opts);
+    settleEmpty(false);
+    const anyTried = failures.length > 0;
+    if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, !!opts.search)));
+    const notes = [
+      ...(anyTried && skipped.length > 0 ? [`Skipped while failing repeatedly: ${skipped.map((p) => p.name).join(', ')}.`] : []),
+      ...(untried.length > 0 ? [`Not tried, the request deadline had passed: ${untried.join(', ')}.`] : []),
+    ];
+    return this.allFailed(failures, notes, opts);
+  }
+
+  private countFailure(name: string, circuit: Circuit | undefined, ticket: Ticket, kind: FailureKind): void {
+    circuit?.failure(ticket);
+    const c = this.countsOf(name);
+    c.failures++;
+    c.lastFailure = { kind, at: new Date(this.now()).toISOString() };
+  }
+
+  /** A provider skipped by its open circuit, reported as the failure that opened it. */
+  private skippedFailure(p: Provider, search: boolean): Failure {
+    const circuit = this.circuits.get(p.name);
+    const waitS = Math.max(1, Math.ceil((circuit?.retryInMs ?? 0) / 1000));
+    const last = this.countsOf(p.name).lastFailure;
+    return {
+      provider: p.name,
+      kind: last?.kind ?? 'error',
+      message: `${p.name} is failing repeatedly (last: ${last?.kind ?? 'error'}) and is not asked for the next ${waitS} s`,
+      ...(search ? { retryAfterS: waitS } : {}),
+    };
   }
 
   private noProvider(capability: Capability, opts: RunOptions): never {
@@ -131,19 +212,26 @@ export class ProviderChain {
       ? `Provider ${opts.only} cannot serve ${capability} right now.`
       : `No configured provider can serve ${capability}.`;
     if (opts.search) {
-      throw new Problem('search_unavailable', detail, { headers: { 'Retry-After': String(DEFAULT_SEARCH_RETRY_AFTER_S) } });
+      // A provider that has the capability back after a known wait (X sessions parked until their reset).
+      const waits = this.providers
+        .filter((p) => !opts.only || p.name === opts.only)
+        .map((p) => p.retryAfterS?.(capability))
+        .filter((s): s is number => typeof s === 'number' && s > 0);
+      const retryAfter = waits.length > 0 ? Math.min(...waits) : DEFAULT_SEARCH_RETRY_AFTER_S;
+      const why = waits.length > 0 ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.` : '';
+      throw new Problem('search_unavailable', `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
     }
     throw new Problem('upstream_error', detail);
   }
 
-  private allFailed(failures: Failure[], skipped: string[], opts: RunOptions): never {
+  private allFailed(failures: Failure[], notes: string[], opts: RunOptions): never {
     const search = !!opts.search;
     const waits = failures.map((f) => f.retryAfterS).filter((s): s is number => typeof s === 'number');
     const retryAfter = waits.length > 0 ? Math.min(...waits) : undefined;
     const headers: Record<string, string> = {};
     if (search || retryAfter !== undefined) headers['Retry-After'] = String(retryAfter ?? DEFAULT_SEARCH_RETRY_AFTER_S);
     const extensions = { failures: failures.map(({ provider, kind, status }) => ({ provider, kind, ...(status ? { status } : {}) })) };
-    const note = skipped.length > 0 ? ` Skipped while failing repeatedly: ${skipped.join(', ')}.` : '';
+    const note = notes.length > 0 ? ` ${notes.join(' ')}` : '';
 
     if (search && failures.every((f) => f.kind === 'unavailable')) {
       throw new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });

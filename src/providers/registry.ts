@@ -1,5 +1,6 @@
 import { ConfigError } from '../config.ts';
 import { FxTwitterProvider } from './fxtwitter/client.ts';
+import type { UpstreamPolicy } from './http.ts';
 import { SyndicationProvider } from './syndication/client.ts';
 import type { Provider } from './types.ts';
 import { createXProvider } from './x/provider.ts';
@@ -10,6 +11,8 @@ export interface ProvidersConfig {
   fxtwitterUrl: string;
   syndicationUrl: string;
   timeoutMs: number;
+  /** Retries, backoff and body limit shared by every provider. */
+  policy?: UpstreamPolicy;
   /** Settings only some factories read (the X provider's API root and sessions, for instance). */
   [extra: string]: unknown;
 }
@@ -21,8 +24,8 @@ export type ProviderFactory = (cfg: ProvidersConfig) => Provider | undefined;
  * registers 'x' from its own module); a factory may return undefined when its configuration is missing.
  */
 const factories = new Map<string, ProviderFactory>([
-  ['fxtwitter', (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs })],
-  ['syndication', (cfg) => new SyndicationProvider({ baseUrl: cfg.syndicationUrl, timeoutMs: cfg.timeoutMs })],
+  ['fxtwitter', (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy })],
+  ['syndication', (cfg) => new SyndicationProvider({ baseUrl: cfg.syndicationUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy })],
   [
     'x',
     (cfg) => {
@@ -31,6 +34,7 @@ const factories = new Map<string, ProviderFactory>([
           xApiUrl: String(cfg.xApiUrl ?? ''),
           xSessionsPath: typeof cfg.xSessionsPath === 'string' ? cfg.xSessionsPath : undefined,
           upstreamTimeoutMs: cfg.timeoutMs,
+          policy: cfg.policy,
         }).provider;
       } catch (err) {
         // The operator pointed at a sessions file we cannot read: a configuration error, not a crash.

@@ -1,4 +1,5 @@
 import type { Author, ConversationBundle, Page, Post } from '../domain/models.ts';
+import type { Deadline } from './deadline.ts';
 
 export type SearchFeed = 'latest' | 'top' | 'photos' | 'videos' | 'users';
 
@@ -12,7 +13,10 @@ export type Capability =
   | `search:${SearchFeed}`;
 
 export interface CallOptions {
+  /** The caller's abort. */
   signal?: AbortSignal;
+  /** The whole read's time budget, shared by every provider and retry the chain tries. */
+  deadline?: Deadline;
 }
 
 export interface ConversationOptions extends CallOptions {
@@ -45,6 +49,11 @@ export interface Provider {
   getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;
   getFollowing?(handle: string, req: PageRequest): Promise<Page<Author>>;
   search?(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>>;
+  /**
+   * For a provider that lacks `capability` only for now (every session parked): seconds until it has it
+   * again. Undefined when it cannot say (e.g. no sessions configured at all).
+   */
+  retryAfterS?(capability: Capability): number | undefined;
 }
 
 /**
@@ -59,7 +68,7 @@ export class ProviderError extends Error {
     readonly provider: string,
     readonly kind: FailureKind,
     message: string,
-    readonly opts: { status?: number; retryAfterS?: number; cause?: unknown } = {},
+    readonly opts: { status?: number; retryAfterS?: number; cause?: unknown; timedOut?: boolean } = {},
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -43,6 +43,8 @@ export interface HtmlPageOptions {
   baseUrl: string;
   canonicalUrl?: string;
   oembedUrl?: string;
+  /** Feeds about the page, announced for feed discovery (<link rel="alternate">). */
+  feeds?: Array<{ type: string; href: string; title: string }>;
 }
 
 /** Markdown body → HTML fragment, with the same safety rules as the page. */
@@ -62,6 +64,10 @@ export function renderHtmlPage(markdown: string, opts: HtmlPageOptions): string 
   if (canonical) head.push(`<link rel="canonical" href="${escapeHtml(canonical)}">`);
   const oembed = safeUrl(opts.oembedUrl);
   if (oembed) head.push(`<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembed)}">`);
+  for (const f of opts.feeds ?? []) {
+    const href = safeUrl(f.href);
+    if (href) head.push(`<link rel="alternate" type="${escapeHtml(f.type)}" title="${escapeHtml(f.title)}" href="${escapeHtml(href)}">`);
+  }
   head.push(`<style>${CSS}</style>`);
   const home = safeUrl(opts.baseUrl);
   const footer = home ? `<footer>Rendered by <a href="${escapeHtml(home)}">threadmark</a></footer>` : '';

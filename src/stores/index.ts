@@ -8,7 +8,7 @@ import { RedisKeyStore } from './keys/redis.ts';
 import { SqliteKeyStore } from './keys/sqlite.ts';
 import type { KeyStore } from './keys/types.ts';
 import { Limiter } from './limits/limiter.ts';
-import { connectRedis, createRedisClient, isReady } from './redis.ts';
+import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
 
 // The surface the HTTP layer needs, in one import.
 export type { Cache, CacheEntry } from './cache/types.ts';
@@ -45,6 +45,11 @@ export interface Stores {
   keys: KeyStore;
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
   sharedStoreUp(): boolean;
+  /**
+   * Agrees on one value for `name` across instances: the first `candidate` stored wins (SET NX). Undefined in
+   * embedded mode or while Redis is unreachable.
+   */
+  sharedSecret(name: string, candidate: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -64,6 +69,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
       limiter: new Limiter(),
       keys,
       sharedStoreUp: () => true,
+      sharedSecret: async () => undefined,
       close: async () => {
         await Promise.all([memory.close(), keys.close()]);
       },
@@ -83,6 +89,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
     limiter: new Limiter({ redis, prefix }),
     keys: new RedisKeyStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
+    sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
     close: async () => {
       health.stop();
       await cache.close();

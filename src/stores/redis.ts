@@ -40,3 +40,14 @@ export function isReady(redis: Redis): boolean {
 export function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
+
+/** SET NX then GET: every instance ends up with the first value stored. Undefined while Redis is unreachable. */
+export async function shareSecret(redis: Redis, key: string, candidate: string): Promise<string | undefined> {
+  if (!isReady(redis)) return undefined;
+  try {
+    await redis.set(key, candidate, 'NX');
+    return (await redis.get(key)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

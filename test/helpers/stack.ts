@@ -1,7 +1,7 @@
 // Starts the platform simulator and the real service on loopback ports for HTTP tests.
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createApp, type App } from '../../src/app.ts';
+import { createApp, type App, type AppOptions } from '../../src/app.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +17,17 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
-  const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+export interface StackOptions {
+  /** Root of the Redis keys when THREADMARK_REDIS_URL is set; tests sharing one Redis stay apart with their own. */
+  redisPrefix?: string;
+  /** A running simulator to share (a second instance of the service); it is left running on close. */
+  sim?: Simulator;
+  /** Socket timeouts of the server (tests shorten them). */
+  timeouts?: AppOptions['timeouts'];
+}
+
+export async function startStack(env: Record<string, string> = {}, opts: StackOptions = {}): Promise<Stack> {
+  const sim = opts.sim ?? (await startSimulator({ host: '127.0.0.1', port: 0 }));
   const dir = mkdtempSync(join(tmpdir(), 'threadmark-test-'));
   const config = loadConfig({
     THREADMARK_BASE_URL: TEST_BASE,
@@ -31,7 +40,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
   });
-  const app = await createApp(config, { logger: false });
+  const app = await createApp(config, { logger: false, redisPrefix: opts.redisPrefix, timeouts: opts.timeouts });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -43,7 +52,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     get: (path, init) => fetch(url + path, init),
     async close() {
       await app.close();
-      await sim.close();
+      if (!opts.sim) await sim.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

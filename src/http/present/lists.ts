@@ -8,7 +8,7 @@ import { renderConnectionsMarkdown } from '../../render/markdown/connections.ts'
 import { renderSearchMarkdown } from '../../render/markdown/search.ts';
 import { renderRecoveryMarkdown } from '../../render/markdown/recovery.ts';
 import { connectionsJson, profileJson, searchJson } from '../../render/json.ts';
-import { renderHtmlPage } from '../../render/html.ts';
+import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
 import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
 import { docsUrlFor } from '../problem-reply.ts';
 
@@ -57,11 +57,28 @@ export function browseCacheControl(keyed: boolean, ttlS: number): string {
   return keyed ? 'private, no-store' : publicCacheControl(ttlS);
 }
 
+/** A profile page names its permalink and, for embedding consumers, its oEmbed document (as post pages do). */
+function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'> {
+  if (l.resource !== 'profile') return { baseUrl };
+  const permalink = `${baseUrl}/${l.read.profile.handle}`;
+  return {
+    baseUrl,
+    canonicalUrl: permalink,
+    oembedUrl: `${baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+    // Feed discovery: browsers and feed readers find the profile's RSS feeds from the page.
+    feeds: [
+      { type: 'application/rss+xml', href: `${permalink}/rss`, title: `@${l.read.profile.handle}: posts` },
+      { type: 'application/rss+xml', href: `${permalink}/media/rss`, title: `@${l.read.profile.handle}: media` },
+      { type: 'application/rss+xml', href: `${permalink}/with_replies/rss`, title: `@${l.read.profile.handle}: posts and replies` },
+    ],
+  };
+}
+
 export function presentList(l: ListRead, rep: Representation, ctx: ListPresentContext): Rendered {
   const rctx: RenderContext = { baseUrl: ctx.baseUrl, full: ctx.full };
   const markdown = markdownOf(l, rctx);
   const body =
-    rep === 'json' ? JSON.stringify(jsonOf(l, markdown)) : rep === 'html' ? renderHtmlPage(markdown, { title: ctx.title, baseUrl: ctx.baseUrl }) : markdown;
+    rep === 'json' ? JSON.stringify(jsonOf(l, markdown)) : rep === 'html' ? renderHtmlPage(markdown, { title: ctx.title, ...pageLinks(l, ctx.baseUrl) }) : markdown;
   return {
     body,
     contentType: CONTENT_TYPES[rep],

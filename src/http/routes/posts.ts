@@ -9,6 +9,7 @@ import {
 } from '../params/common.ts';
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
+import { renderOnce } from '../present/memo.ts';
 import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
 
 const optionShape = {
@@ -140,12 +141,14 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
   const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
-  return presentPost(read, opts, ctx.representation, {
-    baseUrl: config.baseUrl,
-    cache,
-    cacheTtlS: config.cacheTtlS,
-    version,
-  });
+  const render = () =>
+    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
+  // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
+  // entry render identically, except for X-Cache.
+  if (cache !== 'hit' && cache !== 'miss') return render();
+  const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
+  const out = renderOnce(read.requested, variant, render);
+  return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
 }
 
 export const postRoutes: RouteDef[] = [

@@ -1,6 +1,7 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { z } from 'zod';
 import { isOriginal } from '../../domain/lists.ts';
+import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
 import { profileHandle } from '../params/common.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
@@ -83,13 +84,24 @@ export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, pat
 }
 
 export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'followers' | 'following', handle: string, path: string) {
+  let checked = false;
   return serveList(ctx, {
     resource: kind,
     scope: { route: kind, query: handle.toLowerCase(), feed: '' },
     path,
     title: `${kind === 'followers' ? 'Followers of' : 'Accounts followed by'} @${handle}`,
     missing: { kind: 'profile', what: `@${handle}` },
-    load: (call) => ctx.services.lists.connections(kind, handle, call),
+    load: async (call) => {
+      const { lists } = ctx.services;
+      if (checked) return lists.connections(kind, handle, call);
+      checked = true;
+      // A missing, suspended or protected account has no public list: upstreams answer that with an error or an
+      // empty page, so the profile (cached, read alongside the first page) decides what is a 404.
+      const [profile, page] = await Promise.allSettled([lists.profile(handle, call.policy), lists.connections(kind, handle, call)]);
+      if (profile.status === 'rejected' && isProblem(profile.reason) && profile.reason.code === 'not_found') throw profile.reason;
+      if (page.status === 'rejected') throw page.reason;
+      return page.value;
+    },
     build: (page, meta) => ({
       resource: kind,
       read: {

@@ -1,5 +1,5 @@
 import type { Author, ConversationBundle, Page, Post } from '../../domain/models.ts';
-import { fetchUpstream, parseJson, retryAfterSeconds } from '../http.ts';
+import { fetchUpstream, parseJson, retryAfterSeconds, type UpstreamPolicy } from '../http.ts';
 import {
   ProviderError,
   type CallOptions,
@@ -23,6 +23,8 @@ import type {
 export interface FxTwitterOptions {
   baseUrl: string;
   timeoutMs: number;
+  /** Retries and body limit; without one each read is tried once. */
+  policy?: UpstreamPolicy;
   name?: string;
   /** Clock used to decide whether polls have ended. */
   now?: () => number;
@@ -50,16 +52,22 @@ interface Answer {
   headers: Headers;
 }
 
+/** Bounds on following a conversation's reply cursor: enough for a busy thread, not a crawl. */
+const MAX_REPLY_PAGES = 10;
+const MAX_REPLIES = 200;
+
 export class FxTwitterProvider implements Provider {
   readonly name: string;
   private readonly base: string;
   private readonly timeoutMs: number;
+  private readonly policy: UpstreamPolicy | undefined;
   private readonly now: () => number;
 
   constructor(opts: FxTwitterOptions) {
     this.name = opts.name ?? 'fxtwitter';
     this.base = opts.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs;
+    this.policy = opts.policy;
     this.now = opts.now ?? Date.now;
   }
 
@@ -68,7 +76,7 @@ export class FxTwitterProvider implements Provider {
   }
 
   async getPost(id: string, opts: CallOptions): Promise<Post> {
-    const a = await this.get(`/2/status/${encodeURIComponent(id)}`, opts.signal);
+    const a = await this.get(`/2/status/${encodeURIComponent(id)}`, opts);
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
     this.failOnStatus(a, 'post', true);
@@ -80,7 +88,7 @@ export class FxTwitterProvider implements Provider {
     const path = opts.withReplies
       ? `/2/conversation/${encodeURIComponent(id)}?ranking_mode=${opts.ranking === 'recent' ? 'recency' : 'likes'}`
       : `/2/thread/${encodeURIComponent(id)}`;
-    const a = await this.get(path, opts.signal);
+    const a = await this.get(path, opts);
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
     // Threads and replies need FxTwitter's own account pool; a bare 404 here can mean "pool exhausted",
@@ -92,9 +100,12 @@ export class FxTwitterProvider implements Provider {
     const thread = (body.thread ?? []).filter(isUsableStatus).map((s) => parseStatus(s, ctx));
     const { ancestors, continuations } = splitThread(post, thread);
     const inThread = new Set([post.id, ...thread.map((p) => p.id)]);
-    const flat = opts.withReplies ? (body.replies ?? []).filter(isUsableStatus).map((s) => parseStatus(s, ctx)).filter((p) => !inThread.has(p.id)) : [];
+    const notes: string[] = [];
+    const raw = opts.withReplies ? await this.morePages(path, body, opts, notes) : [];
+    const flat = dedupe(raw.filter(isUsableStatus).map((s) => parseStatus(s, ctx))).filter((p) => !inThread.has(p.id));
     // /2/conversation leaves the author's follow-ups out of `thread` and lists them first among replies.
     const rest = takeContinuations(post, continuations, flat);
+    if (opts.withReplies) await this.finishSelfThread(id, post, continuations, rest, opts, notes);
     return {
       post,
       ancestors,
@@ -102,11 +113,61 @@ export class FxTwitterProvider implements Provider {
       replies: nestReplies(rest),
       repliesAvailable: opts.withReplies && body.replies !== undefined,
       threadAvailable: Array.isArray(body.thread),
+      ...(notes.length ? { notes } : {}),
     };
   }
 
+  /** A conversation's replies come a few modules per page; "everything available" means following the cursor. */
+  private async morePages(path: string, first: Partial<FxSocialConversation>, opts: ConversationOptions, notes: string[]): Promise<FxStatus[]> {
+    const out = [...(first.replies ?? [])];
+    let cursor = first.cursor?.bottom ?? undefined;
+    for (let pages = 1; cursor; pages++) {
+      if (pages >= MAX_REPLY_PAGES || out.length >= MAX_REPLIES) {
+        notes.push(`replies cut at ${out.length} (more exist upstream)`);
+        break;
+      }
+      try {
+        const next = await this.get(`${path}&cursor=${encodeURIComponent(cursor)}`, opts);
+        const body = next.body as Partial<FxSocialConversation> | undefined;
+        if (next.status !== 200 || !Array.isArray(body?.replies)) throw new Error(`HTTP ${next.status}`);
+        out.push(...body.replies);
+        const following = body.cursor?.bottom ?? undefined;
+        cursor = following && following !== cursor && body.replies.length > 0 ? following : undefined;
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        // The replies read so far are still worth serving; say what is missing instead of failing the read.
+        notes.push(`replies incomplete: page ${pages + 1} from ${this.name} failed`);
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The conversation nests a few levels only, so a long self-thread stops early among its replies.
+   * When the last follow-up found has replies of its own that were not served, /2/thread gives the rest.
+   */
+  private async finishSelfThread(id: string, post: Post, continuations: Post[], rest: Post[], opts: ConversationOptions, notes: string[]): Promise<void> {
+    const last = continuations[continuations.length - 1];
+    if (!last || (last.metrics?.replies ?? 0) === 0 || rest.some((r) => r.replyTo?.id === last.id)) return;
+    try {
+      const a = await this.get(`/2/thread/${encodeURIComponent(id)}`, opts);
+      const body = a.body as Partial<FxSocialConversation> | undefined;
+      if (a.status !== 200 || !Array.isArray(body?.thread)) throw new Error(`HTTP ${a.status}`);
+      const ctx = { now: this.now() };
+      const full = splitThread(post, body.thread.filter(isUsableStatus).map((s) => parseStatus(s, ctx))).continuations;
+      if (full.length <= continuations.length) return;
+      const known = new Set(full.map((p) => p.id));
+      continuations.splice(0, continuations.length, ...full);
+      for (let i = rest.length - 1; i >= 0; i--) if (known.has(rest[i]!.id)) rest.splice(i, 1);
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      notes.push(`thread may continue beyond ${last.id}: ${this.name} could not read the rest`);
+    }
+  }
+
   async getProfile(handle: string, opts: CallOptions): Promise<Author> {
-    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}`, opts.signal);
+    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}`, opts);
     this.failOnStatus(a, 'profile', true);
     const body = a.body as Partial<FxUserResponse> | undefined;
     if (!body?.user?.screen_name) throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for @${handle}`, { status: a.status });
@@ -114,7 +175,7 @@ export class FxTwitterProvider implements Provider {
   }
 
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
-    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`, req.signal);
+    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`, req);
     if (a.status === 204) return { items: [] };
     this.failOnStatus(a, 'timeline', false);
     const body = this.listBody<FxSearchResults>(a, 'timeline');
@@ -135,7 +196,7 @@ export class FxTwitterProvider implements Provider {
     if (feed !== 'latest' && feed !== 'top') {
       throw new ProviderError(this.name, 'unavailable', `${this.name} has no ${feed} search feed`);
     }
-    const a = await this.get(`/2/search?${pageQuery(req, { q, feed })}`, req.signal);
+    const a = await this.get(`/2/search?${pageQuery(req, { q, feed })}`, req);
     // FxTwitter answers 404 both for "no results" and for "search timeline unavailable".
     this.failOnStatus(a, 'search', false);
     const body = this.listBody<FxSearchResults>(a, 'search');
@@ -145,15 +206,20 @@ export class FxTwitterProvider implements Provider {
   }
 
   private async connections(handle: string, which: 'followers' | 'following', req: PageRequest): Promise<Page<Author>> {
-    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/${which}?${pageQuery(req, {})}`, req.signal);
+    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/${which}?${pageQuery(req, {})}`, req);
     this.failOnStatus(a, which, false);
     const body = this.listBody<FxProfileRelationshipList>(a, which);
     const users = body.results.filter((u) => typeof u?.screen_name === 'string' && typeof u.id === 'string').map(parseUser);
     return withCursor(users, body.cursor?.bottom, req);
   }
 
-  private async get(path: string, signal: AbortSignal | undefined): Promise<Answer> {
-    const res = await fetchUpstream(this.name, this.base + path, { signal, timeoutMs: this.timeoutMs });
+  private async get(path: string, call: CallOptions): Promise<Answer> {
+    const res = await fetchUpstream(this.name, this.base + path, {
+      signal: call.signal,
+      deadline: call.deadline,
+      timeoutMs: this.timeoutMs,
+      policy: this.policy,
+    });
     const ok = res.status >= 200 && res.status < 300;
     if (res.text.trim() === '') return { status: res.status, body: undefined, headers: res.headers };
     if (!ok) {
@@ -247,6 +313,12 @@ export function takeContinuations(post: Post, continuations: Post[], replies: Po
     rest.splice(rest.indexOf(next), 1);
     last = next;
   }
+}
+
+/** Reply pages can overlap when the ranking shifts between reads. */
+function dedupe(posts: Post[]): Post[] {
+  const seen = new Set<string>();
+  return posts.filter((p) => !seen.has(p.id) && seen.add(p.id));
 }
 
 function compareIds(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import type { ConversationBundle, Post } from '../../domain/models.ts';
-import { fetchUpstream, isJsonContentType, parseJson, retryAfterSeconds } from '../http.ts';
+import { fetchUpstream, isJsonContentType, parseJson, retryAfterSeconds, type UpstreamPolicy } from '../http.ts';
 import { ProviderError, type CallOptions, type Capability, type ConversationOptions, type Provider } from '../types.ts';
 import { isSynTombstone, isUsableTweet, parseParent, parseTweet } from './parse.ts';
 import { syndicationToken } from './token.ts';
@@ -8,6 +8,8 @@ import type { SynTweet } from './wire.ts';
 export interface SyndicationOptions {
   baseUrl: string;
   timeoutMs: number;
+  /** Retries and body limit; without one each read is tried once. */
+  policy?: UpstreamPolicy;
   name?: string;
   now?: () => number;
 }
@@ -22,12 +24,14 @@ export class SyndicationProvider implements Provider {
   readonly name: string;
   private readonly base: string;
   private readonly timeoutMs: number;
+  private readonly policy: UpstreamPolicy | undefined;
   private readonly now: () => number;
 
   constructor(opts: SyndicationOptions) {
     this.name = opts.name ?? 'syndication';
     this.base = opts.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs;
+    this.policy = opts.policy;
     this.now = opts.now ?? Date.now;
   }
 
@@ -36,11 +40,11 @@ export class SyndicationProvider implements Provider {
   }
 
   async getPost(id: string, opts: CallOptions): Promise<Post> {
-    return parseTweet(await this.fetchTweet(id, opts.signal), { now: this.now() });
+    return parseTweet(await this.fetchTweet(id, opts), { now: this.now() });
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
-    const tweet = await this.fetchTweet(id, opts.signal);
+    const tweet = await this.fetchTweet(id, opts);
     const ctx = { now: this.now() };
     const parent = parseParent(tweet, ctx);
     return {
@@ -53,9 +57,14 @@ export class SyndicationProvider implements Provider {
     };
   }
 
-  private async fetchTweet(id: string, signal: AbortSignal | undefined): Promise<SynTweet> {
+  private async fetchTweet(id: string, call: CallOptions): Promise<SynTweet> {
     const q = new URLSearchParams({ id, token: syndicationToken(id), lang: 'en' });
-    const res = await fetchUpstream(this.name, `${this.base}/tweet-result?${q}`, { signal, timeoutMs: this.timeoutMs });
+    const res = await fetchUpstream(this.name, `${this.base}/tweet-result?${q}`, {
+      signal: call.signal,
+      deadline: call.deadline,
+      timeoutMs: this.timeoutMs,
+      policy: this.policy,
+    });
     // A 404 (an HTML page) is X saying the id is not a visible post.
     if (res.status === 404) throw new ProviderError(this.name, 'not_found', `${this.name}: post ${id} not found`, { status: 404 });
     if (res.status < 200 || res.status >= 300) {

@@ -1,7 +1,8 @@
 // Transport to X's web GraphQL API with logged-in cookie sessions. Picks a session per call, reads the
 // rate-limit headers, and moves on to the next session when one is rate limited, locked or logged out,
 // so one bad account costs one extra request, not a failed read.
-import { fetchUpstream, parseJson } from '../http.ts';
+import type { Deadline } from '../deadline.ts';
+import { fetchUpstream, parseJson, type UpstreamPolicy } from '../http.ts';
 import { ProviderError } from '../types.ts';
 import { graphqlUrl, type OperationName } from './operations.ts';
 import type { SessionPool, XSession } from './sessions.ts';
@@ -34,10 +35,13 @@ export interface XClientOptions {
   apiUrl: string;
   pool: SessionPool;
   timeoutMs: number;
+  /** Retries and body limit; without one each read is tried once. */
+  policy?: UpstreamPolicy;
 }
 
 export interface XCallOptions {
   signal?: AbortSignal;
+  deadline?: Deadline;
 }
 
 export class XGraphqlClient {
@@ -61,7 +65,9 @@ export class XGraphqlClient {
       tried.add(session);
       const res = await fetchUpstream(PROVIDER, url, {
         signal: call.signal,
+        deadline: call.deadline,
         timeoutMs: this.opts.timeoutMs,
+        policy: this.opts.policy,
         headers: sessionHeaders(session),
       });
       this.opts.pool.recordRateLimit(session, op, res.headers);

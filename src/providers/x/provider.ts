@@ -11,6 +11,7 @@ import {
   type SearchFeed,
   type SearchItem,
 } from '../types.ts';
+import type { UpstreamPolicy } from '../http.ts';
 import { PROVIDER, XGraphqlClient } from './client.ts';
 import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
 import { parseConversation, parseProfile, parseReplyPage, parseSearchPage, parseTimelinePage, parseUserPage } from './parse.ts';
@@ -35,6 +36,9 @@ const CAPABILITY_OP = new Map(CAPABILITY_OPS);
 /** X's own page sizes: it ignores larger counts and may error on very large ones. */
 const MAX_COUNT: Partial<Record<OperationName, number>> = { UserTweets: 40, Followers: 50, Following: 50, SearchTimeline: 50 };
 
+/** TweetDetail pages read at most for one conversation: each costs a session request. */
+const MAX_REPLY_PAGES = 5;
+
 /** Upstream pages read at most per photos/videos search request. */
 const MAX_FILTERED_READS = 4;
 
@@ -42,6 +46,7 @@ export interface XProviderOptions {
   apiUrl: string;
   pool: SessionPool;
   timeoutMs: number;
+  policy?: UpstreamPolicy;
 }
 
 export interface ConversationPageRequest extends CallOptions {
@@ -75,7 +80,28 @@ export class XProvider implements Provider {
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
-    return (await this.getConversationPage(id, { ranking: opts.ranking, signal: opts.signal })).bundle;
+    const req = { ranking: opts.ranking, signal: opts.signal, deadline: opts.deadline };
+    const first = await this.getConversationPage(id, req);
+    const { bundle } = first;
+    if (!opts.withReplies) return bundle;
+    // "Everything available" follows the replies cursor, within a budget of session requests.
+    let cursor = first.nextCursor;
+    for (let pages = 1; cursor; pages++) {
+      if (pages >= MAX_REPLY_PAGES) {
+        bundle.notes = [...(bundle.notes ?? []), `replies cut after ${pages} pages (more exist upstream)`];
+        break;
+      }
+      try {
+        const more = await this.getMoreReplies(id, { ...req, cursor });
+        bundle.replies.push(...more.items.filter((n) => !bundle.replies.some((r) => r.post.id === n.post.id)));
+        cursor = more.nextCursor;
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        bundle.notes = [...(bundle.notes ?? []), `replies incomplete: page ${pages + 1} from ${this.name} failed`];
+        break;
+      }
+    }
+    return bundle;
   }
 
   /** The conversation plus X's raw cursor for more replies (the bundle contract has no cursor field). */
@@ -166,6 +192,7 @@ export interface XProviderConfig {
   xApiUrl: string;
   xSessionsPath?: string;
   upstreamTimeoutMs: number;
+  policy?: UpstreamPolicy;
 }
 
 export interface XProviderSetup {
@@ -190,7 +217,7 @@ export function createXProvider(cfg: XProviderConfig, now: () => number = Date.n
   }
   const pool = new SessionPool([...loaded.sessions], now);
   return {
-    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, timeoutMs: cfg.upstreamTimeoutMs }),
+    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, timeoutMs: cfg.upstreamTimeoutMs, policy: cfg.policy }),
     sessions: loaded.sessions.map((s) => s.label),
     skipped: loaded.skipped,
   };

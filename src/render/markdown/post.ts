@@ -132,6 +132,11 @@ export function renderPostBlock(p: Post, o: PostBlockOptions, d: Dialect): strin
   return parts.join('\n\n');
 }
 
+/** The body of a post without heading or links (feed entries add their own), as Markdown. */
+export function renderPostBody(p: Post, d: Dialect, level = 2): string {
+  return postBodyParts(p, { level, full: false, showReplyTo: true }, d).join('\n\n');
+}
+
 /** Compact attachments of a reply, e.g. ` · [photo](…) · quoting [@x](…)`. */
 export function replyAttachments(p: Post, d: Dialect): string {
   const bits: string[] = [];

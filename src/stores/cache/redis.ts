@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 import { DEFAULT_REDIS_PREFIX, asError, isReady } from '../redis.ts';
 import { type Cache, type CacheEntry, type DegradedListener, makeEntry } from './types.ts';
 
@@ -15,11 +16,23 @@ interface Stored {
   t: number;
 }
 
+/** Bound on the remembered parses (raw JSON plus its parsed copy, estimated at four times the raw length). */
+const PARSED_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Shared cache for distributed mode. Any Redis failure is a miss, so the service keeps answering. */
 export class RedisCache implements Cache {
   readonly #redis: Redis;
   readonly #prefix: string;
   readonly #onDegraded: DegradedListener;
+  /**
+   * The last parse of each recently read key, reused while Redis still holds the same bytes: a hit skips
+   * JSON.parse, and hands out the same (immutable) object every time, so what is memoised per value above the
+   * cache (rendered bodies) applies in distributed mode too. A write by any instance changes the bytes.
+   */
+  readonly #parsed = new LRUCache<string, { raw: string; entry: CacheEntry }>({
+    maxSize: PARSED_MAX_BYTES,
+    sizeCalculation: (p) => p.raw.length * 4 + 64,
+  });
 
   constructor(redis: Redis, opts: RedisCacheOptions = {}) {
     this.#redis = redis;
@@ -32,8 +45,12 @@ export class RedisCache implements Cache {
     try {
       const raw = await this.#redis.get(this.#prefix + key);
       if (raw === null) return undefined;
+      const known = this.#parsed.get(key);
+      if (known && known.raw === raw) return known.entry;
       const s = JSON.parse(raw) as Stored;
-      return { value: s.v, storedAt: s.s, freshUntil: s.f, staleUntil: s.t };
+      const entry = { value: s.v, storedAt: s.s, freshUntil: s.f, staleUntil: s.t };
+      this.#parsed.set(key, { raw, entry });
+      return entry;
     } catch (e) {
       this.#onDegraded(asError(e), 'cache.get');
       return undefined;
@@ -44,14 +61,19 @@ export class RedisCache implements Cache {
     if (!isReady(this.#redis)) return;
     const e = makeEntry(value, freshMs, staleMs);
     const stored: Stored = { v: e.value, s: e.storedAt, f: e.freshUntil, t: e.staleUntil };
+    this.#parsed.delete(key);
     try {
-      await this.#redis.set(this.#prefix + key, JSON.stringify(stored), 'PX', Math.max(1, e.staleUntil - e.storedAt));
+      const raw = JSON.stringify(stored);
+      await this.#redis.set(this.#prefix + key, raw, 'PX', Math.max(1, e.staleUntil - e.storedAt));
+      // The writer's own next read sees these bytes and gets the very object it stored.
+      this.#parsed.set(key, { raw, entry: e });
     } catch (err) {
       this.#onDegraded(asError(err), 'cache.set');
     }
   }
 
   async delete(key: string): Promise<void> {
+    this.#parsed.delete(key);
     if (!isReady(this.#redis)) return;
     try {
       await this.#redis.del(this.#prefix + key);

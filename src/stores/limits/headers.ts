@@ -9,8 +9,8 @@ import type { LimitState } from './policies.ts';
 export function rateLimitHeaders(states: readonly LimitState[]): Record<string, string> {
   if (states.length === 0) return {};
   const headers: Record<string, string> = {
-    'RateLimit-Policy': serializeList(states.map((s) => [s.policy, new Map([['q', s.limit], ['w', s.windowS]])])),
-    RateLimit: serializeList(states.map((s) => [s.policy, new Map([['r', s.remaining], ['t', s.resetS]])])),
+    'RateLimit-Policy': fieldList(states, (s) => [s.limit, s.windowS], 'q', 'w'),
+    RateLimit: fieldList(states, (s) => [s.remaining, s.resetS], 'r', 't'),
   };
   const tightest = mostConstrained(states);
   headers['RateLimit-Limit'] = String(tightest.limit);
@@ -19,6 +19,31 @@ export function rateLimitHeaders(states: readonly LimitState[]): Record<string, 
   const denied = states.filter((s) => !s.allowed);
   if (denied.length > 0) headers['Retry-After'] = String(Math.max(...denied.map((s) => s.resetS)));
   return headers;
+}
+
+const PLAIN_NAME = /^[a-z][a-z0-9-]*$/;
+const plainInt = (n: number) => Number.isSafeInteger(n) && Math.abs(n) < 1e15;
+
+/**
+ * A structured-field list of `"policy";k1=v1;k2=v2` members. Every response carries two of these, so the
+ * usual case (our own policy names, integer parameters) is written directly; anything else goes through
+ * the general serializer, which also rejects what is not a valid field.
+ */
+function fieldList(
+  states: readonly LimitState[],
+  values: (s: LimitState) => [number, number],
+  k1: string,
+  k2: string,
+): string {
+  let out = '';
+  for (const s of states) {
+    const [v1, v2] = values(s);
+    if (!PLAIN_NAME.test(s.policy) || !plainInt(v1) || !plainInt(v2)) {
+      return serializeList(states.map((x) => [x.policy, new Map([[k1, values(x)[0]], [k2, values(x)[1]]])]));
+    }
+    out += `${out ? ', ' : ''}"${s.policy}";${k1}=${v1};${k2}=${v2}`;
+  }
+  return out;
 }
 
 /** A denying policy first, then the fewest remaining, then the longest wait. */

@@ -41,6 +41,11 @@ export class Limiter {
     return toState(p, res.consumedPoints < p.quota, res);
   }
 
+  /** Gives back points charged to a request that another policy then refused. */
+  async refund(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<void> {
+    await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
+  }
+
   /** Clears a partition's counter (operator tooling and tests). */
   async reset(policy: Policy | FixedPolicyName, partitionKey: string): Promise<void> {
     await this.#limiterFor(resolvePolicy(policy)).delete(partitionKey);

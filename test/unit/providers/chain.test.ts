@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProviderChain } from '../../../src/providers/chain.ts';
+import { Circuit } from '../../../src/providers/circuit.ts';
+import { Deadline } from '../../../src/providers/deadline.ts';
 import { buildProviders, registerProvider, registeredProviders } from '../../../src/providers/registry.ts';
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
@@ -128,17 +130,174 @@ test('repeated failures open the circuit: the provider is skipped until the cool
   await chain.run('post', getPost);
   await chain.run('post', getPost);
   assert.equal(a.calls.length, 2);
+  assert.equal(chain.health()[0]!.breaker, 'open');
   await chain.run('post', getPost);
   assert.equal(a.calls.length, 2, 'skipped while open');
   now = 1500;
+  assert.equal(chain.health()[0]!.breaker, 'half-open');
   await chain.run('post', getPost);
   assert.equal(a.calls.length, 3, 'one trial after the cooldown');
-  // With every capable provider open, they are still tried rather than answering nothing.
-  const lone = fake('lone', ['post'], 'error');
+  assert.equal(chain.health()[0]!.breaker, 'open', 'the failed trial re-opens the circuit');
+  await chain.run('post', getPost);
+  assert.equal(a.calls.length, 3);
+});
+
+test('a skipped provider is named in the detail when another one was tried and failed', async () => {
+  const a = fake('a', ['post'], 'network');
+  const b = fake('b', ['post'], 'error');
+  const chain = new ProviderChain([a, b], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
+  assert.equal((await problemOf(chain.run('post', getPost))).code, 'all_providers_failed');
+  const p = await problemOf(chain.run('post', getPost));
+  assert.equal(a.calls.length, 1);
+  assert.equal(p.code, 'all_providers_failed', 'b is open too: both reported from their last failures');
+  const c = fake('c', ['post'], 'empty');
+  const mixed = new ProviderChain([a, c], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
+  const first = await mixed.run('post', (p, o) => (p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o)));
+  assert.equal(first.source, 'c', 'a failed and opened; c answered');
+  const one = await problemOf(mixed.run('post', getPost));
+  assert.equal(one.code, 'c_empty');
+  assert.match(one.detail, /Skipped while failing repeatedly: a\./);
+});
+
+test('with every capable provider open the read fails at once with their last failure', async () => {
+  let now = 0;
+  const lone = fake('fxtwitter', ['search:latest'], 'network');
   const solo = new ProviderChain([lone], { circuit: { threshold: 1, cooldownMs: 10_000 }, now: () => now });
-  await problemOf(solo.run('post', getPost));
-  await problemOf(solo.run('post', getPost));
-  assert.equal(lone.calls.length, 2);
+  assert.equal((await problemOf(solo.run('search:latest', getPost))).code, 'fxtwitter_network');
+  const fast = await problemOf(solo.run('search:latest', getPost, { search: true }));
+  assert.equal(lone.calls.length, 1, 'not asked while open');
+  assert.deepEqual([fast.code, fast.status, fast.headers['Retry-After']], ['fxtwitter_network', 503, '10']);
+  assert.match(fast.detail, /not asked for the next 10 s/);
+  now = 4000;
+  assert.equal((await problemOf(solo.run('search:latest', getPost, { search: true }))).headers['Retry-After'], '6');
+});
+
+test('half-open lets exactly one trial through; concurrent reads keep skipping; success closes', async () => {
+  let now = 0;
+  let release!: () => void;
+  let mode: 'fail' | 'hold' = 'fail';
+  const calls: string[] = [];
+  const a: Provider = {
+    name: 'a',
+    capabilities: () => new Set<Capability>(['post']),
+    async getPost(id: string) {
+      calls.push(id);
+      if (mode === 'fail') throw new ProviderError('a', 'error', 'down', { status: 500 });
+      await new Promise<void>((r) => (release = r));
+      return { id, from: 'a' } as never;
+    },
+  };
+  const b = fake('b', ['post'], 'ok');
+  const chain = new ProviderChain([a, b], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => now });
+  assert.equal((await chain.run('post', getPost)).source, 'b');
+  assert.equal(chain.health()[0]!.breaker, 'open');
+  now = 1000;
+  mode = 'hold';
+  const trial = chain.run('post', getPost);
+  const others = await Promise.all([chain.run('post', getPost), chain.run('post', getPost)]);
+  assert.deepEqual(others.map((r) => r.source), ['b', 'b'], 'others skip while the trial runs');
+  assert.equal(calls.length, 2, 'exactly one trial call');
+  assert.equal(chain.health()[0]!.breaker, 'half-open');
+  release();
+  assert.equal((await trial).source, 'a');
+  assert.equal(chain.health()[0]!.breaker, 'closed');
+  const after = chain.run('post', getPost);
+  release();
+  assert.equal((await after).source, 'a', 'closed again: the provider is asked first');
+});
+
+test('Circuit: threshold, cooldown, single trial, release without a verdict', () => {
+  let now = 0;
+  const c = new Circuit({ threshold: 3, cooldownMs: 100, now: () => now });
+  c.failure();
+  c.failure();
+  assert.equal(c.state, 'closed');
+  c.success();
+  c.failure();
+  c.failure();
+  assert.equal(c.state, 'closed', 'a success resets the count of consecutive failures');
+  c.failure();
+  assert.equal(c.state, 'open');
+  assert.equal(c.acquire(), undefined);
+  assert.equal(c.retryInMs, 100);
+  now = 100;
+  assert.equal(c.state, 'half-open');
+  assert.equal(c.acquire(), 'trial');
+  assert.equal(c.acquire(), undefined, 'only one trial at a time');
+  c.release('trial');
+  assert.equal(c.acquire(), 'trial', 'a trial that proved nothing is handed back');
+  c.failure('trial');
+  assert.equal(c.state, 'open');
+  now = 150;
+  assert.equal(c.acquire(), undefined, 'cooldown restarts from the failed trial');
+  now = 200;
+  const t = c.acquire();
+  assert.equal(t, 'trial');
+  c.success(t);
+  assert.equal(c.state, 'closed');
+  assert.equal(c.acquire(), 'call');
+});
+
+test('a trial answered "unavailable" or aborted is handed back: the circuit stays half-open', async () => {
+  let now = 0;
+  let outcome: FailureKind | 'abort' = 'error';
+  const calls: string[] = [];
+  const a: Provider = {
+    name: 'a',
+    capabilities: () => new Set<Capability>(['post']),
+    async getPost(id: string) {
+      calls.push(id);
+      if (outcome === 'abort') throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      throw new ProviderError('a', outcome, `a said ${outcome}`);
+    },
+  };
+  const chain = new ProviderChain([a], { circuit: { threshold: 1, cooldownMs: 100 }, now: () => now });
+  await problemOf(chain.run('post', getPost));
+  assert.equal(chain.health()[0]!.breaker, 'open');
+  now = 100;
+  outcome = 'unavailable';
+  await problemOf(chain.run('post', getPost));
+  assert.equal(chain.health()[0]!.breaker, 'half-open');
+  outcome = 'abort';
+  await assert.rejects(chain.run('post', getPost), { name: 'AbortError' });
+  assert.equal(chain.health()[0]!.breaker, 'half-open');
+  assert.equal(calls.length, 3, 'each read got the trial again');
+  assert.equal(chain.health()[0]!.failures, 1, 'neither counts as a failure');
+});
+
+test('the deadline is handed to providers; once it has passed no further provider is asked', async () => {
+  const seen: Array<Deadline | undefined> = [];
+  const slow: Provider = {
+    name: 'slow',
+    capabilities: () => new Set<Capability>(['post']),
+    async getPost(_id: string, o) {
+      seen.push(o.deadline);
+      await new Promise((r) => setTimeout(r, 40));
+      throw new ProviderError('slow', 'network', 'slow did not answer before the request deadline');
+    },
+  };
+  const b = fake('b', ['post'], 'ok');
+  const chain = new ProviderChain([slow, b], { circuit: false, deadlineMs: 20 });
+  const p = await problemOf(chain.run('post', (p, o) => p.getPost!('7', o)));
+  assert.equal(p.code, 'slow_network');
+  assert.match(p.detail, /Not tried, the request deadline had passed: b/);
+  assert.deepEqual(b.calls, []);
+  assert.ok(seen[0] instanceof Deadline);
+  const shared = chain.deadline();
+  const ok = new ProviderChain([b], { deadlineMs: 5000 });
+  await ok.run('post', (p, o) => {
+    assert.equal(o.deadline, shared, 'a deadline passed in is the one providers get');
+    return p.getPost!('7', o);
+  }, { deadline: shared });
+});
+
+test('search with no capable provider waits as long as a temporarily incapable one says', async () => {
+  const x: Provider = { name: 'x', capabilities: () => new Set(), retryAfterS: (cap) => (cap === 'search:photos' ? 420 : undefined) };
+  const s = await problemOf(new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost, { search: true }));
+  assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '420']);
+  assert.match(s.detail, /first frees up in 420 s/);
+  const none = await problemOf(new ProviderChain([x]).run('search:users', getPost, { search: true }));
+  assert.equal(none.headers['Retry-After'], '30');
 });
 
 test('registry builds providers in configured order, skips unknown names and accepts new factories', () => {

@@ -48,7 +48,7 @@ test('a refused connection becomes a network ProviderError', async () => {
   });
 });
 
-test('bodies above maxBytes are refused, whether declared or streamed', async () => {
+test('bodies above maxBytes are refused as the provider\'s error, whether declared or streamed', async () => {
   const srv = await startServer((req, res) => {
     if (req.url === '/declared') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
@@ -63,7 +63,7 @@ test('bodies above maxBytes are refused, whether declared or streamed', async ()
     for (const path of ['/declared', '/chunked']) {
       await assert.rejects(fetchUpstream('fx', srv.url + path, { timeoutMs: 2000, maxBytes: 2048 }), (e: unknown) => {
         assert.ok(e instanceof ProviderError);
-        assert.equal(e.kind, 'network');
+        assert.equal(e.kind, 'error');
         assert.match(e.message, /2048 byte limit/);
         return true;
       });

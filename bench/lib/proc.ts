@@ -1,0 +1,59 @@
+// Child processes for the servers under test: the service, the simulator and the bare baseline each get
+// their own process (and event loop), as in production, and report readiness over IPC.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface Child<M> {
+  /** The first IPC message, sent by the child once it listens. */
+  ready: M;
+  proc: ChildProcess;
+  send(msg: unknown): void;
+  /** Waits for the next IPC message. */
+  next<T>(): Promise<T>;
+  stop(): Promise<void>;
+}
+
+const TSX = ['--import', 'tsx'];
+
+export async function startChild<M>(
+  script: string,
+  opts: { env?: Record<string, string>; execArgv?: string[]; timeoutMs?: number } = {},
+): Promise<Child<M>> {
+  const path = fileURLToPath(new URL(`../servers/${script}`, import.meta.url));
+  // stdout is discarded like a production log shipper would take it: the service still formats and writes.
+  const proc = fork(path, [], {
+    env: { ...process.env, ...opts.env },
+    execArgv: [...TSX, ...(opts.execArgv ?? [])],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const inbox: unknown[] = [];
+  const waiters: Array<(m: unknown) => void> = [];
+  proc.on('message', (m) => {
+    const w = waiters.shift();
+    if (w) w(m);
+    else inbox.push(m);
+  });
+  const next = <T>(): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (inbox.length) return resolve(inbox.shift() as T);
+      const timer = setTimeout(() => reject(new Error(`${script}: no message within ${opts.timeoutMs ?? 30_000} ms`)), opts.timeoutMs ?? 30_000);
+      proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+      waiters.push((m) => {
+        clearTimeout(timer);
+        resolve(m as T);
+      });
+    });
+  const ready = await next<M>();
+  return {
+    ready,
+    proc,
+    send: (msg) => proc.send(msg as never),
+    next,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,26 @@
+// The shape every benchmark returns, and how it is printed.
+export interface BenchResult {
+  name: string;
+  /** What "good" means, in words (printed and stored). */
+  goal: string;
+  /** Whether the goal was met by the median figures. */
+  met: boolean;
+  /** Service figure over baseline figure (what the ratio means is in `ratioOf`). */
+  ratio: number;
+  ratioOf: string;
+  /** Median figures over the rounds (absolute values, units in the key names). */
+  median: Record<string, number>;
+  /** Every round's figures, so the spread is visible. */
+  rounds: Array<Record<string, number>>;
+  notes?: string[];
+}
+
+export function printResult(r: BenchResult): void {
+  const figures = Object.entries(r.median)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('  ');
+  console.log(`\n[${r.name}] ${r.met ? 'goal met' : 'GOAL MISSED'}: ${r.goal}`);
+  console.log(`  ratio ${r.ratio} (${r.ratioOf}), median of ${r.rounds.length} rounds`);
+  console.log(`  ${figures}`);
+  for (const n of r.notes ?? []) console.log(`  note: ${n}`);
+}

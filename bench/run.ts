@@ -1,0 +1,82 @@
+// `npm run bench [-- name...]`: every benchmark against its baseline in the same run, on loopback, about a
+// minute in all. Figures go to the console and to bench/results.json.
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext } from './lib/context.ts';
+import { printResult, type BenchResult } from './lib/result.ts';
+import { startSim } from './lib/targets.ts';
+import { closeAgent } from './lib/timed-get.ts';
+import * as cacheHit from './cache-hit.ts';
+import * as missOverhead from './miss-overhead.ts';
+import * as coalescing from './coalescing.ts';
+import * as render from './render.ts';
+import * as memory from './memory.ts';
+import * as redisHit from './redis-hit.ts';
+
+const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> = [
+  ['cache-hit', cacheHit.run],
+  ['miss-overhead', missOverhead.run],
+  ['coalescing', coalescing.run],
+  ['render', render.run],
+  ['memory', memory.run],
+  ['redis-hit', redisHit.run],
+];
+
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith('--'));
+const flag = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const unknown = only.filter((n) => !BENCHMARKS.some(([b]) => b === n));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHMARKS.map(([b]) => b).join(', ')}`);
+  process.exit(2);
+}
+
+const sim = await startSim();
+const ctx: BenchContext = {
+  sim: sim.info,
+  rounds: Number(flag('rounds') ?? 3),
+  durationS: Number(flag('duration') ?? 3),
+  serviceExecArgv: flag('cpu-prof-dir') ? ['--cpu-prof', `--cpu-prof-dir=${flag('cpu-prof-dir')}`] : [],
+};
+
+const started = Date.now();
+const results: BenchResult[] = [];
+const failures: Array<{ name: string; error: string }> = [];
+console.log(`threadmark bench: ${ctx.rounds} rounds, ${ctx.durationS} s per load measurement, ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}`);
+try {
+  for (const [name, run] of BENCHMARKS) {
+    if (only.length && !only.includes(name)) continue;
+    try {
+      const r = await run(ctx);
+      results.push(r);
+      printResult(r);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      failures.push({ name, error });
+      console.log(`\n[${name}] FAILED: ${error}`);
+    }
+  }
+} finally {
+  closeAgent();
+  await sim.stop();
+}
+
+const seconds = Math.round((Date.now() - started) / 1000);
+console.log(`\nsummary (${seconds} s):`);
+for (const r of results) console.log(`  ${r.met ? 'ok    ' : 'MISSED'} ${r.name.padEnd(14)} ratio ${String(r.ratio).padEnd(8)} ${r.ratioOf}`);
+for (const f of failures) console.log(`  FAILED ${f.name.padEnd(14)} ${f.error}`);
+
+const out = {
+  when: new Date().toISOString(),
+  node: process.version,
+  cores: availableParallelism(),
+  loadAverage1m: Number(loadavg()[0]!.toFixed(2)),
+  seconds,
+  rounds: ctx.rounds,
+  durationS: ctx.durationS,
+  results,
+  failures,
+};
+writeFileSync(fileURLToPath(new URL('./results.json', import.meta.url)), `${JSON.stringify(out, null, 2)}\n`);
+process.exit(failures.length ? 1 : 0);

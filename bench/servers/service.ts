@@ -1,0 +1,26 @@
+// Child process: the service as `npm start` runs it (production logger settings included), configured by the
+// environment the harness passes, listening on a loopback port it reports over IPC.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { createApp } from '../../src/app.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'threadmark-bench-'));
+const config = loadConfig({ THREADMARK_KEYS_DB: join(dir, 'keys.db'), ...process.env, HOST: '127.0.0.1', PORT: '0' });
+const app = await createApp(config);
+await app.server.listen({ host: '127.0.0.1', port: 0 });
+const addr = app.server.server.address();
+const port = typeof addr === 'object' && addr ? addr.port : 0;
+process.send!({ url: `http://127.0.0.1:${port}`, pid: process.pid });
+
+// A normal exit, so --cpu-prof can write its profile.
+process.on('SIGTERM', () => {
+  app
+    .close()
+    .catch(() => {})
+    .finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
+});

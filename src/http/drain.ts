@@ -1,0 +1,20 @@
+// Graceful drain: once close() starts, the listener stops accepting (Fastify), requests already in flight run to
+// completion, and their connections are closed after the response instead of idling in keep-alive. Without
+// this, server.close() waits for every idle keep-alive socket to time out (keepAliveTimeout, about a minute)
+// and the shutdown deadline in main.ts kills the process first.
+import type { FastifyInstance } from 'fastify';
+
+export function drainOnClose(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (draining) reply.header('connection', 'close');
+    return payload;
+  });
+  // A response whose headers went out before the drain began: drop its connection as soon as it is idle.
+  app.addHook('onResponse', async () => {
+    if (draining) setImmediate(() => app.server.closeIdleConnections());
+  });
+}

@@ -1,0 +1,94 @@
+// A feed document as a response: the serializer for the asked type, strong validators, and the conditional
+// check that lets a poller's unchanged feed cost a 304 with no body.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FeedDoc, FeedType } from '../../domain/feeds.ts';
+import type { CacheStatus } from '../../domain/sourced.ts';
+import { renderAtom } from '../../render/feed/atom.ts';
+import { renderJsonFeed } from '../../render/feed/json-feed.ts';
+import { renderRss } from '../../render/feed/rss.ts';
+import { rfc822 } from '../../render/feed/xml.ts';
+import { entityTagOf, noneMatchHit, tagFor304 } from '../entity-tags.ts';
+import type { Rendered } from '../route-decl.ts';
+import { headerSafe } from './common.ts';
+import { browseCacheControl } from './lists.ts';
+
+export const FEED_MEDIA_TYPES: Record<FeedType, string> = {
+  rss: 'application/rss+xml',
+  atom: 'application/atom+xml',
+  json: 'application/feed+json',
+};
+
+const SERIALIZERS: Record<FeedType, (doc: FeedDoc) => string> = { rss: renderRss, atom: renderAtom, json: renderJsonFeed };
+
+export interface FeedPresentContext {
+  source: string;
+  cache: CacheStatus;
+  warnings: string[];
+  keyStatus: string;
+  keyed: boolean;
+  headers: IncomingHttpHeaders;
+}
+
+/**
+ * RFC 9110 §13.1: If-None-Match decides alone when present; otherwise If-Modified-Since against the newest
+ * entry. Returns the tag a 304 must carry, or undefined to send the feed.
+ */
+export function notModifiedTag(headers: IncomingHttpHeaders, etag: string, lastModified: string | undefined): string | undefined {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) {
+    const hit = noneMatchHit(inm, etag);
+    return hit === undefined ? undefined : tagFor304(etag, hit);
+  }
+  const ims = headers['if-modified-since'];
+  if (ims === undefined || lastModified === undefined) return undefined;
+  const since = Date.parse(ims);
+  return Number.isFinite(since) && Date.parse(lastModified) <= since ? etag : undefined;
+}
+
+/** A serialized feed and its validators: what a poll needs, so it can be kept and reused. */
+export interface SerializedFeed {
+  type: FeedType;
+  body: string;
+  etag: string;
+  lastModified?: string;
+  ttlS: number;
+  count: number;
+}
+
+export function serializeFeed(doc: FeedDoc, type: FeedType): SerializedFeed {
+  const body = SERIALIZERS[type](doc);
+  return {
+    type,
+    body,
+    etag: entityTagOf(body),
+    ...(doc.updated ? { lastModified: rfc822(doc.updated) } : {}),
+    ttlS: doc.ttlS,
+    count: doc.entries.length,
+  };
+}
+
+export function presentFeed(feed: SerializedFeed, ctx: FeedPresentContext): Rendered {
+  const validators: Record<string, string> = {
+    etag: feed.etag,
+    ...(feed.lastModified ? { 'last-modified': feed.lastModified } : {}),
+    'cache-control': browseCacheControl(ctx.keyed, feed.ttlS),
+    vary: 'Authorization',
+  };
+  const tag = notModifiedTag(ctx.headers, feed.etag, feed.lastModified);
+  if (tag !== undefined) {
+    // No Content-Type: a 304 repeats the validators and caching fields only.
+    return { status: 304, body: '', contentType: '', headers: { ...validators, etag: tag } };
+  }
+  return {
+    body: feed.body,
+    contentType: `${FEED_MEDIA_TYPES[feed.type]}; charset=utf-8`,
+    headers: {
+      ...validators,
+      'x-source': ctx.source,
+      'x-cache': ctx.cache,
+      'x-result-count': String(feed.count),
+      'x-api-key-status': ctx.keyStatus,
+      ...(ctx.warnings.length ? { 'x-warnings': headerSafe(ctx.warnings.join('; ')) } : {}),
+    },
+  };
+}

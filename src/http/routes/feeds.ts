@@ -1,0 +1,187 @@
+// Feeds: RSS on the Nitter-shaped permalinks (/{handle}/rss, /{a,b}/rss, /search/rss) and RSS, Atom or
+// JSON Feed on the versioned surface. Fixed-media routes: `type` (or the path) picks the format, not Accept.
+import { z } from 'zod';
+import {
+  FEED_KINDS, FEED_TYPES, MAX_FEED_HANDLES, THREAD_MODES, type FeedKind, type FeedType, type ThreadMode,
+} from '../../domain/feeds.ts';
+import type { SearchFeed } from '../../providers/types.ts';
+import type { FixedDecl } from '../../discovery/fixed-media.ts';
+import { HANDLE_RE, flag, isReservedPath } from '../params/common.ts';
+import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
+import type { HandlerContext, RouteDef } from '../route-decl.ts';
+import { serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
+import { DEFAULT_FEED, normalizeQuery } from './search.ts';
+
+const code = (c: string) => ({ error: c });
+
+function splitHandles(raw: string): string[] {
+  return raw.split(',');
+}
+
+/** One handle, or up to 10 separated by commas (repeats count once). A reserved first segment is not ours. */
+const feedHandles = z
+  .string()
+  .refine((h) => !isReservedPath(h), code('route_not_found'))
+  .refine((h) => new Set(splitHandles(h).map((x) => x.toLowerCase())).size <= MAX_FEED_HANDLES, code('too_many_handles'))
+  .refine((h) => splitHandles(h).every((x) => HANDLE_RE.test(x) && !isReservedPath(x)), code('invalid_handle'))
+  .describe(`Account handle, or up to ${MAX_FEED_HANDLES} handles separated by commas for one merged feed (newest first).`);
+
+const typeParam = z
+  .enum(FEED_TYPES, code('invalid_feed_option'))
+  .optional()
+  .describe('rss (default, RSS 2.0), atom (Atom 1.0) or json (JSON Feed 1.1).');
+
+const kindParam = z
+  .enum(FEED_KINDS, code('invalid_feed_option'))
+  .optional()
+  .describe('posts (default: original posts and the author\'s own thread continuations), media (those with photos or videos) or with_replies (also replies to others and reposts, labelled).');
+
+const threadsParam = z
+  .enum(THREAD_MODES, code('invalid_feed_option'))
+  .optional()
+  .describe('separate (default: one item per post) or grouped (one item per self-thread).');
+
+const nocacheParam = flag.describe('Bypass the application cache; charged against the live-lookup quota.');
+
+const FEED_SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos'] as const;
+const searchFeedParam = z
+  .enum(FEED_SEARCH_FEEDS, code('invalid_feed'))
+  .optional()
+  .describe('latest (default), top, photos or videos (photos and videos are account-backed). The users feed has no posts to syndicate.');
+
+const qParam = z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).');
+
+interface FeedQuery {
+  type?: FeedType;
+  kind?: FeedKind;
+  threads?: ThreadMode;
+  nocache?: boolean;
+  q?: string;
+  feed?: SearchFeed;
+}
+
+const POLLING =
+  ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
+  'gets a 304 without an upstream lookup (and without live-lookup charge); items come from the application cache ' +
+  'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
+
+const PROFILE_ERRORS = ['invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+const SEARCH_ERRORS = ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
+
+const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
+const ANY_TYPE = { mediaType: FEED_MEDIA_TYPES.rss, alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json] };
+
+function handlesOf(raw: string): string[] {
+  const seen = new Map<string, string>();
+  for (const h of splitHandles(raw)) if (!seen.has(h.toLowerCase())) seen.set(h.toLowerCase(), h);
+  return [...seen.values()];
+}
+
+function withQuery(url: string, params: Record<string, string | undefined>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, v);
+  const s = qs.toString();
+  return s ? `${url}?${s}` : url;
+}
+
+function options(ctx: HandlerContext<FeedQuery>, type: FeedType, selfUrl: string): FeedOptions {
+  return { type, threads: ctx.query.threads ?? 'separate', nocache: ctx.query.nocache ?? false, selfUrl };
+}
+
+type Ctx = HandlerContext<FeedQuery, { handle: string }>;
+
+const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summary: string }> = [
+  { kind: 'posts', segment: '', op: 'profileFeedPermalink', summary: 'RSS feed of a profile\'s posts (permalink)' },
+  { kind: 'media', segment: '/media', op: 'profileMediaFeedPermalink', summary: 'RSS feed of a profile\'s posts with photos or videos (permalink)' },
+  { kind: 'with_replies', segment: '/with_replies', op: 'profileRepliesFeedPermalink', summary: 'RSS feed of a profile\'s posts and replies (permalink)' },
+];
+
+const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, op, summary }) => {
+  const decl: FixedDecl = {
+    operationId: op,
+    path: `/{handle}${segment}/rss`,
+    surface: 'permalink',
+    summary,
+    description:
+      'The same path Nitter used, so a subscription only needs its host swapped. Several handles separated by ' +
+      `commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first. One item per post (or per self-thread ` +
+      'with threads=grouped); reposts appear only in with_replies, labelled.' + POLLING,
+    tags: ['permalinks'],
+    params: z.object({ handle: feedHandles }),
+    query: z.object({ threads: threadsParam, nocache: nocacheParam }),
+    representations: [],
+    keyAware: true,
+    errors: PROFILE_ERRORS,
+    fixed: RSS_ONLY,
+  };
+  return {
+    decl,
+    handle: (ctx: Ctx) => {
+      const handles = handlesOf(ctx.params.handle);
+      const self = withQuery(`${ctx.services.config.baseUrl}/${handles.join(',')}${segment}/rss`, { threads: ctx.query.threads });
+      return serveProfileFeed(ctx, handles, kind, options(ctx, 'rss', self));
+    },
+  };
+});
+
+const v1ProfileFeedDecl: FixedDecl = {
+  operationId: 'profileFeed',
+  path: '/api/v1/profiles/{handle}/feed',
+  surface: 'v1',
+  summary: 'Feed of a profile (RSS, Atom or JSON Feed)',
+  description:
+    '`type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1; `kind` picks posts, media or with_replies. Several handles ' +
+    `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` + POLLING,
+  tags: ['feeds'],
+  params: z.object({ handle: feedHandles }),
+  query: z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam }),
+  representations: [],
+  keyAware: true,
+  errors: PROFILE_ERRORS,
+  fixed: ANY_TYPE,
+};
+
+const v1ProfileFeed: RouteDef = {
+  decl: v1ProfileFeedDecl,
+  handle: (ctx: Ctx) => {
+    const handles = handlesOf(ctx.params.handle);
+    const q = ctx.query;
+    const type = q.type ?? 'rss';
+    const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/profiles/${handles.join(',')}/feed`, { type, kind: q.kind, threads: q.threads });
+    return serveProfileFeed(ctx, handles, q.kind ?? 'posts', options(ctx, type, self));
+  },
+};
+
+function searchFeedRoute(surface: 'v1' | 'permalink'): RouteDef {
+  const v1 = surface === 'v1';
+  const path = v1 ? '/api/v1/search/feed' : '/search/rss';
+  const decl: FixedDecl = {
+    operationId: v1 ? 'searchFeed' : 'searchFeedPermalink',
+    path,
+    surface,
+    summary: v1 ? 'Feed of a saved search (RSS, Atom or JSON Feed)' : 'RSS feed of a saved search (permalink)',
+    description:
+      'The posts of one search feed (latest by default) as a feed, in the order the search gives them.' +
+      (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
+      ' Uncached lookups count against the search allowance, as on the search route.' + POLLING,
+    tags: [v1 ? 'feeds' : 'permalinks'],
+    query: z.object({ q: qParam, feed: searchFeedParam, ...(v1 ? { type: typeParam } : {}), nocache: nocacheParam }),
+    representations: [],
+    keyAware: true,
+    errors: SEARCH_ERRORS,
+    search: true,
+    fixed: v1 ? ANY_TYPE : RSS_ONLY,
+  };
+  return {
+    decl,
+    handle: (ctx: HandlerContext<FeedQuery>) => {
+      const q = normalizeQuery(ctx.query.q);
+      const feed = ctx.query.feed ?? DEFAULT_FEED;
+      const type = v1 ? (ctx.query.type ?? 'rss') : 'rss';
+      const self = withQuery(`${ctx.services.config.baseUrl}${path}`, { q, feed: ctx.query.feed, ...(v1 ? { type } : {}) });
+      return serveSearchFeed(ctx, q, feed, { ...options(ctx, type, self), threads: 'separate' });
+    },
+  };
+}
+
+export const feedRoutes: RouteDef[] = [v1ProfileFeed, searchFeedRoute('v1'), ...permalinkProfileFeeds, searchFeedRoute('permalink')];

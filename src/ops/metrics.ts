@@ -1,0 +1,162 @@
+// Prometheus metrics for GET /metrics. Each app owns its Registry, so several apps in one process (tests, the
+// CLI's in-process mode) never collide; process-wide metrics (CPU, memory, event loop, GC) live in one shared
+// registry, created on the first scrape and merged into every exposition.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ProviderHealth } from '../providers/chain.ts';
+
+export interface MetricsSources {
+  /** Per-provider counters and breaker state of the chain (chain.health()). */
+  providers: () => ProviderHealth[];
+  /** Distributed mode only: whether Redis is reachable right now. */
+  sharedStoreUp?: () => boolean;
+}
+
+/** What one finished HTTP exchange contributes. */
+export interface Exchange {
+  /** Route pattern (e.g. /:handle/status/:id), never the raw URL, so label values stay bounded. */
+  route: string | undefined;
+  method: string;
+  status: number;
+  durationS: number;
+  /** X-Cache of the response, when the route read through the cache. */
+  cache?: string;
+  /** The policy that refused the request, on 429s. */
+  rejectedBy?: string;
+}
+
+const BREAKER_STATES = ['closed', 'half-open', 'open', 'off'] as const;
+const CACHE_RESULTS = new Set(['hit', 'miss', 'stale', 'bypass']);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const CLIENT_ERROR_REASONS: Record<string, string> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
+  HPE_HEADER_OVERFLOW: 'header_overflow',
+};
+
+let processRegistry: Registry | undefined;
+
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'route' | 'method' | 'status'>;
+  readonly #latency: Histogram<'route' | 'method'>;
+  readonly #cache: Counter<'result'>;
+  readonly #rejections: Counter<'policy'>;
+  readonly #clientErrors: Counter<'reason'>;
+
+  constructor(sources: MetricsSources) {
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: 'threadmark_http_requests_total',
+      help: 'HTTP responses by route pattern, method and status code.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+    });
+    this.#latency = new Histogram({
+      name: 'threadmark_http_request_duration_seconds',
+      help: 'Time from request received to response sent, by route pattern and method.',
+      labelNames: ['route', 'method'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.#cache = new Counter({
+      name: 'threadmark_cache_results_total',
+      help: 'Responses built from upstream reads, by X-Cache result (hit, miss, stale, bypass).',
+      labelNames: ['result'],
+      registers,
+    });
+    this.#rejections = new Counter({
+      name: 'threadmark_rate_limit_rejections_total',
+      help: 'Requests refused with 429 rate_limited, by the policy that was exhausted.',
+      labelNames: ['policy'],
+      registers,
+    });
+    this.#clientErrors = new Counter({
+      name: 'threadmark_http_client_errors_total',
+      help: 'Connections dropped before a request was parsed: slow headers (timeout), oversized headers, bad syntax.',
+      labelNames: ['reason'],
+      registers,
+    });
+
+    // Upstream figures are the chain's own counters, read at scrape time rather than duplicated here.
+    new Counter({
+      name: 'threadmark_upstream_calls_total',
+      help: 'Calls the provider chain made to each provider (answers, not-found answers and failures).',
+      labelNames: ['provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of sources.providers()) this.inc({ provider: p.name }, p.successes + p.failures);
+      },
+    });
+    new Counter({
+      name: 'threadmark_upstream_failures_total',
+      help: 'Provider calls that failed (error, empty answer, network); each one counts toward its breaker.',
+      labelNames: ['provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of sources.providers()) this.inc({ provider: p.name }, p.failures);
+      },
+    });
+    new Gauge({
+      name: 'threadmark_provider_breaker_state',
+      help: 'Circuit breaker state per provider: 1 on the current state, 0 on the others.',
+      labelNames: ['provider', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of sources.providers()) {
+          for (const state of BREAKER_STATES) this.set({ provider: p.name, state }, p.breaker === state ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'threadmark_provider_capabilities',
+      help: 'Capabilities a provider declares right now (0 = it cannot serve anything, e.g. no usable session).',
+      labelNames: ['provider'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of sources.providers()) this.set({ provider: p.name }, p.capabilities.length);
+      },
+    });
+    if (sources.sharedStoreUp) {
+      const up = sources.sharedStoreUp;
+      new Gauge({
+        name: 'threadmark_shared_store_up',
+        help: 'Distributed mode: 1 while Redis is reachable, 0 while cache and limits fall back to this instance.',
+        registers,
+        collect() {
+          this.set(up() ? 1 : 0);
+        },
+      });
+    }
+  }
+
+  observe(x: Exchange): void {
+    const route = x.route ?? 'unmatched';
+    const method = KNOWN_METHODS.has(x.method) ? x.method : 'other';
+    this.#requests.inc({ route, method, status: String(x.status) });
+    this.#latency.observe({ route, method }, x.durationS);
+    if (x.cache && CACHE_RESULTS.has(x.cache)) this.#cache.inc({ result: x.cache });
+    if (x.status === 429) this.#rejections.inc({ policy: x.rejectedBy ?? 'unknown' });
+  }
+
+  clientError(code: string | undefined): void {
+    if (code === 'ECONNRESET') return;
+    this.#clientErrors.inc({ reason: (code && CLIENT_ERROR_REASONS[code]) ?? 'bad_request' });
+  }
+
+  /** The Prometheus text exposition: this app's metrics plus the process-wide ones. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    const merged = Registry.merge([this.registry, processMetrics()]);
+    return { contentType: merged.contentType, body: await merged.metrics() };
+  }
+}

@@ -1,0 +1,45 @@
+// The render memo: one render per (value, variant) once a value is seen again, a strong tag with the body,
+// and never a rendering of another value or variant.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderOnce } from '../../../src/http/present/memo.ts';
+import { entityTagOf } from '../../../src/http/entity-tags.ts';
+import type { Rendered } from '../../../src/http/route-decl.ts';
+
+function counter(body: string) {
+  const calls = { n: 0 };
+  const render = (): Rendered => {
+    calls.n++;
+    return { body, contentType: 'text/markdown; charset=utf-8', headers: { vary: 'Accept' } };
+  };
+  return { calls, render };
+}
+
+test('a value seen once is rendered, not stored; from the second sighting one render serves all', () => {
+  const value = {};
+  const { calls, render } = counter('# hello');
+  const first = renderOnce(value, 'markdown', render);
+  assert.equal(first.headers.etag, entityTagOf('# hello'));
+  renderOnce(value, 'markdown', render);
+  renderOnce(value, 'markdown', render);
+  renderOnce(value, 'markdown', render);
+  assert.equal(calls.n, 2);
+});
+
+test('variants and values are kept apart', () => {
+  const a = {};
+  const b = {};
+  for (const v of [a, b]) renderOnce(v, 'x', () => ({ body: '', contentType: 't', headers: {} }));
+  const ja = renderOnce(a, 'json', () => ({ body: 'A-json', contentType: 't', headers: {} }));
+  const ma = renderOnce(a, 'markdown', () => ({ body: 'A-md', contentType: 't', headers: {} }));
+  const jb = renderOnce(b, 'json', () => ({ body: 'B-json', contentType: 't', headers: {} }));
+  assert.equal(renderOnce(a, 'json', () => assert.fail('memoised')).body, ja.body);
+  assert.equal(renderOnce(a, 'markdown', () => assert.fail('memoised')).body, ma.body);
+  assert.equal(renderOnce(b, 'json', () => assert.fail('memoised')).body, jb.body);
+  assert.notEqual(ja.headers.etag, jb.headers.etag);
+});
+
+test('a tag the renderer set is kept', () => {
+  const out = renderOnce({}, 'v', () => ({ body: 'x', contentType: 't', headers: { etag: '"own"' } }));
+  assert.equal(out.headers.etag, '"own"');
+});
