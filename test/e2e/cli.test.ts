@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
-import { startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
+import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'threadmark.mjs');
@@ -46,12 +46,7 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<Ru
 
 function inProcessEnv(sim: Simulator, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    THREADMARK_BASE_URL: TEST_BASE,
-    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
-    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
-    THREADMARK_X_API_URL: sim.xApiUrl,
-    THREADMARK_PROVIDERS: 'fxtwitter,syndication',
-    THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
+    ...upstreamEnv(sim),
     THREADMARK_KEYS_DB: join(dir, 'inprocess', 'keys.db'),
     LOG_LEVEL: 'silent',
     ...extra,

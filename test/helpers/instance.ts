@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { Simulator } from '../../sim/server.ts';
-import { TEST_BASE } from './stack.ts';
+import { upstreamEnv } from './stack.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -31,12 +31,7 @@ export function simEnv(sim: Simulator): Record<string, string> {
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
-    THREADMARK_BASE_URL: TEST_BASE,
-    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
-    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
-    THREADMARK_X_API_URL: sim.xApiUrl,
-    THREADMARK_PROVIDERS: 'fxtwitter,syndication',
-    THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
+    ...upstreamEnv(sim),
   };
 }
 

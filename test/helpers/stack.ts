@@ -26,16 +26,23 @@ export interface StackOptions {
   timeouts?: AppOptions['timeouts'];
 }
 
-export async function startStack(env: Record<string, string> = {}, opts: StackOptions = {}): Promise<Stack> {
-  const sim = opts.sim ?? (await startSimulator({ host: '127.0.0.1', port: 0 }));
-  const dir = mkdtempSync(join(tmpdir(), 'threadmark-test-'));
-  const config = loadConfig({
+/** The settings that point a service (in-process, child process or CLI) at the simulator. */
+export function upstreamEnv(sim: Simulator): Record<string, string> {
+  return {
     THREADMARK_BASE_URL: TEST_BASE,
     THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
     THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
     THREADMARK_X_API_URL: sim.xApiUrl,
     THREADMARK_PROVIDERS: 'fxtwitter,syndication',
     THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
+  };
+}
+
+export async function startStack(env: Record<string, string> = {}, opts: StackOptions = {}): Promise<Stack> {
+  const sim = opts.sim ?? (await startSimulator({ host: '127.0.0.1', port: 0 }));
+  const dir = mkdtempSync(join(tmpdir(), 'threadmark-test-'));
+  const config = loadConfig({
+    ...upstreamEnv(sim),
     LOG_LEVEL: 'silent',
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
