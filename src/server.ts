@@ -1,4 +1,5 @@
 // Builds the Fastify server: shared conventions, the problem mapper and every declared route.
+import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -49,7 +50,11 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
             : err;
       sendProblem(req, reply, base, p);
     },
-  });
+  });  // Every method Node's parser accepts reaches the router, so a known route answers 405 for all of them.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
+
   app.server.on('connect', connectHandler(base));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

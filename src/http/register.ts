@@ -17,8 +17,6 @@ declare module 'fastify' {
   }
 }
 
-const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
 /** The format parameter, when valid, decides; otherwise Accept does (406 when unsatisfiable). */
 function negotiationHook(def: RouteDef): preValidationHookHandler {
   const formats = new Set<string>(def.decl.representations);
@@ -48,7 +46,8 @@ export function registerRoutes(
   for (const def of defs) {
     const { decl } = def;
     typed.route({
-      method: ALL_METHODS,
+      // Every method the server knows, so the method guard can answer 405 instead of the router's 404.
+      method: app.supportedMethods,
       url: fastifyPath(decl.path),
       schema: { querystring: decl.query, ...(decl.params ? { params: decl.params } : {}) },
       config: { decl },

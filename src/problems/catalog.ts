@@ -34,6 +34,7 @@ export const CATALOG = {
   upstream_error: { status: 502, title: 'Upstream provider error', resolution: 'Retry with backoff.' },
   search_unavailable: { status: 503, title: 'Search temporarily unavailable', resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.' },
   admin_unconfigured: { status: 503, title: 'Admin is not configured', resolution: 'Private route, not part of the public API.' },
+  key_store_unavailable: { status: 503, title: 'Key store unavailable', resolution: 'Private route, not part of the public API: the key store (SQLite or Redis) did not answer; retry after Retry-After.' },
   not_ready: { status: 503, title: 'Instance not ready', resolution: 'Operator route (/readyz), not part of the public API: `checks` says which dependency is missing; route traffic to another instance.' },
   // Additions inside v1 (new codes are additive; documented in /docs/reliability and OpenAPI).
   invalid_cursor: { status: 400, title: 'Invalid cursor', resolution: 'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.' },

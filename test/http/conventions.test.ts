@@ -1,4 +1,5 @@
 import { after, before, describe, test } from 'node:test';
+import { rawRequest } from '../helpers/raw-http.ts';
 import assert from 'node:assert/strict';
 import { startStack, type Stack, TEST_BASE, problemOf } from '../helpers/stack.ts';
 import { IDS, HANDLES } from '../../sim/corpus.ts';
@@ -25,6 +26,18 @@ describe('methods', () => {
       }
     });
   }
+
+  test('every other method Node parses (TRACE, QUERY, WebDAV...) on a known route is 405 too', async () => {
+    const port = Number(new URL(s.url).port);
+    for (const method of ['TRACE', 'QUERY', 'PROPFIND', 'MKCOL', 'COPY', 'LOCK', 'PURGE', 'SEARCH', 'REPORT']) {
+      for (const target of ['/api/v1/posts?url=x', permalink(), '/alice_dev', '/openapi.json']) {
+        const res = await rawRequest(port, { method, target });
+        assert.equal(res.status, 405, `${method} ${target}`);
+        assert.equal(res.headers['allow'], 'GET, HEAD, OPTIONS', `${method} ${target}`);
+        assert.equal(JSON.parse(res.body.toString()).code, 'method_not_allowed', `${method} ${target}`);
+      }
+    }
+  });
 
   test('OPTIONS answers 204 with Allow and CORS', async () => {
     const res = await s.get(permalink(), { method: 'OPTIONS', headers: { origin: 'https://example.org' } });

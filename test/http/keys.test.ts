@@ -264,6 +264,20 @@ describe('key store down', () => {
 });
 
 describe('admin routes on the real server', () => {
+  test('with the key store unreachable every admin route answers 503 key_store_unavailable, not 500', async () => {
+    const s = await startStack({ THREADMARK_REDIS_URL: DEAD_REDIS_URL, THREADMARK_ADMIN_TOKEN: ADMIN });
+    try {
+      for (const [method, path] of [['POST', '/admin/keys'], ['GET', '/admin/keys'], ['POST', '/admin/keys/x/disable'], ['POST', '/admin/keys/x/enable'], ['DELETE', '/admin/keys/x']] as const) {
+        const res = await admin(s, method, path, method === 'POST' && path === '/admin/keys' ? { name: 'n' } : undefined);
+        assert.equal(res.status, 503, `${method} ${path}`);
+        assert.equal((await problemOf(res)).code, 'key_store_unavailable', `${method} ${path}`);
+        assert.ok(Number(res.headers.get('retry-after')) > 0, `${method} ${path}: Retry-After`);
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
   test('without THREADMARK_ADMIN_TOKEN every admin route answers 503 admin_unconfigured', async () => {
     const s = await startStack();
     try {

@@ -40,12 +40,44 @@ function notFound(id: string): Problem {
   return new Problem('not_found', `No API key with id ${id}.`);
 }
 
+/** Seconds an operator is asked to wait when the key store does not answer. */
+const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The store failing (Redis down, SQLite closed) is not a bug of ours: operators get a 503 they can retry,
+ * while public reads carry on with `X-Api-Key-Status: unverified`.
+ */
+function answering(keys: KeyStore): KeyStore {
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        if (err instanceof Problem) throw err;
+        throw new Problem('key_store_unavailable', `The key store did not answer: ${(err as Error).message}`, {
+          headers: { 'Retry-After': String(STORE_RETRY_AFTER_S) },
+        });
+      }
+    };
+  return {
+    create: wrap((input) => keys.create(input)),
+    list: wrap(() => keys.list()),
+    disable: wrap((id) => keys.disable(id)),
+    enable: wrap((id) => keys.enable(id)),
+    delete: wrap((id) => keys.delete(id)),
+    verify: wrap((key) => keys.verify(key)),
+    close: () => keys.close(),
+  };
+}
+
 /**
  * Private operator routes (architecture.md, Operator surface). Authentication runs on `onRequest`,
  * before the body is read, so callers without the token learn nothing about body validation.
  */
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, opts) => {
-  const { token, keys } = opts;
+  const { token } = opts;
+  const keys = answering(opts.keys);
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
