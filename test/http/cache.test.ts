@@ -108,11 +108,14 @@ for (const backend of BACKENDS) {
         assert.equal(stale.status, 200);
         assert.equal(stale.headers.get('x-cache'), 'stale');
         assert.match(stale.headers.get('x-warnings') ?? '', /stale/i);
+        // A stale copy must not be kept by shared caches downstream for a whole fresh lifetime.
+        assert.equal(stale.headers.get('cache-control'), 'no-cache');
         assert.equal(((await stale.json()) as typeof freshBody).profile.handle, freshBody.profile.handle);
         const stalePost = await drain(own.get(ownPost(id)));
         assert.equal(stalePost.status, 200);
         assert.equal(stalePost.headers.get('x-cache'), 'stale');
         assert.match(stalePost.headers.get('x-warnings') ?? '', /stale/i);
+        assert.equal(stalePost.headers.get('cache-control'), 'no-cache');
         // nocache asks the upstream too, and falls back the same way.
         const staleBypass = await drain(own.get(ownPost(id, '&nocache=true')));
         assert.equal(staleBypass.headers.get('x-cache'), 'stale');

@@ -1,3 +1,4 @@
+import type { CacheStatus } from '../../domain/sourced.ts';
 import type { Representation } from '../negotiate.ts';
 
 export const CONTENT_TYPES: Record<Representation, string> = {
@@ -7,8 +8,9 @@ export const CONTENT_TYPES: Record<Representation, string> = {
   html: 'text/html; charset=utf-8',
 };
 
-export function publicCacheControl(ttlS: number): string {
-  return ttlS > 0 ? `public, max-age=${ttlS}` : 'no-cache';
+/** A stale copy (served because every upstream failed) must be revalidated, not kept downstream for a lifetime. */
+export function publicCacheControl(ttlS: number, cache?: CacheStatus): string {
+  return ttlS > 0 && cache !== 'stale' ? `public, max-age=${ttlS}` : 'no-cache';
 }
 
 /** Header values are built from our own strings, but never let anything outside visible ASCII through. */

@@ -53,8 +53,8 @@ function resultCount(l: ListRead): number {
   return l.resource === 'profile' ? l.read.posts.length : l.read.items.length;
 }
 
-export function browseCacheControl(keyed: boolean, ttlS: number): string {
-  return keyed ? 'private, no-store' : publicCacheControl(ttlS);
+export function browseCacheControl(keyed: boolean, ttlS: number, cache?: CacheStatus): string {
+  return keyed ? 'private, no-store' : publicCacheControl(ttlS, cache);
 }
 
 /** A profile page names its permalink and, for embedding consumers, its oEmbed document (as post pages do). */
@@ -84,7 +84,7 @@ export function presentList(l: ListRead, rep: Representation, ctx: ListPresentCo
     contentType: CONTENT_TYPES[rep],
     headers: {
       vary: 'Accept, Authorization',
-      'cache-control': browseCacheControl(ctx.keyed, ctx.cacheTtlS),
+      'cache-control': browseCacheControl(ctx.keyed, ctx.cacheTtlS, ctx.cache),
       'x-source': l.read.source,
       'x-cache': ctx.cache,
       'x-browse-resource': l.resource,

@@ -44,7 +44,7 @@ export function presentPost(
     contentType: CONTENT_TYPES[rep],
     headers: {
       vary: 'Accept',
-      'cache-control': publicCacheControl(ctx.cacheTtlS),
+      'cache-control': publicCacheControl(ctx.cacheTtlS, ctx.cache),
       'x-source': read.source,
       'x-cache': ctx.cache,
       'x-converter': `threadmark/${ctx.version} ${rep}${opts.full ? '+full' : ''}`,

@@ -1,4 +1,5 @@
 // GET /api/v1/oembed and its permalink /oembed: oEmbed 1.0 JSON for this service's own post and profile permalinks.
+import type { CacheStatus } from '../../domain/sourced.ts';
 import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
 import { Problem } from '../../problems/problem.ts';
@@ -77,7 +78,7 @@ async function serveOembed(ctx: HandlerContext<OembedQuery>): Promise<Rendered> 
   const policy = guards.policy(ctx.req, { nocache: false });
   let body;
   let source: string;
-  let cache: string;
+  let cache: CacheStatus;
   if (target.kind === 'post') {
     const got = await readPost(
       ctx.services.posts,
@@ -97,7 +98,7 @@ async function serveOembed(ctx: HandlerContext<OembedQuery>): Promise<Rendered> 
   return {
     body: JSON.stringify(body),
     contentType: 'application/json; charset=utf-8',
-    headers: { 'cache-control': publicCacheControl(config.cacheTtlS), vary: 'Accept', 'x-source': source, 'x-cache': cache },
+    headers: { 'cache-control': publicCacheControl(config.cacheTtlS, cache), vary: 'Accept', 'x-source': source, 'x-cache': cache },
   };
 }
 
