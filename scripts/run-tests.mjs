@@ -27,4 +27,6 @@ const fail = Number(/ℹ fail (\d+)/.exec(res.stdout ?? '')?.[1] ?? 0);
 const skipped = Number(/ℹ skipped (\d+)/.exec(res.stdout ?? '')?.[1] ?? 0);
 const failed = fail + (res.status !== 0 && fail === 0 ? 1 : 0);
 console.log(`${pass} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ''));
-process.exit(res.status === 0 && failed === 0 && pass > 0 ? 0 : 1);
+// exitCode, not exit(): writes to a pipe are asynchronous, and exit() would cut the report (and this summary)
+// short when the output is piped, as in `npm test | tail`.
+process.exitCode = res.status === 0 && failed === 0 && pass > 0 ? 0 : 1;

@@ -59,10 +59,12 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback style: this runs on every request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', String(req.id));
     reply.headers(CORS_HEADERS);
     if (req.url.startsWith('/api')) reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+    done();
   });
   app.addHook('onRoute', (route) => {
     const decl = route.config?.decl;
@@ -75,10 +77,12 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
   app.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)));
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.routeOptions.config?.ops) return payload;
-    await services.guards.headers(req, reply);
-    return payload;
+  // Callback style: a charged request sets its rate-limit headers without a promise.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.routeOptions.config?.ops) return done(null, payload);
+    const pending = services.guards.headers(req, reply);
+    if (!pending) return done(null, payload);
+    pending.then(() => done(null, payload), done);
   });
 
   withConditionalRequests(app, (scope) =>

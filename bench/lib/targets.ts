@@ -28,6 +28,7 @@ export async function startService(
   execArgv: string[] = [],
 ): Promise<Target> {
   const c: Child<{ url: string; pid: number }> = await startChild('service.ts', {
+    bundled: true,
     env: {
       THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
       THREADMARK_SYNDICATION_URL: sim.syndicationUrl,

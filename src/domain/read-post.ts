@@ -46,10 +46,32 @@ export async function readPost(
     { ranking: opts.replies === 'recent' ? 'recent' : 'top', withReplies: wantReplies },
     policy,
   );
-  const read = assemble(got.value, opts, got.source);
-  read.warnings.unshift(...got.warnings);
-  return { read, cache: got.cache };
+  const read = assembleOnce(got.value, opts, got.source);
+  // The memoised read is shared: a read with warnings of its own gets its own copy.
+  if (got.warnings.length === 0) return { read, cache: got.cache };
+  return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache };
 }
+
+/**
+ * Assembled reads per cached bundle and the options assembly depends on. The in-process cache hands out the
+ * same bundle object on every hit, so a hit skips the re-assembly; a reloaded bundle is a new object, and a
+ * bundle dropped from the cache takes its reads with it (a WeakMap holds nothing alive).
+ */
+const assembled = new WeakMap<ConversationBundle, Map<string, PostRead>>();
+
+function assembleOnce(bundle: ConversationBundle, opts: PostReadOptions, source: string): PostRead {
+  const key = `${opts.thread}|${opts.context}|${opts.replies}|${source}`;
+  let reads = assembled.get(bundle);
+  let read = reads?.get(key);
+  if (read) return read;
+  read = assemble(bundle, opts, source);
+  if (!reads) assembled.set(bundle, (reads = new Map()));
+  // `thread=N` takes any number: a few variants per bundle are worth keeping, not one per N a client tries.
+  if (reads.size < MAX_READS_PER_BUNDLE) reads.set(key, read);
+  return read;
+}
+
+const MAX_READS_PER_BUNDLE = 8;
 
 export function assemble(bundle: ConversationBundle, opts: PostReadOptions, source: string): PostRead {
   const warnings: string[] = [];

@@ -9,12 +9,14 @@ export function drainOnClose(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     draining = true;
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  // Callback style: these run on every response, and an async hook costs a promise each time.
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
   // A response whose headers went out before the drain began: drop its connection as soon as it is idle.
-  app.addHook('onResponse', async () => {
+  app.addHook('onResponse', (_req, _reply, done) => {
     if (draining) setImmediate(() => app.server.closeIdleConnections());
+    done();
   });
 }

@@ -139,16 +139,27 @@ export class Guards {
     if (refunded.size) req.rateStates = req.rateStates?.map((s) => (refunded.has(s.policy) ? { ...s, remaining: Math.min(s.limit, s.remaining + 1) } : s));
   }
 
-  /** onSend: every response advertises its quota; responses that consumed nothing show api-ip as it stands. */
-  async headers(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-    let states = req.rateStates;
-    if (!states || states.length === 0) {
-      try {
-        states = [await this.limiter.peek('api-ip', this.partition(req))];
-      } catch {
-        return;
-      }
+  /**
+   * onSend: every response advertises its quota; responses that consumed nothing show api-ip as it stands.
+   * A charged request (the usual case) is answered synchronously; only a peek at the limiter returns a promise.
+   */
+  headers(req: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+    const states = req.rateStates;
+    if (states && states.length > 0) {
+      reply.headers(rateLimitHeaders(states));
+      return undefined;
     }
-    reply.headers(rateLimitHeaders(states));
+    return this.peekApiIp(req).then((state) => {
+      if (state) reply.headers(rateLimitHeaders([state]));
+    });
+  }
+
+  /** api-ip as it stands; undefined when the limiter cannot say (the response then goes without the headers). */
+  private async peekApiIp(req: FastifyRequest): Promise<LimitState | undefined> {
+    try {
+      return await this.limiter.peek('api-ip', this.partition(req));
+    } catch {
+      return undefined;
+    }
   }
 }

@@ -49,6 +49,8 @@ export interface RouteDecl {
 export interface Rendered {
   status?: number;
   body: string;
+  /** `body` already encoded as UTF-8 (memoised renders): sent instead of it, so a hit skips the encoding. */
+  bytes?: Buffer;
   contentType: string;
   headers: Record<string, string>;
 }

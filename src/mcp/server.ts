@@ -1,8 +1,9 @@
 // One MCP server per request (stateless Streamable HTTP). Each tool call is served by the REST route it was
 // generated from, through Fastify's in-process inject: same validation, key handling, rate limits and cache.
 import type { FastifyInstance } from 'fastify';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpSdk, type McpSdk } from './sdk.ts';
 import { SERVICE_NAME } from '../discovery/service-info.ts';
 import { toolRequestUrl, type ToolDef } from './tools.ts';
 
@@ -18,12 +19,18 @@ const INSTRUCTIONS =
   'errors come back as isError results carrying the service\'s problem JSON (code, detail, resolution). ' +
   'For list tools, pass the returned nextCursor back as `cursor` to get the next page.';
 
-async function invoke(app: FastifyInstance, tool: ToolDef, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
+async function invoke(
+  sdk: McpSdk,
+  app: FastifyInstance,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  caller: CallerContext,
+): Promise<CallToolResult> {
   let url: string;
   try {
     url = toolRequestUrl(tool, args);
   } catch (err) {
-    throw new McpError(ErrorCode.InvalidParams, `${tool.name}: ${(err as Error).message}`);
+    throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `${tool.name}: ${(err as Error).message}`);
   }
   const res = await app.inject({
     method: 'GET',
@@ -44,10 +51,12 @@ async function invoke(app: FastifyInstance, tool: ToolDef, args: Record<string, 
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-export function createMcpServer(app: FastifyInstance, tools: ToolDef[], version: string, caller: CallerContext): Server {
+export async function createMcpServer(app: FastifyInstance, tools: ToolDef[], version: string, caller: CallerContext): Promise<Server> {
+  const sdk = await loadMcpSdk();
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = sdk;
   // The low-level Server (not McpServer) because the tool schemas are already JSON Schema generated from the route
   // declarations, and argument validation belongs to the REST route that serves the call.
-  const server = new Server({ name: SERVICE_NAME, version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new sdk.Server({ name: SERVICE_NAME, version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({
@@ -61,7 +70,7 @@ export function createMcpServer(app: FastifyInstance, tools: ToolDef[], version:
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const tool = byName.get(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${req.params.name}; call tools/list.`);
-    return invoke(app, tool, (req.params.arguments ?? {}) as Record<string, unknown>, caller);
+    return invoke(sdk, app, tool, (req.params.arguments ?? {}) as Record<string, unknown>, caller);
   });
   return server;
 }

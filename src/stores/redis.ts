@@ -1,4 +1,8 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+// ioredis is required on first use, not imported: embedded mode (no THREADMARK_REDIS_URL) never loads it.
+const require = createRequire(import.meta.url);
 
 /** Root of every key threadmark writes; tests pass their own root to stay isolated. */
 export const DEFAULT_REDIS_PREFIX = 'tm:';
@@ -8,7 +12,8 @@ export const DEFAULT_REDIS_PREFIX = 'tm:';
  * (no offline queue) or after a short timeout, and the client keeps reconnecting in the background.
  */
 export function createRedisClient(url: string): Redis {
-  const redis = new Redis(url, {
+  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const redis = new RedisClient(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -105,12 +105,12 @@ describe('deploy/Dockerfile', () => {
     assert.ok(stage.findIndex((i) => i === users.at(-1)) < stage.findIndex((i) => i.op === 'CMD'));
   });
 
-  test('CMD starts src/main.ts with node in exec form (signals reach the service)', () => {
+  test('CMD runs the bundle as `npm start` does, with node in exec form (signals reach the service)', () => {
     const cmds = stage.filter((i) => i.op === 'CMD');
     assert.equal(cmds.length, 1);
     const argv = execForm(cmds[0]!.args);
-    assert.equal(argv[0], 'node');
-    assert.ok(argv.includes('src/main.ts'));
+    assert.equal(argv.join(' '), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start);
+    assert.ok(argv.includes('dist/main.mjs'));
     assert.ok(!argv.includes('npm'));
     const stop = stage.find((i) => i.op === 'STOPSIGNAL');
     assert.ok(!stop || stop.args === 'SIGTERM');
@@ -124,7 +124,7 @@ describe('deploy/Dockerfile', () => {
   });
 
   test('every path it copies from the build context exists', () => {
-    for (const copy of stage.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))) {
+    for (const copy of dockerfile.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from'))) {
       const parts = copy.args.split(/\s+/);
       for (const src of parts.slice(0, -1)) assert.ok(existsSync(join(ROOT, src)), src);
     }

@@ -17,7 +17,7 @@ let nextIdentity = 0;
 
 const renders = new LRUCache<string, Rendered>({
   maxSize: RENDER_MEMO_MAX_BYTES,
-  sizeCalculation: (r) => r.body.length * 2 + 256,
+  sizeCalculation: (r) => r.body.length * 2 + (r.bytes?.length ?? 0) + 256,
 });
 
 /**
@@ -35,6 +35,8 @@ export function renderOnce(value: object, variant: string, render: () => Rendere
   let out = renders.get(key);
   if (!out) {
     out = withTag(render());
+    // Stored renders are sent many times: encode the body once here rather than on every write.
+    out = { ...out, bytes: Buffer.from(out.body) };
     renders.set(key, out);
   }
   return out;

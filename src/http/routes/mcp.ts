@@ -8,12 +8,12 @@
 // a bearer key counts as on REST, and the caller's resolved IP is used so api-ip and search limits charge them.
 import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Services } from '../../services.ts';
 import { Problem } from '../../problems/problem.ts';
 import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
 import { SERVICE_NAME } from '../../discovery/service-info.ts';
 import { createMcpServer } from '../../mcp/server.ts';
+import { loadMcpSdk } from '../../mcp/sdk.ts';
 import { toolDefs } from '../../mcp/tools.ts';
 import type { RouteDef } from '../route-decl.ts';
 import { PUBLIC_ROUTES } from '../route-table.ts';
@@ -86,7 +86,8 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Ro
 
     scope.post(DISCOVERY_PATHS.mcp, async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.body === undefined) throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
-      const server = createMcpServer(app, tools, services.version, {
+      const { StreamableHTTPServerTransport } = await loadMcpSdk();
+      const server = await createMcpServer(app, tools, services.version, {
         authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
         ip: req.ip,
       });

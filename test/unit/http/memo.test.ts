@@ -43,3 +43,12 @@ test('a tag the renderer set is kept', () => {
   const out = renderOnce({}, 'v', () => ({ body: 'x', contentType: 't', headers: { etag: '"own"' } }));
   assert.equal(out.headers.etag, '"own"');
 });
+
+test('a stored render carries its body encoded once, byte for byte', () => {
+  const value = {};
+  const { render } = counter('é ✓ 🧵');
+  assert.equal(renderOnce(value, 'markdown', render).bytes, undefined);
+  const stored = renderOnce(value, 'markdown', render);
+  assert.deepEqual(stored.bytes, Buffer.from('é ✓ 🧵', 'utf8'));
+  assert.equal(renderOnce(value, 'markdown', () => assert.fail('memoised')).bytes, stored.bytes);
+});

@@ -1,0 +1,51 @@
+// fetchUpstream's transport does what fetch() did for it: content codings undone, redirects followed, the
+// same request headers sent (a provider's own win), and a caller's abort mid-body re-thrown as that abort.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateSync, gzipSync } from 'node:zlib';
+import { fetchUpstream } from '../../../src/providers/http.ts';
+import { startServer } from './local-server.ts';
+
+test('gzip and deflate bodies are decoded; redirects are followed to the answer', async () => {
+  const srv = await startServer((req, res) => {
+    if (req.url === '/gz') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"t":"é ✓"}'));
+    if (req.url === '/df') return void res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync('{"d":1}'));
+    if (req.url === '/moved') return void res.writeHead(302, { location: '/gz' }).end();
+    res.writeHead(404).end();
+  });
+  try {
+    assert.equal((await fetchUpstream('fx', `${srv.url}/gz`, { timeoutMs: 2000 })).text, '{"t":"é ✓"}');
+    assert.equal((await fetchUpstream('fx', `${srv.url}/df`, { timeoutMs: 2000 })).text, '{"d":1}');
+    const moved = await fetchUpstream('fx', `${srv.url}/moved`, { timeoutMs: 2000 });
+    assert.equal(moved.status, 200);
+    assert.equal(moved.text, '{"t":"é ✓"}');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('the request carries the headers fetch() sent, with the caller\'s overriding them', async () => {
+  const srv = await startServer((req, res) => void res.writeHead(200).end(JSON.stringify(req.headers)));
+  try {
+    const seen = JSON.parse((await fetchUpstream('fx', srv.url, { timeoutMs: 2000, headers: { 'user-agent': 'mine' } })).text);
+    assert.equal(seen.accept, 'application/json');
+    assert.equal(seen['accept-encoding'], 'gzip, deflate');
+    assert.equal(seen['user-agent'], 'mine');
+  } finally {
+    await srv.close();
+  }
+});
+
+test("a caller's abort while the body is arriving is re-thrown as the abort itself", async () => {
+  const srv = await startServer((_req, res) => {
+    res.writeHead(200);
+    res.write('{"partial":');
+  });
+  try {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('caller went away')), 50);
+    await assert.rejects(fetchUpstream('fx', srv.url, { timeoutMs: 5000, signal: ac.signal }), /caller went away/);
+  } finally {
+    await srv.close();
+  }
+});
