@@ -77,9 +77,9 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
   app.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)));
 
-  // Callback style: a charged request sets its rate-limit headers without a promise.
+  // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
+  // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.routeOptions.config?.ops) return done(null, payload);
     const pending = services.guards.headers(req, reply);
     if (!pending) return done(null, payload);
     pending.then(() => done(null, payload), done);
