@@ -18,14 +18,15 @@ export function apiCatalogLink(baseUrl: string): string {
   return `<${baseUrl}${DISCOVERY_PATHS.apiCatalog}>; rel="api-catalog"`;
 }
 
-function discoveryDecl(operationId: string, path: string, summary: string, description: string, fixed: FixedMedia): FixedDecl {
+/** Declaration of a parameterless document route (discovery documents, docs pages); `tag` groups it in OpenAPI. */
+export function discoveryDecl(operationId: string, path: string, summary: string, description: string, fixed: FixedMedia, tag = 'discovery'): FixedDecl {
   return {
     operationId,
     path,
     surface: 'discovery',
     summary,
     description,
-    tags: ['discovery'],
+    tags: [tag],
     query: z.object({}),
     representations: [],
     keyAware: false,
@@ -34,7 +35,8 @@ function discoveryDecl(operationId: string, path: string, summary: string, descr
   };
 }
 
-function documentRoute(decl: FixedDecl, contentType: string, build: (ctx: HandlerContext) => Promise<string>): RouteDef {
+/** A document that changes only with a deployment: five minutes of public caching, and a pointer to the catalog. */
+export function documentRoute(decl: FixedDecl, contentType: string, build: (ctx: HandlerContext) => Promise<string>): RouteDef {
   return {
     decl,
     async handle(ctx): Promise<Rendered> {

@@ -1,6 +1,5 @@
 // GET /docs, /docs/reliability and /docs/versioning: HTML generated from the route table and the problem catalog.
-import { z } from 'zod';
-import type { HandlerContext, Rendered, RouteDef } from '../route-decl.ts';
+import type { HandlerContext, RouteDef } from '../route-decl.ts';
 import type { FixedDecl } from '../../discovery/fixed-media.ts';
 import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
 import { cachedDocument } from '../../discovery/route-source.ts';
@@ -8,37 +7,16 @@ import { registeredProviders } from '../../providers/registry.ts';
 import { renderDocsIndex } from '../../docs/index-page.ts';
 import { renderReliability } from '../../docs/reliability-page.ts';
 import { renderVersioning } from '../../docs/versioning-page.ts';
-import { apiCatalogLink } from './discovery.ts';
+import { discoveryDecl, documentRoute } from './discovery.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
 function docsDecl(operationId: string, path: string, summary: string, description: string): FixedDecl {
-  return {
-    operationId,
-    path,
-    surface: 'discovery',
-    summary,
-    description,
-    tags: ['docs'],
-    query: z.object({}),
-    representations: [],
-    keyAware: false,
-    errors: [],
-    fixed: { mediaType: 'text/html' },
-  };
+  return discoveryDecl(operationId, path, summary, description, { mediaType: 'text/html' }, 'docs');
 }
 
 function htmlRoute(decl: FixedDecl, build: (ctx: HandlerContext) => Promise<string>): RouteDef {
-  return {
-    decl,
-    async handle(ctx): Promise<Rendered> {
-      return {
-        body: await build(ctx),
-        contentType: HTML,
-        headers: { 'cache-control': 'public, max-age=300', link: apiCatalogLink(ctx.services.config.baseUrl) },
-      };
-    },
-  };
+  return documentRoute(decl, HTML, build);
 }
 
 export const docsRoutes: RouteDef[] = [
