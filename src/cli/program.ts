@@ -9,6 +9,7 @@ import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts
 import type { CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
+import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
 
 interface ConnectionFlags {
@@ -117,6 +118,22 @@ ${kind === 'profile' ? 'posts' : 'items'} hold every page's ${kind === 'profile'
       withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),
     );
   }
+
+  withConnection(
+    program
+      .command('mcp')
+      .description('serve the read tools over MCP on stdin/stdout, for agents that launch local servers'),
+  )
+    .addHelpText(
+      'after',
+      `
+Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
+One tool per read (post, profile, followers, following, search), each answering Markdown text plus
+structured data; resources: the agent guide (llms.txt) and the OpenAPI description. Runs until the client
+closes stdin. Exit codes: 0 when the client hung up, 2 for a bad configuration, 1 anything else.`,
+    )
+    // Loaded on use: the other commands never pay for the route table and the MCP SDK.
+    .action(async (flags: McpFlags) => done(await (await import('./mcp.ts')).runMcp(flags, io)));
 
   program
     .command('keys')

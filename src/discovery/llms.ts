@@ -38,7 +38,7 @@ export function buildLlmsTxt(routes: RouteDef[], baseUrl: string): string {
     '',
     '## Tools and descriptions',
     '',
-    `- [MCP endpoint](${link(DISCOVERY_PATHS.mcp)}): Streamable HTTP, stateless; POST JSON-RPC. Tools: ${tools.join(', ') || 'none'}; each returns Markdown.`,
+    `- [MCP endpoint](${link(DISCOVERY_PATHS.mcp)}): Streamable HTTP, stateless; POST JSON-RPC. Tools: ${tools.join(', ') || 'none'}; each returns the Markdown as text and the JSON representation as structuredContent (see its outputSchema). Local agents can run \`threadmark mcp\` instead (MCP over stdio, same tools).`,
     `- [OpenAPI 3.1](${link(DISCOVERY_PATHS.openapi)}): every route, parameter and error code.`,
     `- [API index](${link(DISCOVERY_PATHS.api)}): links, versioning dates, provider health.`,
     '',

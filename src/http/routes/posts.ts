@@ -11,6 +11,7 @@ import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
 import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
+import { postJsonSchema } from '../../render/json-schemas.ts';
 
 const optionShape = {
   format: postFormat,
@@ -62,6 +63,7 @@ export const postsDecl: RouteDecl = {
   tags: ['posts'],
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
@@ -77,6 +79,7 @@ export const statusPermalinkDecl: RouteDecl = {
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: ['invalid_params', ...POST_ERRORS],
 };
@@ -99,6 +102,7 @@ export const convertDecl: RouteDecl = {
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },

@@ -7,6 +7,7 @@ import { profileHandle } from '../params/common.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
 
@@ -49,6 +50,7 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     params: z.object({ handle: profileHandle }),
     query: z.object(listShape),
     representations: ['markdown', 'json', 'html'],
+    json: kind === 'profile' ? profileJsonSchema : connectionsJsonSchema,
     keyAware: true,
     errors: ['invalid_handle', ...LIST_ERRORS],
     browseResource: kind,

@@ -5,6 +5,7 @@ import { Problem } from '../../problems/problem.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { searchJsonSchema } from '../../render/json-schemas.ts';
 
 export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const;
 export const DEFAULT_FEED: SearchFeed = 'latest';
@@ -35,6 +36,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl {
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
     query: z.object(searchShape),
     representations: ['markdown', 'json', 'html'],
+    json: searchJsonSchema,
     keyAware: true,
     errors: ['missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'search',
