@@ -16,6 +16,7 @@ export interface ListFlags {
   full?: boolean;
   nocache?: boolean;
   feed?: string;
+  sinceId?: string;
 }
 
 export interface ListTarget {
@@ -63,6 +64,7 @@ export async function runList(client: Client, kind: ListKind, subject: string, f
     limit: flags.limit === undefined ? undefined : String(flags.limit),
     full: flags.full ? 'true' : undefined,
     nocache: flags.nocache ? 'true' : undefined,
+    since_id: flags.sinceId,
   };
   if (!flags.all) {
     writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));

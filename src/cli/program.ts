@@ -105,6 +105,9 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
         .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
+    if (kind === 'profile' || kind === 'search') {
+      cmd.option('--since-id <id>', 'only posts newer than this status id, newest first (an empty page when nothing is new)');
+    }
     if (kind === 'search') {
       cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(['latest', 'top', 'photos', 'videos', 'users']));
     }

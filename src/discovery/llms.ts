@@ -24,6 +24,7 @@ export function buildLlmsTxt(routes: RouteDef[], baseUrl: string): string {
     `- Followers / following: ${link('/jack/followers')}, ${link('/jack/following')}.`,
     `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users.`,
     '- Output: compact Markdown by default; `full=true` adds metrics and timestamps; `format=json` gives JSON with the Markdown inside; `format=obsidian` (posts only) gives an Obsidian note.',
+    '- Polling for what is new: keep the newest post id you have and pass it as `since_id` (profile, search, feeds, the matching tools and CLI commands): only newer posts come back, newest first, and an empty page means nothing is new. A page that reaches `since_id` has no `nextCursor`.',
     '- Paging: send `nextCursor` back as `cursor` to the same route and query; stop when `nextCursor` is absent (a short page is not the end). Markdown lists end with a `Continue →` link.',
     '- Errors are JSON problem documents with `code`, `detail` and `resolution`; on 429 or 503 wait `Retry-After` seconds.',
     '- Do not parse the Markdown as data; use `format=json` for fields.',

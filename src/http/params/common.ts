@@ -93,6 +93,15 @@ export const limitParam = wholeNumber('invalid_page')
   .optional()
   .describe('Items per page, 1-20 (default 20, above 20 is clamped).');
 
+export const sinceIdParam = z
+  .string(code('invalid_since_id'))
+  .regex(new RegExp(`^[0-9]{1,${MAX_ID_DIGITS}}$`), code('invalid_since_id'))
+  .optional()
+  .describe(
+    'Incremental read: only posts newer than this status id (the newest one you already have), newest first. ' +
+      'Nothing new gives an empty page in the usual envelope; a page that reaches since_id has no nextCursor.',
+  );
+
 export const cursorParam = z
   .string(code('invalid_cursor'))
   .max(4096, code('invalid_cursor'))

@@ -20,6 +20,8 @@ export interface ListQuery {
   format?: string;
   full?: boolean;
   nocache?: boolean;
+  /** Profile and search only. */
+  since_id?: string;
 }
 
 export const LIST_ERRORS = ['invalid_format', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];

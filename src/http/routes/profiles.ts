@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { isOriginal } from '../../domain/lists.ts';
 import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
-import { profileHandle } from '../params/common.ts';
+import { profileHandle, sinceIdParam } from '../params/common.ts';
+import { newerThan, reachesSince } from '../../domain/since.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
@@ -48,11 +49,11 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     description: t.description + PAGING_NOTE,
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: z.object({ handle: profileHandle }),
-    query: z.object(listShape),
+    query: z.object(kind === 'profile' ? { ...listShape, since_id: sinceIdParam } : listShape),
     representations: ['markdown', 'json', 'html'],
     json: kind === 'profile' ? profileJsonSchema : connectionsJsonSchema,
     keyAware: true,
-    errors: ['invalid_handle', ...LIST_ERRORS],
+    errors: ['invalid_handle', ...LIST_ERRORS, ...(kind === 'profile' ? ['invalid_since_id'] : [])],
     browseResource: kind,
     ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
   };
@@ -60,6 +61,7 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
 
 export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, path: string) {
   const { lists } = ctx.services;
+  const since = ctx.query.since_id;
   let author: Author | undefined;
   return serveList(ctx, {
     resource: 'profile',
@@ -72,12 +74,14 @@ export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, pat
       if (!author) author = (await lists.profile(handle, call.policy)).value;
       return lists.timeline(handle, call);
     },
+    caughtUp: (page) => since !== undefined && reachesSince(page.items, since, (p) => p.id),
     build(page, meta) {
+      const posts = page.items.filter(isOriginal);
       return {
         resource: 'profile',
         read: {
           profile: author!,
-          posts: page.items.filter(isOriginal),
+          posts: since === undefined ? posts : newerThan(posts, since, (p) => p.id),
           ...meta,
         },
       };

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { SearchFeed } from '../../providers/types.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
+import { sinceIdParam } from '../params/common.ts';
+import { newerThan, reachesSince } from '../../domain/since.ts';
+import type { SearchItem } from '../../providers/types.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 import { searchJsonSchema } from '../../render/json-schemas.ts';
@@ -19,9 +22,13 @@ export const searchShape = {
     .optional()
     .describe('latest (default), top, photos, videos or users. photos, videos and users are account-backed.'),
   ...listShape,
+  since_id: sinceIdParam,
 };
 
 export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed };
+
+/** Search items by post id; accounts (the users feed) have none. */
+const postIdOf = (i: SearchItem) => (i.kind === 'post' ? i.post.id : '0');
 
 function decl(surface: 'v1' | 'permalink'): RouteDecl {
   return {
@@ -38,7 +45,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl {
     representations: ['markdown', 'json', 'html'],
     json: searchJsonSchema,
     keyAware: true,
-    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_since_id', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
@@ -56,6 +63,10 @@ export function normalizeQuery(q: string | undefined): string {
 export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
+  const since = ctx.query.since_id;
+  if (since !== undefined && feed === 'users') {
+    throw new Problem('invalid_since_id', 'since_id selects posts; the users feed lists accounts.');
+  }
   return serveList(ctx, {
     resource: 'search',
     scope: { route: 'search', query: q, feed },
@@ -64,12 +75,14 @@ export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
     keep: { q, feed: ctx.query.feed },
     search: ACCOUNT_FEEDS.has(feed) ? 'account' : 'plain',
     load: (call) => ctx.services.lists.search(q, feed, call),
+    // Only the latest feed is in time order; a page of top results says nothing about the next page.
+    caughtUp: (page) => since !== undefined && feed === 'latest' && reachesSince(page.items, since, postIdOf),
     build: (page, meta) => ({
       resource: 'search',
       read: {
         q,
         feed,
-        items: page.items,
+        items: since === undefined ? page.items : newerThan(page.items, since, postIdOf),
         ...meta,
       },
     }),
