@@ -129,7 +129,7 @@ describe('since_id in the MCP tools and the CLI', () => {
       }
       const all = await json<ProfileBody>(`/api/v1/profiles/${HANDLES.alice}`);
       const ids = desc(all.posts.map((p) => p.id));
-      const r = (await client.callTool({ name: 'read_profile', arguments: { handle: HANDLES.alice, since_id: ids[1] } })) as {
+      const r = (await client.callTool({ name: 'read_profile', arguments: { handle: HANDLES.alice, since_id: ids[1] } })) as unknown as {
         structuredContent: ProfileBody;
       };
       assert.deepEqual(r.structuredContent.posts.map((p) => p.id), [ids[0]]);
