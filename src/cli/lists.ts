@@ -17,6 +17,7 @@ export interface ListFlags {
   nocache?: boolean;
   feed?: string;
   sinceId?: string;
+  budget?: string;
 }
 
 export interface ListTarget {
@@ -65,6 +66,7 @@ export async function runList(client: Client, kind: ListKind, subject: string, f
     full: flags.full ? 'true' : undefined,
     nocache: flags.nocache ? 'true' : undefined,
     since_id: flags.sinceId,
+    budget: flags.budget,
   };
   if (!flags.all) {
     writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));

@@ -71,6 +71,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
       .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
       .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
       .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+      .option('--budget <chars>', 'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way')
       .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
       .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
   )
@@ -103,6 +104,7 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
         .option('--all', 'follow nextCursor to the end (a progress line per page on stderr)')
         .option('--full', 'expanded representation')
         .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+        .option('--budget <chars>', 'at most this many characters of Markdown per page (500-200000): trailing items give way')
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
     if (kind === 'profile' || kind === 'search') {

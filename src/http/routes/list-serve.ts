@@ -8,6 +8,7 @@ import type { CursorScope } from '../../providers/cursors.ts';
 import { isProblem } from '../../problems/problem.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
+import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../route-decl.ts';
 import { continueUrl, positionOf, type ListQuery } from './list-params.ts';
 import type { PageCall } from '../../domain/lists.ts';
@@ -64,6 +65,7 @@ export async function serveList<T>(ctx: HandlerContext<ListQuery>, plan: ListPla
       keyStatus: key.status,
       keyed: key.status === 'valid',
       title: plan.title,
+      budget: q.budget === undefined ? undefined : { chars: q.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) },
     });
   } catch (err) {
     if (isProblem(err) && err.code === 'not_found' && plan.missing && ctx.representation !== 'json') {

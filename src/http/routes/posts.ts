@@ -4,12 +4,13 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE, STATUS_ID_RE, budgetParam, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
+import { unbudgetedUrl } from '../present/common.ts';
 import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';
 
@@ -21,6 +22,7 @@ const optionShape = {
   userinfo: userinfoParam,
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
 };
 
 const identShape = {
@@ -43,10 +45,11 @@ type PostQuery = {
   userinfo?: 'off' | 'author' | 'all';
   full?: boolean;
   nocache?: boolean;
+  budget?: number;
 };
 
 const POST_ERRORS = [
-  'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
+  'invalid_format', 'invalid_budget', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
 ];
 const IDENT_ERRORS = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
@@ -145,11 +148,13 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
   const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const chars = ctx.query.budget;
+  const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
-    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
+    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version, budget });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
-  // entry render identically, except for X-Cache.
-  if (cache !== 'hit' && cache !== 'miss') return render();
+  // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
+  if ((cache !== 'hit' && cache !== 'miss') || budget) return render();
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
   return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
