@@ -243,3 +243,29 @@ describe('budget in the MCP tools and the CLI', () => {
     assert.equal(await runCli(['followers', HANDLES.big, '--budget', '20', '--server', s.url], io), 2);
   });
 });
+
+describe('the discovery documents describe budget and since_id', () => {
+  test('OpenAPI parameters, /docs, /docs/reliability and /llms.txt', async () => {
+    const doc = (await (await s.get('/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: Array<{ name: string; description?: string }>; responses: Record<string, { 'x-problem-codes'?: string[] }> } }>;
+    };
+    const params = (path: string) => doc.paths[path]!.get.parameters.map((p) => p.name);
+    for (const path of ['/api/v1/posts', '/{handle}/status/{id}', '/api/v1/profiles/{handle}', '/api/v1/profiles/{handle}/followers', '/api/v1/profiles/{handle}/following', '/api/v1/search']) {
+      assert.ok(params(path).includes('budget'), path);
+      assert.ok(doc.paths[path]!.get.responses['400']!['x-problem-codes']!.includes('invalid_budget'), path);
+    }
+    for (const path of ['/api/v1/profiles/{handle}', '/{handle}', '/api/v1/search', '/search', '/api/v1/profiles/{handle}/feed', '/{handle}/rss']) {
+      assert.ok(params(path).includes('since_id'), path);
+      assert.ok(doc.paths[path]!.get.responses['400']!['x-problem-codes']!.includes('invalid_since_id'), path);
+    }
+    const docs = await (await s.get('/docs')).text();
+    assert.match(docs, /budget/);
+    assert.match(docs, /since_id/);
+    const reliability = await (await s.get('/docs/reliability')).text();
+    assert.match(reliability, /id="invalid-budget"/);
+    assert.match(reliability, /id="invalid-since-id"/);
+    const llms = await (await s.get('/llms.txt')).text();
+    assert.match(llms, /`budget=<characters>`/);
+    assert.match(llms, /`since_id`/);
+  });
+});
