@@ -7,6 +7,7 @@ import { fixedMediaOf, fixedMediaTypes } from '../discovery/fixed-media.ts';
 import { DISCOVERY_PATHS } from '../discovery/paths.ts';
 import { SERVICE_DESCRIPTION } from '../discovery/service-info.ts';
 import { esc, page, prose, table } from './html.ts';
+import { LINK_PREVIEW_CRAWLERS } from '../http/link-preview.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
   { surface: 'v1', title: 'Versioned routes (/api/v1)', intro: 'The machine surface. Breaking changes only ever ship under a new prefix.' },
@@ -96,6 +97,10 @@ curl -s '${baseUrl}/api/v1/search?q=open%20source&feed=latest'`)}</code></pre>
 
 <h2 id="representations">Representations</h2>
 <p>Compact Markdown is the default. <code>full=true</code> adds metrics, timestamps and profile counts. <code>format=json</code> (or <code>Accept: application/json</code>) gives JSON; <code>Accept: text/html</code> a small HTML page; <code>format=obsidian</code> (posts only) an Obsidian note. <code>format</code> overrides <code>Accept</code>; an unsatisfiable <code>Accept</code> answers 406.</p>
+
+<h2 id="link-previews">Link previews</h2>
+<p>The HTML page of a post or a profile carries Open Graph and Twitter-card metadata: the author as title, the text (or bio and counts) as description, the first photo, video still, article cover or link-card image (else the avatar, as a small card) and, for videos, the mp4 as <code>og:video</code>. Paste a permalink (<code>/{handle}/status/{id}</code> or <code>/{handle}</code>) into a chat and its crawler gets that page even when it sends no <code>Accept</code> header, or <code>*/*</code>; everyone else keeps the Markdown default, and those routes answer with <code>Vary: Accept, User-Agent</code>. A crawler that asks for another type, or a <code>format</code> parameter, still decides. The <code>/api/v1</code> routes are for programs and never switch on the User-Agent. Crawlers recognised by a User-Agent token (case-insensitive):</p>
+${table(['Service', 'User-Agent token'], LINK_PREVIEW_CRAWLERS.map((c) => [esc(c.name), `<code>${esc(c.token)}</code>`]))}
 
 <h2 id="paging">Paging</h2>
 <p>List routes return <code>nextCursor</code>, <code>page</code> and <code>limit</code>. Send <code>nextCursor</code> back unchanged as <code>cursor</code> to the same route, query and feed. Stop when <code>nextCursor</code> is absent: a short or empty page is not the end. <code>limit</code> is at most 20, <code>page</code> at most 10.</p>

@@ -6,6 +6,7 @@ import { renderPostMarkdown } from '../../render/markdown/thread.ts';
 import { renderPostObsidian } from '../../render/obsidian.ts';
 import { postJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
+import { postPreview } from '../../render/link-preview.ts';
 import type { Representation } from '../negotiate.ts';
 import type { Rendered } from '../route-decl.ts';
 import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
@@ -34,6 +35,7 @@ export function presentPost(
         baseUrl: ctx.baseUrl,
         canonicalUrl: permalink,
         oembedUrl: `${ctx.baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+        preview: postPreview(p, permalink),
       });
       break;
     default:

@@ -72,12 +72,15 @@ export const statusPermalinkDecl: RouteDecl = {
   path: '/{handle}/status/{id}',
   surface: 'permalink',
   summary: 'Read a post (permalink mirroring the platform URL)',
-  description: 'Same as /api/v1/posts with handle and id taken from the path.',
+  description:
+    'Same as /api/v1/posts with handle and id taken from the path. Link-preview crawlers (chat apps, social ' +
+    'networks, unfurlers; see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header.',
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
   representations: ['markdown', 'obsidian', 'json', 'html'],
   keyAware: false,
+  linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
 };
 

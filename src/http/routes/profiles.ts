@@ -36,6 +36,9 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
 const PAGING_NOTE =
   ' Paging: send back `nextCursor` as `cursor` (preferred); `page` (1-10) walks cursors from the first page and is slower.';
 
+const LINK_PREVIEW_NOTE =
+  ' Link-preview crawlers (see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header.';
+
 function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
@@ -44,7 +47,7 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
     surface,
     summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
-    description: t.description + PAGING_NOTE,
+    description: t.description + PAGING_NOTE + (surface === 'permalink' && kind === 'profile' ? LINK_PREVIEW_NOTE : ''),
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: z.object({ handle: profileHandle }),
     query: z.object(listShape),
@@ -53,6 +56,7 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     errors: ['invalid_handle', ...LIST_ERRORS],
     browseResource: kind,
     ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
+    ...(surface === 'permalink' && kind === 'profile' ? { linkPreview: true } : {}),
   };
 }
 
