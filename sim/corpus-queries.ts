@@ -14,6 +14,21 @@ export function visibility(c: SimCorpus, id: string): Visibility {
   return 'ok';
 }
 
+/** X shows only the latest version of an edited post in timelines and search; earlier ones stay readable by id. */
+export const isSupersededVersion = (p: SimPost): boolean => !!p.editVersions && p.editVersions.at(-1) !== p.id;
+
+/** The edit_control object X's GraphQL and syndication send: flat on the original, nested on later versions. */
+export function editControl(p: SimPost): Record<string, unknown> {
+  const versions = p.editVersions ?? [p.id];
+  const initial = {
+    edit_tweet_ids: versions,
+    editable_until_msecs: String(p.createdAt + 3_600_000),
+    is_edit_eligible: true,
+    edits_remaining: String(Math.max(0, 6 - versions.length)),
+  };
+  return versions[0] === p.id ? initial : { initial_tweet_id: versions[0], edit_control_initial: initial };
+}
+
 export const authorOf = (c: SimCorpus, p: SimPost): SimUser => c.users.get(p.authorId)!;
 
 export function findUser(c: SimCorpus, handleOrId: string): SimUser | undefined {
@@ -94,7 +109,7 @@ export type SearchFeed = 'latest' | 'top' | 'media';
 export function search(c: SimCorpus, q: string, feed: SearchFeed): SimPost[] {
   const needle = q.toLowerCase();
   const hits = [...c.posts.values()].filter(
-    (p) => visibility(c, p.id) === 'ok' && p.text.toLowerCase().includes(needle) && (feed !== 'media' || p.media.length > 0),
+    (p) => visibility(c, p.id) === 'ok' && !isSupersededVersion(p) && p.text.toLowerCase().includes(needle) && (feed !== 'media' || p.media.length > 0),
   );
   if (feed === 'top') return hits.sort((a, b) => b.likes - a.likes || b.createdAt - a.createdAt);
   return hits.sort((a, b) => b.createdAt - a.createdAt);

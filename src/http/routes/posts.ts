@@ -44,6 +44,12 @@ type PostQuery = {
   nocache?: boolean;
 };
 
+const EDIT_NOTE =
+  'An edited post carries `edits.versions` in JSON (every version id, original first, latest last) and a Markdown ' +
+  'line linking each version; reading an earlier version names the latest in Markdown, in `warnings` and in ' +
+  '`Link: <…>; rel="latest-version"` (with `rel="predecessor-version"` for the version before). Edit data comes ' +
+  'from the syndication and X providers; FxTwitter does not report edits.';
+
 const POST_ERRORS = [
   'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
@@ -58,7 +64,7 @@ export const postsDecl: RouteDecl = {
   description:
     'Identify the post with `url` or with `handle` + `id`. Returns compact Markdown by default, expanded Markdown ' +
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
-    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here.',
+    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' + EDIT_NOTE,
   tags: ['posts'],
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
@@ -74,7 +80,8 @@ export const statusPermalinkDecl: RouteDecl = {
   summary: 'Read a post (permalink mirroring the platform URL)',
   description:
     'Same as /api/v1/posts with handle and id taken from the path. Link-preview crawlers (chat apps, social ' +
-    'networks, unfurlers; see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header.',
+    'networks, unfurlers; see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header. ' +
+    EDIT_NOTE,
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
