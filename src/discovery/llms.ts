@@ -21,6 +21,7 @@ export function buildLlmsTxt(routes: RouteDef[], baseUrl: string): string {
     `- A post, its thread and replies: replace the host of an x.com link, e.g. ${link('/jack/status/20')}, or call ${link('/api/v1/posts')}?url=<x.com status URL>.`,
     '- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=thread` keeps only the author\'s own chain; `replies=top|recent|off`.',
     `- A profile and its latest original posts: ${link('/jack')} or ${link('/api/v1/profiles/jack')}.`,
+    `- Numeric ids: ${link('/i/status/20')} (or /i/web/status/<id>) reads a post without its handle; ${link('/i/user/12')} or ${link('/api/v1/users/12')} reads a profile by account id and names its current handle. url= accepts pasted x.com/i/status/<id> links too.`,
     `- Followers / following: ${link('/jack/followers')}, ${link('/jack/following')}.`,
     `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users.`,
     '- Output: compact Markdown by default; `full=true` adds metrics and timestamps; `format=json` gives JSON with the Markdown inside; `format=obsidian` (posts only) gives an Obsidian note.',

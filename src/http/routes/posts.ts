@@ -10,7 +10,7 @@ import {
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
-import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
+import type { HandlerContext, Rendered, RouteDef, RouteDecl } from '../route-decl.ts';
 
 const optionShape = {
   format: postFormat,
@@ -91,6 +91,23 @@ export const statusPermalinkDecl: RouteDecl = {
   errors: ['invalid_params', ...POST_ERRORS],
 };
 
+/** X's handle-less permalinks: the post is read by id alone and the answer names its real author. */
+function handleLessDecl(path: string, operationId: string): RouteDecl {
+  return {
+    ...statusPermalinkDecl,
+    operationId,
+    path,
+    summary: 'Read a post by id alone (permalink mirroring the platform URL)',
+    description:
+      `Same as /{handle}/status/{id} for X's handle-less permalink ${path.replace('{id}', '<id>')}. The response names ` +
+      'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' + EDIT_NOTE,
+    params: z.object({ id: statusId }),
+  };
+}
+
+export const iStatusDecl = handleLessDecl('/i/status/{id}', 'readPostById');
+export const iWebStatusDecl = handleLessDecl('/i/web/status/{id}', 'readPostByWebId');
+
 export const convertDecl: RouteDecl = {
   operationId: 'legacyConvert',
   path: '/api/convert',
@@ -155,10 +172,17 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
     presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache.
-  if (cache !== 'hit' && cache !== 'miss') return render();
+  // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
+  const author = read.requested.author.handle;
+  const canonical = (out: Rendered): Rendered => {
+    if (ref.handle !== undefined && ref.handle.toLowerCase() === author.toLowerCase()) return out;
+    const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
+    return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
+  };
+  if (cache !== 'hit' && cache !== 'miss') return canonical(render());
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
-  return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
+  return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });
 }
 
 export const postRoutes: RouteDef[] = [
@@ -170,6 +194,13 @@ export const postRoutes: RouteDef[] = [
       return servePost(ctx, ctx.params);
     },
   },
+  ...[iStatusDecl, iWebStatusDecl].map((decl) => ({
+    decl,
+    handle: (ctx: HandlerContext<PostQuery, { id: string }>) => {
+      checkIdLength(ctx.params.id);
+      return servePost(ctx, { id: ctx.params.id });
+    },
+  })),
   {
     decl: convertDecl,
     handle: (ctx: HandlerContext<PostQuery>) => {

@@ -4,7 +4,7 @@ import { isOriginal } from '../../domain/lists.ts';
 import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
 import { profileHandle } from '../params/common.ts';
-import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
+import type { HandlerContext, Rendered, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 
@@ -60,19 +60,24 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
   };
 }
 
-export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, path: string) {
+/** A profile named by its handle, or by its numeric account id (whatever the handle is today). */
+export type ProfileRef = { handle: string } | { accountId: string };
+
+export async function serveProfile(ctx: HandlerContext<ListQuery>, ref: ProfileRef, path: string): Promise<Rendered> {
   const { lists } = ctx.services;
+  const byId = 'accountId' in ref;
+  const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
   let author: Author | undefined;
-  return serveList(ctx, {
+  const out = await serveList(ctx, {
     resource: 'profile',
-    scope: { route: 'profile', query: handle.toLowerCase(), feed: '' },
+    scope: byId ? { route: 'profile-id', query: ref.accountId, feed: '' } : { route: 'profile', query: ref.handle.toLowerCase(), feed: '' },
     path,
-    title: `@${handle} on X`,
-    missing: { kind: 'profile', what: `@${handle}` },
+    title: `${what} on X`,
+    missing: { kind: 'profile', what },
     async load(call) {
       // The profile is read once, before the first page of posts.
-      if (!author) author = (await lists.profile(handle, call.policy)).value;
-      return lists.timeline(handle, call);
+      author ??= (await (byId ? lists.profileById(ref.accountId, call.policy) : lists.profile(ref.handle, call.policy))).value;
+      return lists.timeline(author.handle, call);
     },
     build(page, meta) {
       return {
@@ -85,6 +90,10 @@ export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, pat
       };
     },
   });
+  // Read by account id: tell the handle the account has today.
+  if (!byId || !author || out.status === 404) return out;
+  const rel = `<${ctx.services.config.baseUrl}/${encodeURIComponent(author.handle)}>; rel="canonical"`;
+  return { ...out, headers: { ...out.headers, link: rel } };
 }
 
 export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'followers' | 'following', handle: string, path: string) {
@@ -128,7 +137,7 @@ function routes(kind: Kind): RouteDef[] {
       handle: (ctx: Ctx) => {
         const handle = ctx.params.handle;
         const path = d.path.replace('{handle}', handle);
-        return kind === 'profile' ? serveProfile(ctx, handle, path) : serveConnections(ctx, kind, handle, path);
+        return kind === 'profile' ? serveProfile(ctx, { handle }, path) : serveConnections(ctx, kind, handle, path);
       },
     };
   });
