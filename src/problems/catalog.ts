@@ -13,6 +13,7 @@ export const CATALOG = {
   unsupported_host: { status: 400, title: 'Unsupported host', resolution: 'Only x.com and twitter.com URLs (with or without www. or mobile.) are accepted.' },
   invalid_path: { status: 400, title: 'Not a status permalink', resolution: 'The URL path must be shaped /{handle}/status/{id} (or X\'s handle-less /i/status/{id} or /i/web/status/{id}).' },
   invalid_params: { status: 400, title: 'Invalid handle or status id', resolution: '`handle` must be 1-15 word characters and `id` numeric; pass both together.' },
+  invalid_date: { status: 400, title: 'Invalid date window', resolution: 'Give `since` and `until` as ISO 8601 dates (2026-03-01) or date-times (2026-03-01T12:00:00Z), with since earlier than until.' },
   invalid_user_id: { status: 400, title: 'Invalid account id', resolution: 'Use the numeric account id (1-20 digits), e.g. /i/user/783214.' },
   invalid_handle: { status: 400, title: 'Invalid handle', resolution: 'Use 1-15 letters, digits or underscores, without a leading @.' },
   invalid_resource: { status: 400, title: 'Unsupported browse resource', resolution: 'Use `resource` = profile, search, followers or following.' },

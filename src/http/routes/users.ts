@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { ACCOUNT_ID_RE } from '../params/common.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
-import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
-import { serveProfile } from './profiles.ts';
+import { LIST_ERRORS } from './list-params.ts';
+import { profileShape, serveProfile, type ProfileQuery } from './profiles.ts';
 
 const accountId = z
   .string()
@@ -25,10 +25,10 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl {
     description: DESCRIPTION,
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: z.object({ id: accountId }),
-    query: z.object(listShape),
+    query: z.object(profileShape),
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
-    errors: ['invalid_user_id', ...LIST_ERRORS],
+    errors: ['invalid_user_id', 'invalid_date', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'profile',
     ...(surface === 'permalink' ? { linkPreview: true } : {}),
   };
@@ -38,6 +38,6 @@ export const userRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surfac
   const d = decl(surface);
   return {
     decl: d,
-    handle: (ctx: HandlerContext<ListQuery, { id: string }>) => serveProfile(ctx, { accountId: ctx.params.id }, d.path.replace('{id}', ctx.params.id)),
+    handle: (ctx: HandlerContext<ProfileQuery, { id: string }>) => serveProfile(ctx, { accountId: ctx.params.id }, d.path.replace('{id}', ctx.params.id)),
   };
 });
