@@ -1,11 +1,13 @@
 // Turns a PostRead into the negotiated representation plus the posts route's 200 headers.
 import type { PostRead, PostReadOptions } from '../../domain/reads.ts';
 import { postCount } from '../../domain/read-post.ts';
+import { isEarlierVersion, latestVersionId, type Post } from '../../domain/models.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
 import { renderPostMarkdown } from '../../render/markdown/thread.ts';
 import { renderPostObsidian } from '../../render/obsidian.ts';
 import { postJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
+import { postPreview } from '../../render/link-preview.ts';
 import type { Representation } from '../negotiate.ts';
 import type { Rendered } from '../route-decl.ts';
 import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
@@ -26,6 +28,18 @@ function documentOf(read: PostRead, rep: Representation, mdOpts: Parameters<type
   }
   const warnings = fitted.leftOut.length ? [...read.warnings, budgetWarning(budget.chars, fitted.leftOut)] : read.warnings;
   return { shown: fitted.read, text: fitted.markdown, warnings };
+}
+
+/** RFC 5829 version relations for an edited post: where the latest and the previous versions are read here. */
+function versionLinks(p: Post, baseUrl: string): { link?: string } {
+  const versions = p.edits?.versions;
+  if (!versions) return {};
+  const at = (id: string) => `<${baseUrl}/${encodeURIComponent(p.author.handle)}/status/${id}>`;
+  const links: string[] = [];
+  if (isEarlierVersion(p)) links.push(`${at(latestVersionId(p))}; rel="latest-version"`);
+  const i = versions.indexOf(p.id);
+  if (i > 0) links.push(`${at(versions[i - 1]!)}; rel="predecessor-version"`);
+  return links.length ? { link: links.join(', ') } : {};
 }
 
 export function presentPost(
@@ -54,6 +68,7 @@ export function presentPost(
         baseUrl: ctx.baseUrl,
         canonicalUrl: permalink,
         oembedUrl: `${ctx.baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+        preview: postPreview(p, permalink),
       });
       break;
     default:
@@ -63,6 +78,7 @@ export function presentPost(
     body,
     contentType: CONTENT_TYPES[rep],
     headers: {
+      ...versionLinks(p, ctx.baseUrl),
       vary: 'Accept',
       'cache-control': publicCacheControl(ctx.cacheTtlS, ctx.cache),
       'x-source': read.source,
