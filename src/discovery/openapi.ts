@@ -1,4 +1,5 @@
 // OpenAPI 3.1 description generated from the route declarations and the problem catalog.
+import { z } from 'zod';
 import { CATALOG, type CatalogEntry } from '../problems/catalog.ts';
 import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
 import { CONTENT_TYPES } from '../http/present/common.ts';
@@ -57,7 +58,29 @@ function mediaTypeKey(contentType: string): string {
   return contentType.replace(/;\s*charset=[^;]+/i, '');
 }
 
-function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }> {
+/**
+ * The JSON bodies routes declare, as components: one entry per body schema (shared by the routes that return it),
+ * its recursive parts (posts inside posts, replies inside replies) hoisted beside it under the same prefix.
+ */
+class BodySchemas {
+  readonly components: Record<string, JsonSchema> = {};
+  private readonly names = new Map<z.ZodType, string>();
+
+  refFor(schema: z.ZodType, name: string): JsonSchema {
+    let known = this.names.get(schema);
+    if (!known) {
+      known = name;
+      this.names.set(schema, known);
+      const { $schema: _drop, $defs, ...body } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+      const rebase = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', `"#/components/schemas/${known}_`)) as JsonSchema;
+      this.components[known] = rebase(body);
+      for (const [def, value] of Object.entries(($defs ?? {}) as Record<string, unknown>)) this.components[`${known}_${def}`] = rebase(value);
+    }
+    return { $ref: `#/components/schemas/${known}` };
+  }
+}
+
+function successContent(decl: RouteDecl, bodies: BodySchemas): Record<string, { schema: JsonSchema }> {
   const fixed = fixedMediaOf(decl);
   if (fixed) {
     const schemaOf = (t: string) => (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
@@ -65,7 +88,8 @@ function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }>
   }
   const out: Record<string, { schema: JsonSchema }> = {};
   for (const rep of decl.representations) {
-    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? JSON_ENVELOPE : TEXT };
+    const json = decl.json ? bodies.refFor(decl.json, String(decl.json.meta()?.title ?? `${decl.operationId}Body`)) : JSON_ENVELOPE;
+    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? json : TEXT };
   }
   return out;
 }
@@ -93,7 +117,7 @@ function errorResponses(decl: RouteDecl): Record<string, unknown> {
   return out;
 }
 
-function operation(decl: RouteDecl): Record<string, unknown> {
+function operation(decl: RouteDecl, bodies: BodySchemas): Record<string, unknown> {
   const parameters = routeParams(decl).map((p) => ({
     name: p.name,
     in: p.in,
@@ -111,7 +135,7 @@ function operation(decl: RouteDecl): Record<string, unknown> {
       '200': {
         description: 'OK',
         ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
-        content: successContent(decl),
+        content: successContent(decl, bodies),
       },
       ...errorResponses(decl),
     },
@@ -134,8 +158,9 @@ function operation(decl: RouteDecl): Record<string, unknown> {
 export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
+  const bodies = new BodySchemas();
   for (const { decl } of routes) {
-    paths[decl.path] = { get: operation(decl) };
+    paths[decl.path] = { get: operation(decl, bodies) };
     for (const t of decl.tags) tags.add(t);
   }
   return {
@@ -151,7 +176,7 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions): Record<s
     tags: [...tags].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA },
+      schemas: { Problem: PROBLEM_SCHEMA, ...bodies.components },
       securitySchemes: {
         bearerKey: {
           type: 'http',

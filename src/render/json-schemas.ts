@@ -129,15 +129,17 @@ const provenance = {
   warnings: z.array(z.string()).describe('What was left out or degraded (also in X-Warnings).'),
 };
 
-export const postJsonSchema = z.looseObject({
-  ...provenance,
-  post: postSchema.describe('The requested post.'),
-  thread: z.array(postSchema).describe("The author's own chain containing the requested post, in order."),
-  conversation: z.looseObject({
-    parents: z.array(postSchema).describe('Posts above the chain by other authors, root first.'),
-    replies: z.array(replyNode),
-  }),
-});
+export const postJsonSchema = z
+  .looseObject({
+    ...provenance,
+    post: postSchema.describe('The requested post.'),
+    thread: z.array(postSchema).describe("The author's own chain containing the requested post, in order."),
+    conversation: z.looseObject({
+      parents: z.array(postSchema).describe('Posts above the chain by other authors, root first.'),
+      replies: z.array(replyNode),
+    }),
+  })
+  .meta({ title: 'PostBody' });
 
 const paging = {
   nextCursor: z.string().optional().describe('Send back as `cursor` for the next page; absent at the end.'),
@@ -150,7 +152,7 @@ export const profileJsonSchema = z.looseObject({
   profile: authorSchema,
   posts: z.array(postSchema).describe('Most recent original posts, newest first.'),
   ...paging,
-});
+}).meta({ title: 'ProfileBody' });
 
 export const connectionsJsonSchema = z.looseObject({
   ...provenance,
@@ -158,7 +160,7 @@ export const connectionsJsonSchema = z.looseObject({
   handle: z.string(),
   items: z.array(authorSchema),
   ...paging,
-});
+}).meta({ title: 'ConnectionsBody' });
 
 const searchItem = z.union([
   z.looseObject({ kind: z.literal('post'), post: postSchema }),
@@ -171,4 +173,4 @@ export const searchJsonSchema = z.looseObject({
   feed: z.enum(['latest', 'top', 'photos', 'videos', 'users']),
   items: z.array(searchItem),
   ...paging,
-});
+}).meta({ title: 'SearchBody' });
