@@ -42,6 +42,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     syndicationUrl: config.syndicationUrl,
     xApiUrl: config.xApiUrl,
     xSessionsPath: config.xSessionsPath,
+    xOperationsPath: config.xOperationsPath,
+    log,
     timeoutMs: config.upstreamTimeoutMs,
     policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
   });
@@ -74,6 +76,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     chain,
     async close() {
       stopSharingCursors();
+      for (const p of providers) p.close?.();
       await server.close();
       await stores.close();
     },

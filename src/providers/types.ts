@@ -54,6 +54,8 @@ export interface Provider {
    * again. Undefined when it cannot say (e.g. no sessions configured at all).
    */
   retryAfterS?(capability: Capability): number | undefined;
+  /** Releases what the provider holds open (file watchers, timers). */
+  close?(): void;
 }
 
 /**

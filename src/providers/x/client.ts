@@ -5,6 +5,7 @@ import type { Deadline } from '../deadline.ts';
 import { fetchUpstream, parseJson, type UpstreamPolicy } from '../http.ts';
 import { ProviderError } from '../types.ts';
 import { graphqlUrl, type OperationName } from './operations.ts';
+import { OperationTable } from './operation-table.ts';
 import type { SessionPool, XSession } from './sessions.ts';
 import type { XEnvelope, XGraphqlError } from './wire.ts';
 
@@ -34,6 +35,8 @@ export interface XClientOptions {
   /** `$THREADMARK_X_API_URL`, e.g. https://x.com/i/api */
   apiUrl: string;
   pool: SessionPool;
+  /** The operations in force; the shipped table when omitted. */
+  operations?: OperationTable;
   timeoutMs: number;
   /** Retries and body limit; without one each read is tried once. */
   policy?: UpstreamPolicy;
@@ -45,7 +48,11 @@ export interface XCallOptions {
 }
 
 export class XGraphqlClient {
-  constructor(private readonly opts: XClientOptions) {}
+  readonly operations: OperationTable;
+
+  constructor(private readonly opts: XClientOptions) {
+    this.operations = opts.operations ?? new OperationTable();
+  }
 
   get pool(): SessionPool {
     return this.opts.pool;
@@ -57,7 +64,7 @@ export class XGraphqlClient {
    * session can serve `op`, 'error' for bad statuses or bodies, 'network' from the transport.
    */
   async call(op: OperationName, variables: Record<string, unknown>, call: XCallOptions = {}): Promise<XEnvelope> {
-    const url = graphqlUrl(this.opts.apiUrl, op, variables);
+    const url = graphqlUrl(this.opts.apiUrl, this.operations.get(op), variables);
     const tried = new Set<XSession>();
     for (;;) {
       const session = this.opts.pool.acquire(op, tried);
@@ -81,6 +88,11 @@ export class XGraphqlClient {
         continue;
       }
       if (verdict.kind === 'retry') continue;
+      if (verdict.kind === 'stale') {
+        throw new ProviderError(PROVIDER, 'error', `x ${op}: ${verdict.reason}; refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true`, {
+          status: res.status,
+        });
+      }
       if (verdict.kind === 'fail') {
         throw new ProviderError(PROVIDER, 'error', `x ${op}: ${verdict.reason}`, { status: res.status });
       }
@@ -124,7 +136,13 @@ type Verdict =
   | { kind: 'rate_limited' }
   | { kind: 'dead'; reason: string }
   | { kind: 'retry' }
+  | { kind: 'stale'; reason: string }
   | { kind: 'fail'; reason: string };
+
+/** X's code for a request whose feature flags do not match what the operation expects now. */
+const FEATURES_MISMATCH = 336;
+/** X's code for a bad request it can explain (bad cursor, bad query): not a sign of a stale table. */
+const BAD_REQUEST = 214;
 
 /** Sorts one answer into: usable, session problem (rotate), transient (rotate) or upstream failure. */
 function judge(status: number, text: string): Verdict {
@@ -139,6 +157,11 @@ function judge(status: number, text: string): Verdict {
   if (status === 401 || status === 403) return { kind: 'dead', reason: `refused with HTTP ${status}` };
   // X answers a transient 404 with an empty body (stale transaction id, shard hiccup): another session may pass.
   if (status === 404 && text.trim() === '') return { kind: 'retry' };
+  // After a web deploy an old query id answers 404 and old flags 400 / code 336, whichever session asks.
+  if (codes.includes(FEATURES_MISMATCH)) return { kind: 'stale', reason: `features out of date (code ${FEATURES_MISMATCH})` };
+  if (status === 404 || (status === 400 && !codes.includes(BAD_REQUEST))) {
+    return { kind: 'stale', reason: `query id or features out of date (HTTP ${status})` };
+  }
   if (status >= 400) return { kind: 'fail', reason: `HTTP ${status}` };
   if (body === undefined) {
     parseJson(PROVIDER, text); // throws the canonical malformed-JSON ProviderError

@@ -16,6 +16,7 @@ import { PROVIDER, XGraphqlClient } from './client.ts';
 import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
 import { parseConversation, parseProfile, parseReplyPage, parseSearchPage, parseTimelinePage, parseUserPage } from './parse.ts';
 import { loadSessionsFile, SessionPool } from './sessions.ts';
+import { OperationTable, type TableLog } from './operation-table.ts';
 
 /** Which operation backs each capability (timeline also needs UserByScreenName once per handle). */
 const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
@@ -45,6 +46,7 @@ const MAX_FILTERED_READS = 4;
 export interface XProviderOptions {
   apiUrl: string;
   pool: SessionPool;
+  operations?: OperationTable;
   timeoutMs: number;
   policy?: UpstreamPolicy;
 }
@@ -65,6 +67,15 @@ export class XProvider implements Provider {
 
   get pool(): SessionPool {
     return this.opts.pool;
+  }
+
+  get operations(): OperationTable {
+    return this.client.operations;
+  }
+
+  /** Stops watching the operations file. */
+  close(): void {
+    this.client.operations.close();
   }
 
   capabilities(): ReadonlySet<Capability> {
@@ -191,6 +202,9 @@ function endAware<T>(page: Page<T>, requested: string | undefined): Page<T> {
 export interface XProviderConfig {
   xApiUrl: string;
   xSessionsPath?: string;
+  /** THREADMARK_X_OPERATIONS: validated at start, then watched. */
+  xOperationsPath?: string;
+  log?: TableLog;
   upstreamTimeoutMs: number;
   policy?: UpstreamPolicy;
 }
@@ -216,8 +230,15 @@ export function createXProvider(cfg: XProviderConfig, now: () => number = Date.n
     }
   }
   const pool = new SessionPool([...loaded.sessions], now);
+  let operations: OperationTable;
+  try {
+    operations = new OperationTable({ overridePath: cfg.xOperationsPath, log: cfg.log });
+  } catch (err) {
+    throw new Error(`THREADMARK_X_OPERATIONS (${cfg.xOperationsPath}): ${(err as Error).message}`);
+  }
+  operations.watch();
   return {
-    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, timeoutMs: cfg.upstreamTimeoutMs, policy: cfg.policy }),
+    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, operations, timeoutMs: cfg.upstreamTimeoutMs, policy: cfg.policy }),
     sessions: loaded.sessions.map((s) => s.label),
     skipped: loaded.skipped,
   };
