@@ -43,6 +43,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     xApiUrl: config.xApiUrl,
     xSessionsPath: config.xSessionsPath,
     xOperationsPath: config.xOperationsPath,
+    xDiscover: config.xDiscover,
+    xWebUrl: config.xWebUrl,
     log,
     timeoutMs: config.upstreamTimeoutMs,
     policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },

@@ -1,6 +1,7 @@
 // X web GraphQL (x.com/i/api/graphql/<queryId>/<Operation>), served under /x/i/api from the shared corpus
 // in the real nested timeline shape. A query id other than the one the current deploy (x-deploy.ts) gives
-// the operation answers 404, as X does after a web deploy. Every call then passes the account check of
+// the operation answers 404, as X does after a web deploy; a signed operation (search) without a valid
+// x-client-transaction-id answers X's bare 404 (x-web-bundle.ts). Every call then passes the account check of
 // x-accounts.ts (cookies, csrf, locked accounts, per-operation rate-limit windows).
 //
 // Control (for the demo and other processes): POST /x/__accounts/reset, POST /x/__accounts/limits
@@ -12,7 +13,8 @@ import { decodeCursor, encodeCursor, paginate } from '../cursor.ts';
 import type { XEntry, XEnvelope, XInstruction } from '../../src/providers/x/wire.ts';
 import { xAccounts } from './x-accounts.ts';
 import { xDeploy } from '../x-deploy.ts';
-import { OPERATION_NAMES, type OperationName } from '../../src/providers/x/operations.ts';
+import { transactionIdProblem } from '../x-web-bundle.ts';
+import { DEFAULT_OPERATIONS, OPERATION_NAMES, type OperationName } from '../../src/providers/x/operations.ts';
 import { cursorEntry, cursorItemEntry, moduleEntry, moduleItem, tweetEntry, userEntry, xRepost, xTweetResult, xUser } from './x-wire.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
 
@@ -201,6 +203,9 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
   return ok({ data: { search_by_raw_query: { search_timeline: { timeline: { instructions } } } } });
 }
 
+/** The operations whose calls must carry a valid `x-client-transaction-id` (those the shipped table signs). */
+const SIGNED = new Set<string>(OPERATION_NAMES.filter((n) => DEFAULT_OPERATIONS[n].transactionId));
+
 const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   TweetDetail: tweetDetail,
   UserByScreenName: userByScreenName,
@@ -244,6 +249,11 @@ export const xGraphqlRoutes: RouteModule = {
     if (!op || req.method !== 'GET') return null;
     // X's answer to a query id its current deploy does not know.
     if (xDeploy.queryId(m![2]!) !== m![1]) return json(404, { errors: [{ message: 'Query: Unspecified' }] });
+    // Operations X protects with a transaction id answer a bare 404 to a missing or malformed one.
+    const txHeader = req.headers['x-client-transaction-id'];
+    if (SIGNED.has(m![2]!) && transactionIdProblem(typeof txHeader === 'string' ? txHeader : undefined, Date.now())) {
+      return { status: 404, headers: {}, body: '' };
+    }
     const admitted = xAccounts.admit(req.headers, m![2]!);
     if ('refuse' in admitted) return admitted.refuse;
     let variables: Vars;

@@ -1,7 +1,8 @@
 // The X operations table in force: shipped defaults, the operator's THREADMARK_X_OPERATIONS file merged
 // over them (re-read when the file changes, no restart) and query ids found in X's web bundle. A file that
 // turns bad at run time is reported and ignored: the last good table stays in force.
-import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { watchPath } from './file-watch.ts';
 import {
   DEFAULT_OPERATIONS,
   mergeOperations,
@@ -28,9 +29,6 @@ export interface TableLog {
   warn(obj: object, msg: string): void;
 }
 
-/** How often the override file's mtime is checked; polling survives editors that replace the file. */
-export const OPERATIONS_WATCH_INTERVAL_MS = 500;
-
 /** Reads and validates an override file; OperationsFileError (one line) when it is missing or bad. */
 export function loadOperationsOverride(path: string): OperationsOverride {
   let text: string;
@@ -46,14 +44,13 @@ export interface OperationTableOptions {
   /** THREADMARK_X_OPERATIONS */
   overridePath?: string;
   log?: TableLog;
-  watchIntervalMs?: number;
 }
 
 export class OperationTable {
   private override: OperationsOverride = {};
   private merged: OperationsTable = DEFAULT_OPERATIONS;
   private readonly discovered = new Map<OperationName, string>();
-  private watching = false;
+  private unwatch?: () => void;
   /** The last reload's problem, while the file stays bad. */
   lastError?: string;
 
@@ -110,20 +107,13 @@ export class OperationTable {
   /** Re-reads the override file whenever its size or mtime changes. */
   watch(): void {
     const path = this.opts.overridePath;
-    if (!path || this.watching) return;
-    this.watching = true;
-    watchFile(path, { persistent: false, interval: this.opts.watchIntervalMs ?? OPERATIONS_WATCH_INTERVAL_MS }, this.onChange);
+    if (path && !this.unwatch) this.unwatch = watchPath(path, () => this.reload());
   }
 
   close(): void {
-    if (this.watching && this.opts.overridePath) unwatchFile(this.opts.overridePath, this.onChange);
-    this.watching = false;
+    this.unwatch?.();
+    this.unwatch = undefined;
   }
-
-  private readonly onChange = (cur: Stats, prev: Stats): void => {
-    if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size) return;
-    this.reload();
-  };
 
   private setOverride(override: OperationsOverride): void {
     this.override = override;

@@ -15,8 +15,9 @@ import type { UpstreamPolicy } from '../http.ts';
 import { PROVIDER, XGraphqlClient } from './client.ts';
 import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
 import { parseConversation, parseProfile, parseReplyPage, parseSearchPage, parseTimelinePage, parseUserPage } from './parse.ts';
-import { loadSessionsFile, SessionPool } from './sessions.ts';
-import { OperationTable, type TableLog } from './operation-table.ts';
+import type { SessionPool } from './sessions.ts';
+import type { OperationTable } from './operation-table.ts';
+import type { XWebApp } from './web-app.ts';
 
 /** Which operation backs each capability (timeline also needs UserByScreenName once per handle). */
 const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
@@ -47,8 +48,27 @@ export interface XProviderOptions {
   apiUrl: string;
   pool: SessionPool;
   operations?: OperationTable;
+  web?: XWebApp;
   timeoutMs: number;
   policy?: UpstreamPolicy;
+  /** Stops what the setup started (file watchers). */
+  onClose?: () => void;
+}
+
+/** One operation's line in GET /api provider health and /metrics. */
+export interface OperationHealth {
+  queryId: string;
+  /** Where the id in force came from: shipped, override or discovered. */
+  source: string;
+  transactionId: boolean;
+  success: number;
+  failure: number;
+  stale: number;
+  lastStaleAt?: string;
+  sessions: number;
+  usableSessions: number;
+  /** Seconds until a session can serve it again, when none can now. */
+  retryAfterS?: number;
 }
 
 export interface ConversationPageRequest extends CallOptions {
@@ -73,9 +93,33 @@ export class XProvider implements Provider {
     return this.client.operations;
   }
 
-  /** Stops watching the operations file. */
+  /** Stops watching the operations and sessions files. */
   close(): void {
     this.client.operations.close();
+    this.opts.onClose?.();
+  }
+
+  /** Per operation: the id in force, answers counted by kind, and how many sessions can serve it now. */
+  operationHealth(): Record<OperationName, OperationHealth> {
+    const out = {} as Record<OperationName, OperationHealth>;
+    for (const row of this.client.operations.rows()) {
+      const wait = this.opts.pool.nextAvailableInS(row.name);
+      out[row.name] = {
+        queryId: row.operation.queryId,
+        source: row.source,
+        transactionId: row.operation.transactionId,
+        ...this.client.stats.get(row.name),
+        sessions: this.opts.pool.size,
+        usableSessions: this.opts.pool.usableCount(row.name),
+        ...(wait ? { retryAfterS: wait } : {}),
+      };
+    }
+    return out;
+  }
+
+  /** The web app reader's state (discovery, signing inputs), for GET /api. */
+  webStatus() {
+    return this.opts.web?.status();
   }
 
   capabilities(): ReadonlySet<Capability> {
@@ -197,49 +241,4 @@ function endAware<T>(page: Page<T>, requested: string | undefined): Page<T> {
   if (c === undefined) return page;
   if (page.items.length === 0 || c === requested || c.startsWith('0|')) return { items: page.items };
   return page;
-}
-
-export interface XProviderConfig {
-  xApiUrl: string;
-  xSessionsPath?: string;
-  /** THREADMARK_X_OPERATIONS: validated at start, then watched. */
-  xOperationsPath?: string;
-  log?: TableLog;
-  upstreamTimeoutMs: number;
-  policy?: UpstreamPolicy;
-}
-
-export interface XProviderSetup {
-  provider: XProvider;
-  /** Labels of the sessions loaded and the number of lines skipped, for a start-up log line. */
-  sessions: string[];
-  skipped: number;
-}
-
-/**
- * Builds the provider from the validated configuration. No path = no sessions (the provider then has no
- * capabilities); a path that cannot be read is a start-up error, since the operator asked for sessions.
- */
-export function createXProvider(cfg: XProviderConfig, now: () => number = Date.now): XProviderSetup {
-  let loaded: { sessions: SessionPool['sessions']; skipped: number } = { sessions: [], skipped: 0 };
-  if (cfg.xSessionsPath) {
-    try {
-      loaded = loadSessionsFile(cfg.xSessionsPath);
-    } catch (err) {
-      throw new Error(`cannot read THREADMARK_X_SESSIONS (${cfg.xSessionsPath}): ${(err as Error).message}`);
-    }
-  }
-  const pool = new SessionPool([...loaded.sessions], now);
-  let operations: OperationTable;
-  try {
-    operations = new OperationTable({ overridePath: cfg.xOperationsPath, log: cfg.log });
-  } catch (err) {
-    throw new Error(`THREADMARK_X_OPERATIONS (${cfg.xOperationsPath}): ${(err as Error).message}`);
-  }
-  operations.watch();
-  return {
-    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, operations, timeoutMs: cfg.upstreamTimeoutMs, policy: cfg.policy }),
-    sessions: loaded.sessions.map((s) => s.label),
-    skipped: loaded.skipped,
-  };
 }

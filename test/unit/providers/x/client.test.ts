@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { ProviderError } from '../../../../src/providers/types.ts';
 import { WEB_BEARER, XGraphqlClient } from '../../../../src/providers/x/client.ts';
-import { createXProvider } from '../../../../src/providers/x/provider.ts';
+import { createXProvider } from '../../../../src/providers/x/setup.ts';
 import { parseSessionLines, SessionPool } from '../../../../src/providers/x/sessions.ts';
 import { json, startServer, type LocalServer } from '../local-server.ts';
 
@@ -88,14 +88,14 @@ describe('x GraphQL client', () => {
     assert.deepEqual(pool.status().map((x) => x.state), ['ok', 'ok']);
   });
 
-  it('marks a session refused with a bare 403 dead and serves the read from the next one', async () => {
+  it('marks a session refused with a bare 403 locked and serves the read from the next one', async () => {
     server = await startServer((req, res) => {
       if (String(req.headers.cookie).includes('tokA')) return json(res, 403, { errors: [{ message: 'Forbidden.' }] });
       json(res, 200, { data: { user: {} } });
     });
     const { c, pool } = client(server.url);
     assert.deepEqual(await c.call('Followers', { userId: '1' }), { data: { user: {} } });
-    assert.deepEqual(pool.status().map((x) => [x.state, x.deadReason]), [['dead', 'refused with HTTP 403'], ['ok', undefined]]);
+    assert.deepEqual(pool.status().map((x) => [x.state, x.deadReason]), [['locked', 'refused with HTTP 403'], ['ok', undefined]]);
     assert.equal(server.requests.length, 2);
   });
 

@@ -69,9 +69,9 @@ describe('x session pool', () => {
   it('takes a dead session out of every operation for a day', () => {
     const c = clock();
     const pool = new SessionPool(two(), c.now);
-    pool.markDead(pool.sessions[0]!, 'account locked (code 326)');
+    pool.markDead(pool.sessions[0]!, 'account locked (code 326)', 'locked');
     for (let i = 0; i < 3; i++) assert.equal(pool.acquire('Followers')?.label, 'b');
-    assert.deepEqual(pool.status()[0], { label: 'a', state: 'dead', availableInS: DEAD_PARK_MS / 1000, deadReason: 'account locked (code 326)' });
+    assert.deepEqual(pool.status()[0], { label: 'a', state: 'locked', availableInS: DEAD_PARK_MS / 1000, deadReason: 'account locked (code 326)' });
     pool.markDead(pool.sessions[1]!, 'refused with HTTP 403');
     assert.equal(pool.isAvailable(), false);
     assert.equal(pool.nextAvailableInS(), DEAD_PARK_MS / 1000);
