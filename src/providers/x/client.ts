@@ -108,8 +108,7 @@ export class XGraphqlClient {
         // A signed call refused with X's bare 404: the signing inputs may be out of date; read them again once.
         if (operation.transactionId && this.opts.web && !refreshedSigning) {
           refreshedSigning = true;
-          await this.opts.web.resetSigning();
-          tried.delete(session);
+          if (await this.opts.web.resetSigning()) tried.delete(session);
         }
         continue;
       }

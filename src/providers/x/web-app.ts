@@ -79,11 +79,15 @@ export class XWebApp {
     return this.transaction;
   }
 
-  /** X refused a signed call: the verification key or animations may have changed since the last read. */
-  async resetSigning(): Promise<void> {
+  /**
+   * X refused a signed call: the verification key or animations may have changed since the last read.
+   * Returns whether fresh inputs are in hand (a retry can help).
+   */
+  async resetSigning(): Promise<boolean> {
     this.transaction = undefined;
     this.lastSigningAttemptAt = this.now();
     await this.read('signing refused');
+    return this.transaction !== undefined;
   }
 
   status(): WebAppStatus {
