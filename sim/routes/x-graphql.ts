@@ -5,7 +5,7 @@
 // x-accounts.ts (cookies, csrf, locked accounts, per-operation rate-limit windows).
 //
 // Control (for the demo and other processes): POST /x/__accounts/reset, POST /x/__accounts/limits
-// {"limit","windowS"}, POST /x/__accounts/lock {"auth_token"}, POST /x/__deploy/rotate {"operation"}
+// {"limit","windowS"}, POST /x/__accounts/lock {"auth_token"}, POST /x/__accounts/logout {"auth_token"}, POST /x/__deploy/rotate {"operation"}
 // (answers {"queryId"}), POST /x/__deploy/reset.
 import type { SimCorpus, SimUser } from '../corpus-types.ts';
 import { ancestorIds, continuationIds, findUser, relationship, replyModules, search, timeline, visibility } from '../corpus-queries.ts';
@@ -230,6 +230,7 @@ function control(req: SimRequest): SimResponse | null {
       ...(typeof body.windowS === 'number' ? { windowS: body.windowS } : {}),
     });
   } else if (req.path === '/__accounts/lock' && typeof body.auth_token === 'string') xAccounts.lock(body.auth_token);
+  else if (req.path === '/__accounts/logout' && typeof body.auth_token === 'string') xAccounts.logout(body.auth_token);
   else if (req.path === '/__deploy/reset') xDeploy.reset();
   else if (req.path === '/__deploy/rotate') {
     const op = String(body.operation ?? '');
