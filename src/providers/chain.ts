@@ -1,7 +1,7 @@
 import { Problem } from '../problems/problem.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
-import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider } from './types.ts';
+import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider, type ProviderOperationHealth } from './types.ts';
 
 export interface ChainOptions {
   /** Breaker settings per provider; `false` turns the breaker off. Default: 5 failures, 30 s. */
@@ -42,6 +42,8 @@ export interface ProviderHealth {
   failures: number;
   lastFailure?: { kind: FailureKind; at: string };
   breaker: 'closed' | 'open' | 'half-open' | 'off';
+  /** Account-backed providers: per upstream operation. */
+  operations?: Record<string, ProviderOperationHealth>;
 }
 
 /**
@@ -86,6 +88,7 @@ export class ProviderChain {
         failures: c.failures,
         ...(c.lastFailure ? { lastFailure: c.lastFailure } : {}),
         breaker: this.circuits.get(p.name)?.state ?? 'off',
+        ...(p.operationHealth ? { operations: p.operationHealth() } : {}),
       };
     });
   }

@@ -165,3 +165,27 @@ describe('distributed mode', { skip: redisSkip }, () => {
     await eventually(async () => (await list(a)).sessions.map((v) => v.username).join() === 'cluster_one', 'the removal on a');
   });
 });
+
+describe('per-operation health', () => {
+  test('/metrics counts answers per operation (success, failure, stale) and usable sessions; GET /api shows each operation', async () => {
+    const { path, tokens } = sessionsFile(['m_one', 'm_two']);
+    xAccounts.lock(tokens[0]!);
+    const s = await xStack(path);
+    assert.equal((await s.get(`/${HANDLES.alice}?format=json`)).status, 200);
+    xDeploy.rotate('UserByScreenName');
+    assert.equal((await s.get(`/${HANDLES.bob}?format=json`)).status, 502);
+
+    const metrics = await (await s.get('/metrics')).text();
+    const line = (re: RegExp) => metrics.split('\n').find((l) => re.test(l));
+    assert.match(line(/^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="success"\}/) ?? '', / 1$/);
+    assert.match(line(/^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="failure"\}/) ?? '', / 1$/, 'the locked session');
+    assert.match(line(/^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="stale"\}/) ?? '', / 1$/);
+    assert.match(line(/^threadmark_upstream_sessions_usable\{provider="x",operation="SearchTimeline"\}/) ?? '', / 1$/);
+
+    const doc = (await (await s.get('/api')).json()) as { health: { providers: Array<{ name: string; operations?: Record<string, { state: string; stale: number; usableSessions: number; queryId: string }> }> } };
+    const ops = doc.health.providers.find((p) => p.name === 'x')!.operations!;
+    assert.deepEqual([ops.UserByScreenName!.state, ops.UserByScreenName!.stale, ops.UserByScreenName!.usableSessions], ['stale', 1, 1]);
+    assert.equal(ops.TweetDetail!.state, 'ok');
+    assert.equal(Object.keys(ops).length, 6);
+  });
+});

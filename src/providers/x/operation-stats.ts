@@ -8,6 +8,8 @@ export interface OperationCounts {
   stale: number;
   /** ISO time of the last stale answer. */
   lastStaleAt?: string;
+  /** How the last answer was counted. */
+  last?: 'success' | 'failure' | 'stale';
 }
 
 export class OperationStats {
@@ -18,11 +20,9 @@ export class OperationStats {
   /** Counts one answer by the client's verdict on it. */
   count(op: OperationName, verdict: 'ok' | 'stale' | string): void {
     const c = this.counts.get(op)!;
-    if (verdict === 'ok') c.success++;
-    else if (verdict === 'stale') {
-      c.stale++;
-      c.lastStaleAt = new Date(this.now()).toISOString();
-    } else c.failure++;
+    c.last = verdict === 'ok' ? 'success' : verdict === 'stale' ? 'stale' : 'failure';
+    c[c.last]++;
+    if (verdict === 'stale') c.lastStaleAt = new Date(this.now()).toISOString();
   }
 
   get(op: OperationName): OperationCounts {

@@ -8,6 +8,7 @@ import {
   type ConversationOptions,
   type PageRequest,
   type Provider,
+  type ProviderOperationHealth,
   type SearchFeed,
   type SearchItem,
 } from '../types.ts';
@@ -55,22 +56,6 @@ export interface XProviderOptions {
   onClose?: () => void;
 }
 
-/** One operation's line in GET /api provider health and /metrics. */
-export interface OperationHealth {
-  queryId: string;
-  /** Where the id in force came from: shipped, override or discovered. */
-  source: string;
-  transactionId: boolean;
-  success: number;
-  failure: number;
-  stale: number;
-  lastStaleAt?: string;
-  sessions: number;
-  usableSessions: number;
-  /** Seconds until a session can serve it again, when none can now. */
-  retryAfterS?: number;
-}
-
 export interface ConversationPageRequest extends CallOptions {
   ranking: 'top' | 'recent';
 }
@@ -100,17 +85,20 @@ export class XProvider implements Provider {
   }
 
   /** Per operation: the id in force, answers counted by kind, and how many sessions can serve it now. */
-  operationHealth(): Record<OperationName, OperationHealth> {
-    const out = {} as Record<OperationName, OperationHealth>;
+  operationHealth(): Record<OperationName, ProviderOperationHealth> {
+    const out = {} as Record<OperationName, ProviderOperationHealth>;
     for (const row of this.client.operations.rows()) {
       const wait = this.opts.pool.nextAvailableInS(row.name);
+      const usable = this.opts.pool.usableCount(row.name);
+      const { last, ...counts } = this.client.stats.get(row.name);
       out[row.name] = {
+        state: this.opts.pool.size === 0 ? 'no_sessions' : usable === 0 ? 'parked' : last === 'stale' ? 'stale' : 'ok',
         queryId: row.operation.queryId,
         source: row.source,
         transactionId: row.operation.transactionId,
-        ...this.client.stats.get(row.name),
+        ...counts,
         sessions: this.opts.pool.size,
-        usableSessions: this.opts.pool.usableCount(row.name),
+        usableSessions: usable,
         ...(wait ? { retryAfterS: wait } : {}),
       };
     }
