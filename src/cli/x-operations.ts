@@ -3,6 +3,7 @@
 // bundle names now), so an operator can see what the service will send before and after a refresh.
 import { ConfigError, loadConfig } from '../config.ts';
 import { OperationTable, type OperationRow } from '../providers/x/operation-table.ts';
+import { readWebBundle } from '../providers/x/web-bundle.ts';
 import { CliError, EXIT } from './exit.ts';
 import { writeDocument, type CliIO } from './output.ts';
 
@@ -10,10 +11,18 @@ export interface XOperationsFlags {
   json?: boolean;
 }
 
-/** Optional step that reads ids from X's web bundle into the table (discovery), given the validated config. */
-export type Discover = (table: OperationTable, cfg: ReturnType<typeof loadConfig>) => Promise<string | undefined>;
+/** Discovery as the service does it at start; a web app that cannot be read leaves the table and says so. */
+async function discover(table: OperationTable, webUrl: string, timeoutMs: number): Promise<string> {
+  try {
+    const bundle = await readWebBundle(webUrl, { timeoutMs });
+    const changed = table.applyDiscovered(bundle.queryIds);
+    return `discovery: ${changed.length ? `new ids for ${changed.join(', ')}` : 'no change'} (${bundle.mainScriptUrl})`;
+  } catch (err) {
+    return `discovery failed, ids shown without it: ${(err as Error).message}`;
+  }
+}
 
-export async function runXOperations(flags: XOperationsFlags, io: CliIO, discover?: Discover): Promise<number> {
+export async function runXOperations(flags: XOperationsFlags, io: CliIO): Promise<number> {
   let cfg;
   try {
     cfg = loadConfig(io.env);
@@ -22,7 +31,7 @@ export async function runXOperations(flags: XOperationsFlags, io: CliIO, discove
     throw e;
   }
   const table = new OperationTable({ overridePath: cfg.xOperationsPath });
-  const note = cfg.xDiscover && discover ? await discover(table, cfg) : undefined;
+  const note = cfg.xDiscover ? await discover(table, cfg.xWebUrl, cfg.upstreamTimeoutMs) : undefined;
   const rows = table.rows();
   writeDocument(io.stdout, flags.json ? asJson(rows) : asText(rows));
   if (note) io.stderr.write(`threadmark: ${note}\n`);

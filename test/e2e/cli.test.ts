@@ -337,6 +337,21 @@ describe('x-operations', () => {
     assert.equal(table.TweetDetail!.source, 'shipped');
   });
 
+  test('with THREADMARK_X_DISCOVER=true the ids the web bundle names now are shown as discovered', async () => {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    try {
+      const rotated = await (await fetch(`${sim.url}/x/__deploy/rotate`, { method: 'POST', body: JSON.stringify({ operation: 'Followers' }) })).json() as { queryId: string };
+      const r = await run(['x-operations'], { THREADMARK_X_DISCOVER: 'true', THREADMARK_X_WEB_URL: sim.xWebUrl });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`\\nFollowers\\s+${rotated.queryId}\\s+discovered\\s`));
+      assert.match(r.stdout, /\nFollowing\s+\S+\s+shipped\s/);
+      assert.match(r.stderr, /^threadmark: discovery: new ids for Followers \(http:.*main\.\w+\.js\)\n$/);
+    } finally {
+      await fetch(`${sim.url}/x/__deploy/reset`, { method: 'POST' });
+      await sim.close();
+    }
+  });
+
   test('a bad override file exits 2 with one line naming the bad key', async () => {
     const file = join(dir, 'x-operations-bad.json');
     writeFileSync(file, JSON.stringify({ Followers: { queryId: 'okQueryId_123', fieldtoggles: {} } }));

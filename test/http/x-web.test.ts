@@ -1,5 +1,7 @@
-// X's web app through the real server: discovery of query ids at start and after a deploy (one refresh,
-// one retry), and x-client-transaction-id on the operations that need it, which the simulator verifies.
+// Keeping up with X through the real server: a deploy that rotates a query id breaks the read with a clear
+// x_error and the THREADMARK_X_OPERATIONS file heals it without a restart (a bad edit is ignored); discovery
+// of query ids at start and after a deploy (one refresh, one retry); x-client-transaction-id on the
+// operations that need it, which the simulator verifies.
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,5 +101,41 @@ describe('x-client-transaction-id', () => {
     assert.equal(s.sim.calls({ target: 'x', path: '/SearchTimeline?' }), 2, 'each session refused with a bare 404');
     assert.equal(xOf(s).webStatus()?.signing, 'unavailable');
     assert.equal((await s.get(`/${HANDLES.alice}?format=json`)).status, 200, 'unsigned operations are unaffected');
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+describe('THREADMARK_X_OPERATIONS', () => {
+  test('a rotated query id fails with x_error naming the cause; the override file heals it without a restart', async () => {
+    const file = join(dir, 'heal.json');
+    writeFileSync(file, '{}');
+    stack = await startStack(env({ THREADMARK_X_OPERATIONS: file }));
+    const s = stack;
+    const path = `/${HANDLES.alice}?format=json`;
+    assert.equal((await s.get(path)).status, 200);
+
+    const fresh = xDeploy.rotate('UserByScreenName');
+    const broken = await s.get(path);
+    assert.equal(broken.status, 502);
+    const problem = await problemOf(broken);
+    assert.equal(problem.code, 'x_error');
+    assert.match(String(problem.detail), /UserByScreenName: query id or features out of date \(HTTP 404\).*THREADMARK_X_OPERATIONS/);
+
+    writeFileSync(file, JSON.stringify({ UserByScreenName: { queryId: fresh } }));
+    await waitFor(async () => (await s.get(path)).status === 200, 'the re-read override');
+    assert.ok(s.sim.calls({ target: 'x', path: `/graphql/${fresh}/UserByScreenName` }) >= 1);
+
+    // A broken edit is reported in the log and ignored: the id in force keeps working.
+    writeFileSync(file, '{"UserByScreenName": {"queryId": "bad id"}}');
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.equal((await s.get(path)).status, 200);
   });
 });
