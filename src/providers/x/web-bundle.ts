@@ -83,9 +83,12 @@ async function getText(url: string, opts: BundleFetch): Promise<string> {
   return res.text;
 }
 
-/** Reads the home page at `webUrl`, its main script and (for signing) its on-demand script. */
+/**
+ * Reads the web app's home page, its main script and (for signing) its on-demand script. The page is
+ * `/home`: the bare root may serve a slimmer logged-out app without the on-demand chunk map.
+ */
 export async function readWebBundle(webUrl: string, opts: BundleFetch): Promise<WebBundle> {
-  const pageUrl = `${webUrl.replace(/\/+$/, '')}/`;
+  const pageUrl = `${webUrl.replace(/\/+$/, '')}/home`;
   const html = await getText(pageUrl, opts);
   const main = mainScriptUrl(html, pageUrl);
   if (!main) throw new ProviderError('x', 'error', `x web bundle: ${pageUrl} names no main script`);
