@@ -50,8 +50,7 @@ describe('THREADMARK_X_DISCOVER', () => {
   test('after a deploy: a 404 refreshes the ids once and the read is retried with the new id', async () => {
     stack = await startStack(env({ THREADMARK_X_DISCOVER: 'true' }));
     const s = stack;
-    await until(() => s.sim.calls({ target: 'x-web' }) >= 2, 'start-up discovery');
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => xOf(s).webStatus()?.lastReadAt !== undefined, 'start-up discovery');
     const fresh = xDeploy.rotate('UserByScreenName');
     const before = s.sim.calls({ target: 'x-web' });
 
