@@ -60,7 +60,7 @@ const post = (s: Stack, body: unknown) =>
   s.get('/admin/sessions', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 80; i++) {
+  for (let i = 0; i < 200; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 100));
   }
