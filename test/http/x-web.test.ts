@@ -31,9 +31,9 @@ afterEach(async () => {
 const xOf = (s: Stack) => s.app.chain.providers.find((p) => p.name === 'x') as XProvider;
 const env = (extra: Record<string, string> = {}) => ({ THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: sessions, THREADMARK_CACHE_TTL_S: '0', ...extra });
 
-/** Generous: the machine running the suite may be busy. */
+/** Generous: the machine running the suite may be busy (start-up discovery retries every 5 s). */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 600 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
   assert.ok(check(), `timed out waiting for ${what}`);
 }
 

@@ -66,7 +66,10 @@ export function createXProvider(cfg: XProviderConfig, now: () => number = Date.n
       web,
       timeoutMs: cfg.upstreamTimeoutMs,
       policy: cfg.policy,
-      onClose: stopSessions,
+      onClose: () => {
+        stopSessions();
+        web.close();
+      },
     }),
     sessions: loaded.sessions.map((s) => s.label),
     skipped: loaded.skipped,

@@ -10,6 +10,9 @@ import { readWebBundle, type WebBundle } from './web-bundle.ts';
 
 /** Least time between two bundle reads triggered by the same operation's stale answers. */
 export const STALE_REFRESH_FLOOR_MS = 30_000;
+/** Start-up discovery is tried this many more times, this far apart, when X's web app does not answer. */
+export const START_RETRIES = 3;
+export const START_RETRY_MS = 5_000;
 /** After a read that yielded no signing inputs, signed calls go out unsigned this long before another try. */
 export const SIGNING_RETRY_MS = 60_000;
 
@@ -41,6 +44,8 @@ export class XWebApp {
   private lastError?: string;
   private transaction?: TransactionInputs;
   private readonly now: () => number;
+  private retryTimer?: NodeJS.Timeout;
+  private closed = false;
 
   constructor(private readonly opts: WebAppOptions) {
     this.now = opts.now ?? Date.now;
@@ -50,9 +55,25 @@ export class XWebApp {
     return this.opts.discover;
   }
 
-  /** Start-up discovery; failures are logged, the shipped/override ids stay in force. */
+  /**
+   * Start-up discovery. A failed read is logged and tried again a few times (START_RETRY_MS apart); until one
+   * succeeds the shipped/override ids stay in force, and a stale answer triggers a read anyway.
+   */
   start(): void {
-    if (this.opts.discover) void this.read('start');
+    if (!this.opts.discover) return;
+    const attempt = (left: number) => {
+      void this.read('start').then((bundle) => {
+        if (bundle || left <= 0 || this.closed) return;
+        this.retryTimer = setTimeout(() => attempt(left - 1), START_RETRY_MS);
+        this.retryTimer.unref();
+      });
+    };
+    attempt(START_RETRIES);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
   }
 
   /**
