@@ -43,6 +43,7 @@ export class CachedReader {
       { freshMs: this.freshMs, staleMs: this.staleMs, bypass: policy.mode === 'refresh' },
       live,
     );
+    if (r.entry) policy.onHit?.(key, r.entry, r.entry.freshUntil);
     return { value: r.value.value, source: r.value.source, cache: r.cacheStatus as CacheStatus, warnings: r.warnings };
   }
 }

@@ -19,6 +19,8 @@ export interface CachedRead<T> {
   /** True when this caller's `load()` ran, i.e. the request reached an upstream. */
   charged: boolean;
   warnings: string[];
+  /** The fresh entry a hit was answered from. */
+  entry?: CacheEntry;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function cachedRead<T>(
 ): Promise<CachedRead<T>> {
   const entry = opts.bypass ? undefined : await cache.get(key);
   if (entry && Date.now() < entry.freshUntil) {
-    return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [] };
+    return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [], entry };
   }
   const run = { charged: false };
   try {

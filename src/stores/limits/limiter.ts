@@ -73,13 +73,18 @@ export class Limiter {
    * The in-process charge, synchronous: the cache-hit fast path charges api-ip without a promise. Undefined
    * with Redis (the shared counters need a round trip).
    */
-  consumeNow(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): LimitState | undefined {
-    return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points);
+  consumeNow(policy: Policy | FixedPolicyName, partitionKey: string, points = 1, onlyIfAllowed = false): LimitState | undefined {
+    return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points, onlyIfAllowed);
   }
 
-  #consumeTable(p: Policy, partitionKey: string, points: number): LimitState {
+  /** Whether consumeNow can answer (in-process counters). */
+  get synchronous(): boolean {
+    return !this.#redis;
+  }
+
+  #consumeTable(p: Policy, partitionKey: string, points: number, onlyIfAllowed = false): LimitState {
     const now = Date.now();
-    const got = this.#tableFor(p).consume(partitionKey, points, p.quota);
+    const got = this.#tableFor(p).consume(partitionKey, points, p.quota, onlyIfAllowed);
     return tableState(p, got.allowed, got.consumed, got.endsAt, now);
   }
 
