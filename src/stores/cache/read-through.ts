@@ -11,6 +11,8 @@ export interface CachedReadOptions {
   staleMs: number;
   /** `nocache`: skip the read, still refresh the entry. */
   bypass: boolean;
+  /** Told of the fresh entry a hit is answered from. */
+  onHit?: (entry: CacheEntry) => void;
 }
 
 export interface CachedRead<T> {
@@ -19,8 +21,6 @@ export interface CachedRead<T> {
   /** True when this caller's `load()` ran, i.e. the request reached an upstream. */
   charged: boolean;
   warnings: string[];
-  /** The fresh entry a hit was answered from. */
-  entry?: CacheEntry;
 }
 
 /**
@@ -57,7 +57,8 @@ export async function cachedRead<T>(
 ): Promise<CachedRead<T>> {
   const entry = opts.bypass ? undefined : await cache.get(key);
   if (entry && Date.now() < entry.freshUntil) {
-    return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [], entry };
+    opts.onHit?.(entry);
+    return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [] };
   }
   const run = { charged: false };
   try {
