@@ -22,7 +22,8 @@ import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
 
 export interface ServerOptions {
-  logger?: boolean | { level: string };
+  /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
   /** false = every request goes through Fastify (tests compare the two paths). Default: on when it can be. */
