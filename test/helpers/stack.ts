@@ -24,6 +24,8 @@ export interface StackOptions {
   sim?: Simulator;
   /** Socket timeouts of the server (tests shorten them). */
   timeouts?: AppOptions['timeouts'];
+  /** false = no cache-hit replay: every request through Fastify. */
+  replay?: boolean;
 }
 
 /** The settings that point a service (in-process, child process or CLI) at the simulator. */
@@ -48,7 +50,7 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
   });
-  const app = await createApp(config, { logger: false, redisPrefix: opts.redisPrefix, timeouts: opts.timeouts });
+  const app = await createApp(config, { logger: false, redisPrefix: opts.redisPrefix, timeouts: opts.timeouts, replay: opts.replay });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
