@@ -19,7 +19,7 @@ export function buildLlmsTxt(routes: RouteDef[], baseUrl: string): string {
     '## How to read things',
     '',
     `- A post, its thread and replies: replace the host of an x.com link, e.g. ${link('/jack/status/20')}, or call ${link('/api/v1/posts')}?url=<x.com status URL>.`,
-    '- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=thread` keeps only the author\'s own chain; `replies=top|recent|off`.',
+    '- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=full` (default) shows a reply\'s ancestors, root first (at most 20), `context=thread` keeps only the author\'s own chain; `replies=top|recent|off`.',
     `- A profile and its latest original posts: ${link('/jack')} or ${link('/api/v1/profiles/jack')}.`,
     `- Followers / following: ${link('/jack/followers')}, ${link('/jack/following')}.`,
     `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users.`,

@@ -65,7 +65,7 @@ function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }>
   }
   const out: Record<string, { schema: JsonSchema }> = {};
   for (const rep of decl.representations) {
-    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? JSON_ENVELOPE : TEXT };
+    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? (decl.jsonBody ?? JSON_ENVELOPE) : TEXT };
   }
   return out;
 }

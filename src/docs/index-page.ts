@@ -97,6 +97,10 @@ curl -s '${baseUrl}/api/v1/search?q=open%20source&feed=latest'`)}</code></pre>
 <h2 id="representations">Representations</h2>
 <p>Compact Markdown is the default. <code>full=true</code> adds metrics, timestamps and profile counts. <code>format=json</code> (or <code>Accept: application/json</code>) gives JSON; <code>Accept: text/html</code> a small HTML page; <code>format=obsidian</code> (posts only) an Obsidian note. <code>format</code> overrides <code>Accept</code>; an unsatisfiable <code>Accept</code> answers 406.</p>
 
+<h2 id="conversations">Conversations</h2>
+<p>A post read with the default <code>context=full</code> shows the conversation above it: its ancestors from the conversation's first post down to the direct parent, across authors and in order, before the post (Markdown under <code>## Context</code>; JSON in <code>conversation.parents</code>). Where the upstream gives only the parent's id, the service reads the ancestors one by one, through its cache and within the request's upstream time. At most 20 are shown: for a deeper conversation, its first post and the 19 nearest, with the number left out in <code>X-Warnings</code>, a Markdown line and <code>conversation.parentsOmitted</code>. A deleted, protected or unreadable ancestor ends the walk with the line <em>An earlier post in this conversation is unavailable</em> (JSON <code>conversation.earlier</code>); the read itself still succeeds. <code>context=thread</code> keeps only the author's own chain, <code>thread=off</code> shows the post alone, and <code>thread=N</code> counts ancestors in its budget, keeping the nearest.</p>
+<p>Quotes: a quoted post is shown in full one level deep; a quote inside a quoted post is a link naming its author.</p>
+
 <h2 id="paging">Paging</h2>
 <p>List routes return <code>nextCursor</code>, <code>page</code> and <code>limit</code>. Send <code>nextCursor</code> back unchanged as <code>cursor</code> to the same route, query and feed. Stop when <code>nextCursor</code> is absent: a short or empty page is not the end. <code>limit</code> is at most 20, <code>page</code> at most 10.</p>
 

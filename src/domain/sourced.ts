@@ -20,3 +20,11 @@ export interface ReadPolicy {
   /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
   beforeLive?: () => Promise<void>;
 }
+
+/**
+ * The time one request may still spend on upstream reads, shared by every read it makes (a conversation,
+ * its fallback, the walk up to the conversation root). Opaque to the domain beyond "is it spent".
+ */
+export interface ReadBudget {
+  readonly expired: boolean;
+}

@@ -42,6 +42,8 @@ export interface RouteDecl {
   mcpTool?: string;
   /** Whether the route counts against the search allowance. */
   search?: boolean;
+  /** JSON Schema of the JSON representation's body, when the route documents one (default: an open envelope). */
+  jsonBody?: Record<string, unknown>;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
 }

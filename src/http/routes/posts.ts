@@ -9,6 +9,7 @@ import {
 } from '../params/common.ts';
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
+import { POST_ENVELOPE_SCHEMA } from '../../render/json-schema.ts';
 import { renderOnce } from '../present/memo.ts';
 import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
 
@@ -62,6 +63,7 @@ export const postsDecl: RouteDecl = {
   tags: ['posts'],
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  jsonBody: POST_ENVELOPE_SCHEMA,
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
@@ -77,6 +79,7 @@ export const statusPermalinkDecl: RouteDecl = {
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  jsonBody: POST_ENVELOPE_SCHEMA,
   keyAware: false,
   errors: ['invalid_params', ...POST_ERRORS],
 };
@@ -99,6 +102,7 @@ export const convertDecl: RouteDecl = {
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  jsonBody: POST_ENVELOPE_SCHEMA,
   keyAware: false,
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
@@ -140,12 +144,13 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const { read, cache, settled } = await readPost(ctx.services.posts, ref.id, opts, policy);
   const render = () =>
     presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache.
-  if (cache !== 'hit' && cache !== 'miss') return render();
+  // A read shaped by a passing failure (an ancestor unreadable just now) is not remembered either.
+  if ((cache !== 'hit' && cache !== 'miss') || !settled) return render();
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
   return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
