@@ -5,7 +5,7 @@ import type { ConversationBundle } from '../domain/models.ts';
 import type { ReadBudget } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import { Deadline } from '../providers/deadline.ts';
-import { isProblem } from '../problems/problem.ts';
+import { isProblem, isUnconfirmedNotFound } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
@@ -25,7 +25,7 @@ export function cachedPostSource(chain: ProviderChain, reader: CachedReader): Po
         try {
           return await chain.run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline });
         } catch (err) {
-          if (isProblem(err) && err.code === 'not_found') throw err;
+          if (isProblem(err) && err.code === 'not_found' && !isUnconfirmedNotFound(err)) throw err;
           const one = await single(id, deadline);
           return {
             source: one.source,

@@ -111,6 +111,8 @@ function sameAuthor(a: Post, b: Post): boolean {
   return a.author.id === b.author.id || a.author.handle.toLowerCase() === b.author.handle.toLowerCase();
 }
 
+/** A confirmed "not found" (an unconfirmed one carries `confirmed: false` and may read fine next time). */
 function isNotFound(err: unknown): boolean {
-  return !!err && typeof err === 'object' && (err as { code?: unknown }).code === 'not_found';
+  const e = err as { code?: unknown; extensions?: { confirmed?: unknown } } | null;
+  return !!e && typeof e === 'object' && e.code === 'not_found' && e.extensions?.confirmed !== false;
 }
