@@ -2,6 +2,7 @@
 // the parents, the author's chain and the replies. Pure apart from the injected source.
 import { ancestorChain, MAX_PARENTS, type AncestorChain, type AncestorSource } from './ancestors.ts';
 import type { ConversationBundle, Post, ReplyNode } from './models.ts';
+import { isEarlierVersion, latestVersionId } from './models.ts';
 import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
 import type { ReadBudget, ReadPolicy, Sourced } from './sourced.ts';
 
@@ -27,6 +28,11 @@ export interface PostReadResult {
   settled: boolean;
 }
 
+/** Whoever reads an earlier version of an edited post is told which one is current. */
+function editWarnings(post: Post): string[] {
+  return isEarlierVersion(post) ? [`earlier version of an edited post: the latest is ${latestVersionId(post)}`] : [];
+}
+
 export async function readPost(
   source: PostSource,
   id: string,
@@ -45,7 +51,7 @@ export async function readPost(
         replies: [],
         repliesMode: 'off',
         source: got.source,
-        warnings: got.warnings,
+        warnings: [...got.warnings, ...editWarnings(got.value)],
       },
     };
   }
@@ -115,6 +121,7 @@ export function assemble(
     otherParents = [otherParents[0]!, ...otherParents.slice(otherParents.length - (MAX_PARENTS - 1))];
   }
   let earlier = chain.end === 'root' ? undefined : chain.end;
+  warnings.push(...editWarnings(post));
   if (!bundle.threadAvailable) warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
 
   const chainIds = new Set(thread.map((p) => p.id));

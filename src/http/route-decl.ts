@@ -46,6 +46,11 @@ export interface RouteDecl {
   jsonBody?: Record<string, unknown>;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
+  /**
+   * A URL people paste into chats: known link-preview crawlers get the HTML page (Open Graph metadata) when
+   * their Accept allows it, even with no Accept at all, and the 200 varies on User-Agent too.
+   */
+  linkPreview?: boolean;
 }
 
 export interface Rendered {

@@ -7,6 +7,8 @@ export type Capability =
   | 'post'
   | 'conversation'
   | 'profile'
+  /** A profile looked up by its numeric account id (the handle may have changed since the link was made). */
+  | 'profileById'
   | 'timeline'
   | 'followers'
   | 'following'
@@ -44,6 +46,7 @@ export interface Provider {
   getPost?(id: string, opts: CallOptions): Promise<Post>;
   getConversation?(id: string, opts: ConversationOptions): Promise<ConversationBundle>;
   getProfile?(handle: string, opts: CallOptions): Promise<Author>;
+  getProfileById?(id: string, opts: CallOptions): Promise<Author>;
   /** Recent posts of a profile, newest first, reposts and replies included (the domain filters). */
   getTimeline?(handle: string, req: PageRequest): Promise<Page<Post>>;
   getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;

@@ -11,7 +11,7 @@ import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-
 import { presentPost } from '../present/post.ts';
 import { POST_ENVELOPE_SCHEMA } from '../../render/json-schema.ts';
 import { renderOnce } from '../present/memo.ts';
-import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
+import type { HandlerContext, Rendered, RouteDef, RouteDecl } from '../route-decl.ts';
 
 const optionShape = {
   format: postFormat,
@@ -45,6 +45,12 @@ type PostQuery = {
   nocache?: boolean;
 };
 
+const EDIT_NOTE =
+  'An edited post carries `edits.versions` in JSON (every version id, original first, latest last) and a Markdown ' +
+  'line linking each version; reading an earlier version names the latest in Markdown, in `warnings` and in ' +
+  '`Link: <…>; rel="latest-version"` (with `rel="predecessor-version"` for the version before). Edit data comes ' +
+  'from the syndication and X providers; FxTwitter does not report edits.';
+
 const POST_ERRORS = [
   'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
@@ -59,7 +65,7 @@ export const postsDecl: RouteDecl = {
   description:
     'Identify the post with `url` or with `handle` + `id`. Returns compact Markdown by default, expanded Markdown ' +
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
-    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here.',
+    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' + EDIT_NOTE,
   tags: ['posts'],
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
@@ -74,15 +80,36 @@ export const statusPermalinkDecl: RouteDecl = {
   path: '/{handle}/status/{id}',
   surface: 'permalink',
   summary: 'Read a post (permalink mirroring the platform URL)',
-  description: 'Same as /api/v1/posts with handle and id taken from the path.',
+  description:
+    'Same as /api/v1/posts with handle and id taken from the path. Link-preview crawlers (chat apps, social ' +
+    'networks, unfurlers; see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header. ' +
+    EDIT_NOTE,
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
   representations: ['markdown', 'obsidian', 'json', 'html'],
   jsonBody: POST_ENVELOPE_SCHEMA,
   keyAware: false,
+  linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
 };
+
+/** X's handle-less permalinks: the post is read by id alone and the answer names its real author. */
+function handleLessDecl(path: string, operationId: string): RouteDecl {
+  return {
+    ...statusPermalinkDecl,
+    operationId,
+    path,
+    summary: 'Read a post by id alone (permalink mirroring the platform URL)',
+    description:
+      `Same as /{handle}/status/{id} for X's handle-less permalink ${path.replace('{id}', '<id>')}. The response names ` +
+      'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' + EDIT_NOTE,
+    params: z.object({ id: statusId }),
+  };
+}
+
+export const iStatusDecl = handleLessDecl('/i/status/{id}', 'readPostById');
+export const iWebStatusDecl = handleLessDecl('/i/web/status/{id}', 'readPostByWebId');
 
 export const convertDecl: RouteDecl = {
   operationId: 'legacyConvert',
@@ -149,11 +176,18 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
     presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache.
+  // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
+  const author = read.requested.author.handle;
+  const canonical = (out: Rendered): Rendered => {
+    if (ref.handle !== undefined && ref.handle.toLowerCase() === author.toLowerCase()) return out;
+    const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
+    return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
+  };
   // A read shaped by a passing failure (an ancestor unreadable just now) is not remembered either.
-  if ((cache !== 'hit' && cache !== 'miss') || !settled) return render();
+  if ((cache !== 'hit' && cache !== 'miss') || !settled) return canonical(render());
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
-  return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
+  return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });
 }
 
 export const postRoutes: RouteDef[] = [
@@ -165,6 +199,13 @@ export const postRoutes: RouteDef[] = [
       return servePost(ctx, ctx.params);
     },
   },
+  ...[iStatusDecl, iWebStatusDecl].map((decl) => ({
+    decl,
+    handle: (ctx: HandlerContext<PostQuery, { id: string }>) => {
+      checkIdLength(ctx.params.id);
+      return servePost(ctx, { id: ctx.params.id });
+    },
+  })),
   {
     decl: convertDecl,
     handle: (ctx: HandlerContext<PostQuery>) => {

@@ -5,6 +5,7 @@ import { Problem } from '../../problems/problem.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 
 export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const;
 export const DEFAULT_FEED: SearchFeed = 'latest';
@@ -17,10 +18,12 @@ export const searchShape = {
     .enum(SEARCH_FEEDS, { error: 'invalid_feed' })
     .optional()
     .describe('latest (default), top, photos, videos or users. photos, videos and users are account-backed.'),
+  since: sinceParam,
+  until: untilParam,
   ...listShape,
 };
 
-export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed };
+export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed; since?: string; until?: string };
 
 function decl(surface: 'v1' | 'permalink'): RouteDecl {
   return {
@@ -31,12 +34,14 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl {
     description:
       'Feeds: latest (default, newest first), top, photos, videos, users. The photos, videos and users feeds need ' +
       'configured sessions on the deployment (503 search_unavailable otherwise). Cursors are tied to the query and ' +
-      'feed that issued them; degraded results (served by a fallback provider) carry no cursor.',
+      'feed that issued them; degraded results (served by a fallback provider) carry no cursor. `since` and `until` ' +
+      'read one window of time (since ≤ time < until) straight away, as X search operators, without paging through ' +
+      'everything newer.',
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
     query: z.object(searchShape),
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
-    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
@@ -54,20 +59,26 @@ export function normalizeQuery(q: string | undefined): string {
 export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
+  const { since, until } = ctx.query;
+  const window = windowOf(since, until);
+  // The window travels as X search operators: the upstream jumps to it, and cache and cursors key on it.
+  const upstreamQ = [q, windowOperators(window)].filter(Boolean).join(' ');
+  if (upstreamQ.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms and date window are limited to ${MAX_QUERY_CHARS} characters together.`);
   return serveList(ctx, {
     resource: 'search',
-    scope: { route: 'search', query: q, feed },
+    scope: { route: 'search', query: upstreamQ, feed },
     path,
     title: `Search: ${q}`,
-    keep: { q, feed: ctx.query.feed },
+    keep: { q, feed: ctx.query.feed, since, until },
     search: ACCOUNT_FEEDS.has(feed) ? 'account' : 'plain',
-    load: (call) => ctx.services.lists.search(q, feed, call),
+    load: (call) => ctx.services.lists.search(upstreamQ, feed, call),
     build: (page, meta) => ({
       resource: 'search',
       read: {
         q,
         feed,
         items: page.items,
+        ...(window ? { window: isoWindow(window) } : {}),
         ...meta,
       },
     }),
