@@ -1,4 +1,5 @@
 // OpenAPI 3.1 description generated from the route declarations and the problem catalog.
+import { z } from 'zod';
 import { CATALOG, type CatalogEntry } from '../problems/catalog.ts';
 import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
 import { CONTENT_TYPES } from '../http/present/common.ts';
@@ -65,9 +66,16 @@ function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }>
   }
   const out: Record<string, { schema: JsonSchema }> = {};
   for (const rep of decl.representations) {
-    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? (decl.jsonBody ?? JSON_ENVELOPE) : TEXT };
+    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? jsonBodyOf(decl) : TEXT };
   }
   return out;
+}
+
+/** The route's declared JSON body (the same schema the MCP tools' outputSchema comes from), else an open envelope. */
+function jsonBodyOf(decl: RouteDecl): JsonSchema {
+  if (!decl.json) return JSON_ENVELOPE;
+  const { $schema: _drop, ...schema } = z.toJSONSchema(decl.json, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  return schema;
 }
 
 function entryOf(code: string): CatalogEntry | undefined {

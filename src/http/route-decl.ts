@@ -38,12 +38,12 @@ export interface RouteDecl {
   errors: string[];
   browseResource?: BrowseResource;
   deprecated?: Deprecation;
+  /** Body of the JSON representation (drives the OpenAPI response schema and the MCP tool's outputSchema). */
+  json?: z.ZodType;
   /** The MCP tool generated from this route, if any (only one route per capability carries it). */
   mcpTool?: string;
   /** Whether the route counts against the search allowance. */
   search?: boolean;
-  /** JSON Schema of the JSON representation's body, when the route documents one (default: an open envelope). */
-  jsonBody?: Record<string, unknown>;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
   /**
