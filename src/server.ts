@@ -98,7 +98,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
-  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys });
+  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions });
   registerMcp(app, services);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits.
   app.register(opsRoutes, { stores: services.stores, providers: services.providerHealth, metrics: services.metrics });

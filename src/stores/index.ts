@@ -11,6 +11,8 @@ import { Limiter } from './limits/limiter.ts';
 import { SharedHitCheck } from './shared-hit-check.ts';
 import { POLICIES } from './limits/policies.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
+import { redisHash, type SharedHash } from './shared-hash.ts';
+export type { SharedHash } from './shared-hash.ts';
 
 // The surface the HTTP layer needs, in one import.
 export type { Cache, CacheEntry } from './cache/types.ts';
@@ -54,6 +56,8 @@ export interface Stores {
    * embedded mode or while Redis is unreachable.
    */
   sharedSecret(name: string, candidate: string): Promise<string | undefined>;
+  /** Distributed mode: a map shared by every instance (operator state); undefined in embedded mode. */
+  sharedHash?(name: string): SharedHash;
   close(): Promise<void>;
 }
 
@@ -102,6 +106,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
     keys: new RedisKeyStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
+    sharedHash: (name) => redisHash(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}h:${name}`),
     close: async () => {
       health.stop();
       await cache.close();

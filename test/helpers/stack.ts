@@ -35,6 +35,7 @@ export function upstreamEnv(sim: Simulator): Record<string, string> {
     THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
     THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
     THREADMARK_X_API_URL: sim.xApiUrl,
+    THREADMARK_X_WEB_URL: sim.xWebUrl,
     THREADMARK_PROVIDERS: 'fxtwitter,syndication',
     THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
   };
