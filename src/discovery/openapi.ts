@@ -58,29 +58,7 @@ function mediaTypeKey(contentType: string): string {
   return contentType.replace(/;\s*charset=[^;]+/i, '');
 }
 
-/**
- * The JSON bodies routes declare, as components: one entry per body schema (shared by the routes that return it),
- * its recursive parts (posts inside posts, replies inside replies) hoisted beside it under the same prefix.
- */
-class BodySchemas {
-  readonly components: Record<string, JsonSchema> = {};
-  private readonly names = new Map<z.ZodType, string>();
-
-  refFor(schema: z.ZodType, name: string): JsonSchema {
-    let known = this.names.get(schema);
-    if (!known) {
-      known = name;
-      this.names.set(schema, known);
-      const { $schema: _drop, $defs, ...body } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
-      const rebase = (v: unknown) => JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', `"#/components/schemas/${known}_`)) as JsonSchema;
-      this.components[known] = rebase(body);
-      for (const [def, value] of Object.entries(($defs ?? {}) as Record<string, unknown>)) this.components[`${known}_${def}`] = rebase(value);
-    }
-    return { $ref: `#/components/schemas/${known}` };
-  }
-}
-
-function successContent(decl: RouteDecl, bodies: BodySchemas): Record<string, { schema: JsonSchema }> {
+function successContent(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
   const fixed = fixedMediaOf(decl);
   if (fixed) {
     const schemaOf = (t: string) => (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
@@ -88,10 +66,25 @@ function successContent(decl: RouteDecl, bodies: BodySchemas): Record<string, { 
   }
   const out: Record<string, { schema: JsonSchema }> = {};
   for (const rep of decl.representations) {
-    const json = decl.json ? bodies.refFor(decl.json, String(decl.json.meta()?.title ?? `${decl.operationId}Body`)) : JSON_ENVELOPE;
-    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? json : TEXT };
+    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? jsonBodyOf(decl, defs) : TEXT };
   }
   return out;
+}
+
+/**
+ * The route's declared JSON body (the same schema the MCP tools' outputSchema comes from), else an open envelope.
+ * Recursive parts (reply trees) become named components: a `#/$defs/…` pointer means nothing inside OpenAPI.
+ */
+function jsonBodyOf(decl: RouteDecl, defs: Record<string, JsonSchema>): JsonSchema {
+  if (!decl.json) return JSON_ENVELOPE;
+  const { $schema: _drop, $defs, ...schema } = z.toJSONSchema(decl.json, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const prefix = `${decl.operationId}_`;
+  const moved = JSON.parse(JSON.stringify({ schema, $defs: $defs ?? {} }).replaceAll('"#/$defs/', `"#/components/schemas/${prefix}`)) as {
+    schema: JsonSchema;
+    $defs: Record<string, JsonSchema>;
+  };
+  for (const [name, def] of Object.entries(moved.$defs)) defs[prefix + name] = def;
+  return moved.schema;
 }
 
 function entryOf(code: string): CatalogEntry | undefined {
@@ -117,7 +110,7 @@ function errorResponses(decl: RouteDecl): Record<string, unknown> {
   return out;
 }
 
-function operation(decl: RouteDecl, bodies: BodySchemas): Record<string, unknown> {
+function operation(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters = routeParams(decl).map((p) => ({
     name: p.name,
     in: p.in,
@@ -135,7 +128,7 @@ function operation(decl: RouteDecl, bodies: BodySchemas): Record<string, unknown
       '200': {
         description: 'OK',
         ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
-        content: successContent(decl, bodies),
+        content: successContent(decl, defs),
       },
       ...errorResponses(decl),
     },
@@ -158,9 +151,9 @@ function operation(decl: RouteDecl, bodies: BodySchemas): Record<string, unknown
 export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
-  const bodies = new BodySchemas();
+  const defs: Record<string, JsonSchema> = {};
   for (const { decl } of routes) {
-    paths[decl.path] = { get: operation(decl, bodies) };
+    paths[decl.path] = { get: operation(decl, defs) };
     for (const t of decl.tags) tags.add(t);
   }
   return {
@@ -176,7 +169,7 @@ export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions): Record<s
     tags: [...tags].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA, ...bodies.components },
+      schemas: { Problem: PROBLEM_SCHEMA, ...defs },
       securitySchemes: {
         bearerKey: {
           type: 'http',

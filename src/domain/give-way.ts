@@ -41,6 +41,8 @@ export function postGiveWay(read: PostRead): GiveWay<PostRead> {
           ...read,
           replies: takeReplies(read.replies, { left: replies - goneReplies }),
           parents: read.parents.slice(goneParents),
+          // The gap it counts sits below parents[0]; once the root gives way it no longer sits between shown posts.
+          ...(goneParents > 0 ? { parentsOmitted: undefined } : {}),
           thread,
         },
         leftOut,

@@ -129,17 +129,33 @@ const provenance = {
   warnings: z.array(z.string()).describe('What was left out or degraded (also in X-Warnings).'),
 };
 
-export const postJsonSchema = z
-  .looseObject({
-    ...provenance,
-    post: postSchema.describe('The requested post.'),
-    thread: z.array(postSchema).describe("The author's own chain containing the requested post, in order."),
-    conversation: z.looseObject({
-      parents: z.array(postSchema).describe('Posts above the chain by other authors, root first.'),
-      replies: z.array(replyNode),
-    }),
-  })
-  .meta({ title: 'PostBody' });
+export const postJsonSchema = z.looseObject({
+  ...provenance,
+  post: postSchema.describe('The requested post.'),
+  thread: z.array(postSchema).describe("The author's own chain containing the requested post, in order."),
+  conversation: z.looseObject({
+    parents: z
+      .array(postSchema)
+      .describe(
+        "With context=full: the posts above the author's own chain, from the conversation's first post down to the direct " +
+          'parent, across authors. At most 20: the first post and the 19 nearest. Empty with context=thread or thread=off.',
+      ),
+    parentsOmitted: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('How many ancestors were left out between parents[0] and parents[1]; absent when none were.'),
+    earlier: z
+      .enum(['unavailable', 'cut_short'])
+      .optional()
+      .describe(
+        'The conversation continues above the first post shown but could not be read: an earlier post is deleted, protected ' +
+          'or unavailable, or the request ran out of upstream time. Absent when the top was reached.',
+      ),
+    replies: z.array(replyNode),
+  }),
+});
 
 const paging = {
   nextCursor: z.string().optional().describe('Send back as `cursor` for the next page; absent at the end.'),
@@ -152,7 +168,7 @@ export const profileJsonSchema = z.looseObject({
   profile: authorSchema,
   posts: z.array(postSchema).describe('Most recent original posts, newest first.'),
   ...paging,
-}).meta({ title: 'ProfileBody' });
+});
 
 export const connectionsJsonSchema = z.looseObject({
   ...provenance,
@@ -160,7 +176,7 @@ export const connectionsJsonSchema = z.looseObject({
   handle: z.string(),
   items: z.array(authorSchema),
   ...paging,
-}).meta({ title: 'ConnectionsBody' });
+});
 
 const searchItem = z.union([
   z.looseObject({ kind: z.literal('post'), post: postSchema }),
@@ -173,4 +189,4 @@ export const searchJsonSchema = z.looseObject({
   feed: z.enum(['latest', 'top', 'photos', 'videos', 'users']),
   items: z.array(searchItem),
   ...paging,
-}).meta({ title: 'SearchBody' });
+});

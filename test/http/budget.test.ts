@@ -271,18 +271,23 @@ describe('the discovery documents describe budget and since_id', () => {
 });
 
 describe('OpenAPI describes the JSON bodies the MCP tools return', () => {
-  test('each tool route names its JSON body schema, and every reference in the document resolves', async () => {
+  test('each tool route carries its JSON body schema, and every reference in the document resolves', async () => {
     const raw = await (await s.get('/openapi.json')).text();
     const doc = JSON.parse(raw) as {
-      paths: Record<string, { get: { responses: { '200': { content: Record<string, { schema: { $ref?: string } }> } } } }>;
+      paths: Record<string, { get: { responses: { '200': { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } } } }>;
       components: { schemas: Record<string, unknown> };
     };
-    const bodyOf = (path: string) => doc.paths[path]!.get.responses['200'].content['application/json']!.schema.$ref;
-    assert.equal(bodyOf('/api/v1/posts'), '#/components/schemas/PostBody');
-    assert.equal(bodyOf('/{handle}/status/{id}'), '#/components/schemas/PostBody');
-    assert.equal(bodyOf('/api/v1/profiles/{handle}'), '#/components/schemas/ProfileBody');
-    assert.equal(bodyOf('/api/v1/profiles/{handle}/followers'), '#/components/schemas/ConnectionsBody');
-    assert.equal(bodyOf('/api/v1/search'), '#/components/schemas/SearchBody');
+    const bodyOf = (path: string) => doc.paths[path]!.get.responses['200'].content['application/json']!.schema.properties ?? {};
+    for (const [path, member] of [
+      ['/api/v1/posts', 'conversation'],
+      ['/{handle}/status/{id}', 'conversation'],
+      ['/api/v1/profiles/{handle}', 'posts'],
+      ['/api/v1/profiles/{handle}/followers', 'items'],
+      ['/api/v1/search', 'items'],
+    ] as const) {
+      assert.ok(bodyOf(path).markdown, path);
+      assert.ok(bodyOf(path)[member], `${path} ${member}`);
+    }
     for (const [, ref] of raw.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) assert.ok(doc.components.schemas[ref!], ref);
     assert.doesNotMatch(raw, /"#\/\$defs\//, 'no reference left relative to a nested schema');
   });
