@@ -20,6 +20,8 @@ export interface ListFlags {
   until?: string;
   withReplies?: boolean;
   withReposts?: boolean;
+  sinceId?: string;
+  budget?: string;
 }
 
 export interface ListTarget {
@@ -71,6 +73,8 @@ export async function runList(client: Client, kind: ListKind, subject: string, f
     until: flags.until,
     with_replies: flags.withReplies ? 'true' : undefined,
     with_reposts: flags.withReposts ? 'true' : undefined,
+    since_id: flags.sinceId,
+    budget: flags.budget,
   };
   if (!flags.all) {
     writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));

@@ -4,13 +4,15 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE, STATUS_ID_RE, budgetParam, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
+import { unbudgetedUrl } from '../present/common.ts';
 import type { HandlerContext, Rendered, RouteDef, RouteDecl } from '../route-decl.ts';
+import { postJsonSchema } from '../../render/json-schemas.ts';
 
 const optionShape = {
   format: postFormat,
@@ -20,6 +22,7 @@ const optionShape = {
   userinfo: userinfoParam,
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
 };
 
 const identShape = {
@@ -42,6 +45,7 @@ type PostQuery = {
   userinfo?: 'off' | 'author' | 'all';
   full?: boolean;
   nocache?: boolean;
+  budget?: number;
 };
 
 const EDIT_NOTE =
@@ -51,7 +55,7 @@ const EDIT_NOTE =
   'from the syndication and X providers; FxTwitter does not report edits.';
 
 const POST_ERRORS = [
-  'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
+  'invalid_format', 'invalid_budget', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
 ];
 const IDENT_ERRORS = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
@@ -68,6 +72,7 @@ export const postsDecl: RouteDecl = {
   tags: ['posts'],
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
@@ -86,6 +91,7 @@ export const statusPermalinkDecl: RouteDecl = {
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
@@ -126,6 +132,7 @@ export const convertDecl: RouteDecl = {
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
@@ -168,10 +175,12 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
   const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const chars = ctx.query.budget;
+  const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
-    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
+    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version, budget });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
-  // entry render identically, except for X-Cache.
+  // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
   // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
   const author = read.requested.author.handle;
   const canonical = (out: Rendered): Rendered => {
@@ -179,7 +188,7 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
     const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
     return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
   };
-  if (cache !== 'hit' && cache !== 'miss') return canonical(render());
+  if ((cache !== 'hit' && cache !== 'miss') || budget) return canonical(render());
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
   return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });

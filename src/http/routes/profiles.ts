@@ -3,10 +3,12 @@ import { z } from 'zod';
 import { timelineFilter, type TimelineOptions } from '../../domain/lists.ts';
 import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
-import { flag, profileHandle } from '../params/common.ts';
+import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
+import { newerThan, reachesSince } from '../../domain/since.ts';
 import type { HandlerContext, Rendered, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
 import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
@@ -54,8 +56,9 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     params: z.object({ handle: profileHandle }),
     query: z.object(kind === 'profile' ? profileShape : listShape),
     representations: ['markdown', 'json', 'html'],
+    json: kind === 'profile' ? profileJsonSchema : connectionsJsonSchema,
     keyAware: true,
-    errors: ['invalid_handle', ...(kind === 'profile' ? ['invalid_date', 'search_unavailable'] : []), ...LIST_ERRORS],
+    errors: ['invalid_handle', ...(kind === 'profile' ? ['invalid_date', 'invalid_since_id', 'search_unavailable'] : []), ...LIST_ERRORS],
     browseResource: kind,
     ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
     ...(surface === 'permalink' && kind === 'profile' ? { linkPreview: true } : {}),
@@ -69,11 +72,12 @@ export type ProfileRef = { handle: string } | { accountId: string };
 export const profileShape = {
   since: sinceParam,
   until: untilParam,
+  since_id: sinceIdParam,
   with_replies: flag.describe('Also show the account\'s replies (labelled "Replying to @…"). Default false.'),
   with_reposts: flag.describe('Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.'),
   ...listShape,
 };
-export type ProfileQuery = ListQuery & { since?: string; until?: string; with_replies?: boolean; with_reposts?: boolean };
+export type ProfileQuery = ListQuery & { since?: string; until?: string; since_id?: string; with_replies?: boolean; with_reposts?: boolean };
 
 const WINDOW_NOTE =
   ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
@@ -84,7 +88,7 @@ export async function serveProfile(ctx: HandlerContext<ProfileQuery>, ref: Profi
   const { lists } = ctx.services;
   const byId = 'accountId' in ref;
   const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
-  const { since, until } = ctx.query;
+  const { since, until, since_id: sinceId } = ctx.query;
   const window = windowOf(since, until);
   const ops = windowOperators(window);
   const includes: TimelineOptions = { replies: ctx.query.with_replies ?? false, reposts: ctx.query.with_reposts ?? false };
@@ -108,14 +112,16 @@ export async function serveProfile(ctx: HandlerContext<ProfileQuery>, ref: Profi
       const got = await lists.search(`from:${author.handle} ${ops}`, 'latest', call);
       return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
     },
+    caughtUp: (page) => sinceId !== undefined && reachesSince(page.items, sinceId, (p) => p.id),
     build(page, meta) {
       // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
       const warnings = window && includes.reposts ? [...meta.warnings, 'reposts are not available inside a date window'] : meta.warnings;
+      const posts = page.items.filter(timelineFilter(includes));
       return {
         resource: 'profile',
         read: {
           profile: author!,
-          posts: page.items.filter(timelineFilter(includes)),
+          posts: sinceId === undefined ? posts : newerThan(posts, sinceId, (p) => p.id),
           ...(window ? { window: isoWindow(window) } : {}),
           ...(includes.replies || includes.reposts ? { includes } : {}),
           ...meta,

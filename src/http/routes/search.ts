@@ -3,8 +3,12 @@ import { z } from 'zod';
 import type { SearchFeed } from '../../providers/types.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
+import { sinceIdParam } from '../params/common.ts';
+import { newerThan, reachesSince } from '../../domain/since.ts';
+import type { SearchItem } from '../../providers/types.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { searchJsonSchema } from '../../render/json-schemas.ts';
 import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 
 export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const;
@@ -21,9 +25,13 @@ export const searchShape = {
   since: sinceParam,
   until: untilParam,
   ...listShape,
+  since_id: sinceIdParam,
 };
 
-export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed; since?: string; until?: string };
+export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed; since?: string; until?: string; since_id?: string };
+
+/** Search items by post id; accounts (the users feed) have none. */
+const postIdOf = (i: SearchItem) => (i.kind === 'post' ? i.post.id : '0');
 
 function decl(surface: 'v1' | 'permalink'): RouteDecl {
   return {
@@ -40,8 +48,9 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl {
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
     query: z.object(searchShape),
     representations: ['markdown', 'json', 'html'],
+    json: searchJsonSchema,
     keyAware: true,
-    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'invalid_since_id', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
@@ -59,7 +68,10 @@ export function normalizeQuery(q: string | undefined): string {
 export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
-  const { since, until } = ctx.query;
+  const { since, until, since_id: sinceId } = ctx.query;
+  if (sinceId !== undefined && feed === 'users') {
+    throw new Problem('invalid_since_id', 'since_id selects posts; the users feed lists accounts.');
+  }
   const window = windowOf(since, until);
   // The window travels as X search operators: the upstream jumps to it, and cache and cursors key on it.
   const upstreamQ = [q, windowOperators(window)].filter(Boolean).join(' ');
@@ -72,12 +84,14 @@ export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
     keep: { q, feed: ctx.query.feed, since, until },
     search: ACCOUNT_FEEDS.has(feed) ? 'account' : 'plain',
     load: (call) => ctx.services.lists.search(upstreamQ, feed, call),
+    // Only the latest feed is in time order; a page of top results says nothing about the next page.
+    caughtUp: (page) => sinceId !== undefined && feed === 'latest' && reachesSince(page.items, sinceId, postIdOf),
     build: (page, meta) => ({
       resource: 'search',
       read: {
         q,
         feed,
-        items: page.items,
+        items: sinceId === undefined ? page.items : newerThan(page.items, sinceId, postIdOf),
         ...(window ? { window: isoWindow(window) } : {}),
         ...meta,
       },
