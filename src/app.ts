@@ -13,6 +13,8 @@ import { CachedReader } from './app/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { createStores } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
+import { XProvider } from './providers/x/provider.ts';
+import { SessionAdmin } from './providers/x/session-admin.ts';
 import type { Services } from './services.ts';
 import { VERSION } from './version.ts';
 
@@ -44,6 +46,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     syndicationUrl: config.syndicationUrl,
     xApiUrl: config.xApiUrl,
     xSessionsPath: config.xSessionsPath,
+    xOperationsPath: config.xOperationsPath,
+    xDiscover: config.xDiscover,
+    xWebUrl: config.xWebUrl,
+    log,
     timeoutMs: config.upstreamTimeoutMs,
     policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
   });
@@ -51,6 +57,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     deadlineMs: config.upstreamDeadlineMs,
     circuit: { threshold: config.breakerThreshold, cooldownMs: config.breakerCooldownMs },
   });
+  const x = providers.find((p): p is XProvider => p instanceof XProvider);
+  const xSessions = x ? new SessionAdmin(x.pool, stores.sharedHash?.('x-sessions'), log) : undefined;
+  await xSessions?.start();
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
   const cursors = new CursorCodec(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
@@ -64,6 +73,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     stores,
     health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
+    xSessions,
     metrics: new Metrics({
       providers: () => chain.health(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
@@ -76,6 +86,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     chain,
     async close() {
       stopSharingCursors();
+      xSessions?.stop();
+      for (const p of providers) p.close?.();
       await server.close();
       await stores.close();
     },

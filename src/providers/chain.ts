@@ -1,7 +1,7 @@
 import { Problem } from '../problems/problem.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
-import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider } from './types.ts';
+import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider, type ProviderOperationHealth } from './types.ts';
 
 export interface ChainOptions {
   /** Breaker settings per provider; `false` turns the breaker off. Default: 5 failures, 30 s. */
@@ -42,6 +42,8 @@ export interface ProviderHealth {
   failures: number;
   lastFailure?: { kind: FailureKind; at: string };
   breaker: 'closed' | 'open' | 'half-open' | 'off';
+  /** Account-backed providers: per upstream operation. */
+  operations?: Record<string, ProviderOperationHealth>;
 }
 
 /**
@@ -86,6 +88,7 @@ export class ProviderChain {
         failures: c.failures,
         ...(c.lastFailure ? { lastFailure: c.lastFailure } : {}),
         breaker: this.circuits.get(p.name)?.state ?? 'off',
+        ...(p.operationHealth ? { operations: p.operationHealth() } : {}),
       };
     });
   }
@@ -220,6 +223,18 @@ export class ProviderChain {
       const why = waits.length > 0 ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.` : '';
       throw new Problem('search_unavailable', `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
     }
+    // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.
+    const parked = this.providers
+      .filter((p) => !opts.only || p.name === opts.only)
+      .map((p) => ({ name: p.name, waitS: p.retryAfterS?.(capability) }))
+      .filter((p): p is { name: string; waitS: number } => typeof p.waitS === 'number' && p.waitS > 0)
+      .sort((a, b) => a.waitS - b.waitS)[0];
+    if (parked) {
+      throw new Problem(`${parked.name}_error`, `${detail} Every ${parked.name} session that could serve it is parked; the first frees up in ${parked.waitS} s.`, {
+        status: 503,
+        headers: { 'Retry-After': String(parked.waitS) },
+      });
+    }
     throw new Problem('upstream_error', detail);
   }
 
@@ -235,12 +250,14 @@ export class ProviderChain {
     if (search && failures.every((f) => f.kind === 'unavailable')) {
       throw new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });
     }
+    // Nothing failed, the capable providers only had no usable session: a wait, not an upstream failure.
+    const waiting = failures.every((f) => f.kind === 'unavailable') && retryAfter !== undefined ? { status: 503 } : {};
     if (failures.length === 1) {
       const f = failures[0]!;
       const kind = f.kind === 'unavailable' ? 'error' : f.kind;
-      throw new Problem(`${f.provider}_${kind}`, `${f.message}${note}`, { headers, extensions, search });
+      throw new Problem(`${f.provider}_${kind}`, `${f.message}${note}`, { headers, extensions, search, ...waiting });
     }
-    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });
+    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search, ...waiting });
   }
 }
 

@@ -9,6 +9,8 @@ import { SqliteKeyStore } from './keys/sqlite.ts';
 import type { KeyStore } from './keys/types.ts';
 import { Limiter } from './limits/limiter.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
+import { redisHash, type SharedHash } from './shared-hash.ts';
+export type { SharedHash } from './shared-hash.ts';
 
 // The surface the HTTP layer needs, in one import.
 export type { Cache, CacheEntry } from './cache/types.ts';
@@ -50,6 +52,8 @@ export interface Stores {
    * embedded mode or while Redis is unreachable.
    */
   sharedSecret(name: string, candidate: string): Promise<string | undefined>;
+  /** Distributed mode: a map shared by every instance (operator state); undefined in embedded mode. */
+  sharedHash?(name: string): SharedHash;
   close(): Promise<void>;
 }
 
@@ -90,6 +94,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
     keys: new RedisKeyStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
+    sharedHash: (name) => redisHash(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}h:${name}`),
     close: async () => {
       health.stop();
       await cache.close();

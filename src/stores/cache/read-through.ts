@@ -11,6 +11,8 @@ export interface CachedReadOptions {
   staleMs: number;
   /** `nocache`: skip the read, still refresh the entry. */
   bypass: boolean;
+  /** Told of the fresh entry a hit is answered from. */
+  onHit?: (entry: CacheEntry) => void;
 }
 
 export interface CachedRead<T> {
@@ -55,6 +57,7 @@ export async function cachedRead<T>(
 ): Promise<CachedRead<T>> {
   const entry = opts.bypass ? undefined : await cache.get(key);
   if (entry && Date.now() < entry.freshUntil) {
+    opts.onHit?.(entry);
     return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [] };
   }
   const run = { charged: false };
