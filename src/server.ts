@@ -115,18 +115,20 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
 }
 
 /**
- * The cache-hit replay (http/hit-replay.ts), when it can answer exactly as Fastify would: in-process cache
- * and limits (synchronous), and hits not logged (they log at debug; a debug log wants every line).
+ * The cache-hit replay (http/hit-replay.ts), when it can answer exactly as Fastify would: in-process cache and
+ * limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at debug;
+ * a debug log wants every line).
  */
 function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions): HitReplay | undefined {
-  const cache = services.stores.cache as Partial<SyncCache>;
+  const { stores } = services;
+  const cache = stores.cache as Partial<SyncCache>;
   const clientIp = fastifyClientIp(app);
-  if (typeof cache.getNow !== 'function' || !services.stores.limiter.synchronous || !clientIp) return undefined;
   const log = app.log as { isLevelEnabled?: (level: string) => boolean };
-  if (opts.replay === false || log.isLevelEnabled?.('debug')) return undefined;
+  if (!clientIp || opts.replay === false || log.isLevelEnabled?.('debug')) return undefined;
+  const sync = typeof cache.getNow === 'function' && stores.limiter.synchronous ? { cache: cache as SyncCache, limiter: stores.limiter } : undefined;
+  if (!sync && !stores.hitCheck) return undefined;
   return new HitReplay({
-    cache: cache as SyncCache,
-    limiter: services.stores.limiter,
+    ...(sync ? { sync } : { shared: stores.hitCheck }),
     metrics: services.metrics,
     partitionOf: (ip) => services.guards.partitionOf(ip),
     clientIp,

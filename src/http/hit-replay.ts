@@ -6,11 +6,13 @@
 // server's own request listener, with the per-request fields filled in (X-Request-Id and the RateLimit fields)
 // after api-ip is charged exactly as the guards charge it, and counted in the metrics. Everything else, and
 // every case the record cannot vouch for, goes through Fastify as before:
-//   - a record lives only while every cache entry it was built from is still the same object and still fresh
-//     (a refresh or an eviction makes it stale at once), and within its own byte-bounded LRU;
+//   - a record lives only while every cache entry it was built from is still the same and still fresh (a
+//     refresh or an eviction makes it stale at once), and within its own byte-bounded LRU. In process that is
+//     checked and api-ip charged synchronously; with Redis both happen in one scripted round trip
+//     (stores/shared-hit-check.ts), so every instance sees every other's refreshes and charges;
 //   - conditional requests, Authorization, X-No-Compression and compressed bodies are never replayed;
 //   - a client that would be refused (429) goes through the guards, which answer and count it;
-//   - debug access logging, a draining server or a backend without synchronous reads (Redis) turn it off.
+//   - debug access logging or a draining server turn it off.
 // The profile of the normal path (bench/RESULTS.md) is spread thin over routing, hooks, validation, header
 // building and the promise chain; this path does a map lookup, a limiter charge and one writeHead.
 import { randomUUID } from 'node:crypto';
@@ -20,7 +22,8 @@ import { LRUCache } from 'lru-cache';
 import type { Metrics } from '../ops/metrics.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
 import { rateLimitHeaders } from '../stores/limits/headers.ts';
-import type { LimitState } from '../stores/limits/policies.ts';
+import { POLICIES, type LimitState } from '../stores/limits/policies.ts';
+import type { SharedHitCheck } from '../stores/shared-hit-check.ts';
 
 /** Bound on remembered responses (bodies and headers), beside the render memo's own. */
 export const REPLAY_MAX_BYTES = 8 * 1024 * 1024;
@@ -38,15 +41,19 @@ interface Record_ {
   names: string[];
   values: Array<string | number | string[]>;
   body: Buffer;
-  deps: Array<[string, object]>;
+  /** Cache key, the entry object it was answered from, and that entry's stored-at stamp. */
+  deps: Array<[string, object, number]>;
+  stamps: Array<[string, number]>;
   freshUntil: number;
   route: string;
   method: string;
 }
 
 export interface HitReplayOptions {
-  cache: SyncCache;
-  limiter: Limiter;
+  /** In process: synchronous cache reads and api-ip charges. */
+  sync?: { cache: SyncCache; limiter: Limiter };
+  /** Distributed: one Redis round trip per replay. */
+  shared?: SharedHitCheck;
   metrics: Metrics;
   /** The api-ip partition of a client address (the guards' own rule). */
   partitionOf: (ip: string) => string;
@@ -63,7 +70,10 @@ declare module 'fastify' {
 
 const RECORDING = Symbol('threadmark.replay.recording');
 
-type Raw = IncomingMessage & { [RECORDING]?: { route: string; deps: Array<[string, object]>; freshUntil: number } };
+type Deps = Array<[string, object, number]>;
+type Raw = IncomingMessage & { [RECORDING]?: { route: string; deps: Deps; freshUntil: number } };
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+const API_IP = POLICIES['api-ip'];
 
 function replayKey(req: IncomingMessage): string | undefined {
   const m = req.method;
@@ -98,22 +108,60 @@ export class HitReplay {
     return this.#records.size;
   }
 
-  /** Answers `req` from a record; false when Fastify must answer it. */
-  serve(req: IncomingMessage, res: ServerResponse): boolean {
+  /**
+   * Takes `req` when a record may answer it: true when it answered or will answer (in distributed mode after
+   * one round trip, handing the request to `fallback` if the record turns out stale or the client is over its
+   * allowance); false when Fastify must answer it now.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, fallback: Listener): boolean {
     if (!this.#enabled || this.#records.size === 0) return false;
     const key = replayKey(req);
     if (key === undefined) return false;
     const rec = this.#records.get(key);
     if (!rec) return false;
     const started = performance.now();
-    if (!this.#valid(rec)) {
+    if (Date.now() >= rec.freshUntil) {
       this.#records.delete(key);
       return false;
     }
     const ip = this.#opts.clientIp(req);
     if (ip === undefined) return false;
-    const state = this.#opts.limiter.consumeNow('api-ip', this.#opts.partitionOf(ip), 1, true);
-    if (!state?.allowed) return false;
+    const partition = this.#opts.partitionOf(ip);
+    const { sync, shared } = this.#opts;
+    if (sync) {
+      for (const [k, entry] of rec.deps) {
+        if (sync.cache.getNow(k) !== entry) {
+          this.#records.delete(key);
+          return false;
+        }
+      }
+      const state = sync.limiter.consumeNow('api-ip', partition, 1, true);
+      if (!state?.allowed) return false;
+      this.#answer(rec, state, res, started);
+      return true;
+    }
+    if (!shared) return false;
+    shared.check(partition, rec.stamps).then(
+      (got) => {
+        if (got === 'changed') this.#records.delete(key);
+        if (typeof got === 'string') return fallback(req, res);
+        const state: LimitState = {
+          allowed: true,
+          policy: 'api-ip',
+          limit: API_IP.quota,
+          windowS: API_IP.windowS,
+          remaining: Math.max(0, API_IP.quota - got.consumed),
+          resetS: Math.min(API_IP.windowS, Math.max(1, Math.ceil(got.ttlMs / 1000))),
+        };
+        this.#answer(rec, state, res, started);
+      },
+      // Redis unreachable: the normal path knows how to degrade.
+      () => fallback(req, res),
+    );
+    return true;
+  }
+
+  #answer(rec: Record_, state: LimitState, res: ServerResponse, started: number): void {
     res.writeHead(200, this.#headers(rec, state));
     res.end(rec.body);
     this.served++;
@@ -125,13 +173,6 @@ export class HitReplay {
       cache: 'hit',
       rejectedBy: undefined,
     });
-    return true;
-  }
-
-  #valid(rec: Record_): boolean {
-    if (Date.now() >= rec.freshUntil) return false;
-    for (const [k, entry] of rec.deps) if (this.#opts.cache.getNow(k) !== entry) return false;
-    return true;
   }
 
   #headers(rec: Record_, state: LimitState): OutgoingHttpHeaders {
@@ -180,9 +221,11 @@ export class HitReplay {
     const route = req.routeOptions.url;
     if (route === undefined) return;
     let freshUntil = Number.POSITIVE_INFINITY;
-    const deps: Array<[string, object]> = [];
+    const deps: Deps = [];
     for (const [k, entry, until] of req.cacheHits) {
-      deps.push([k, entry]);
+      const stamp = (entry as { storedAt?: unknown }).storedAt;
+      if (typeof stamp !== 'number') return;
+      deps.push([k, entry, stamp]);
       freshUntil = Math.min(freshUntil, until);
     }
     raw[RECORDING] = { route, deps, freshUntil };
@@ -214,7 +257,7 @@ export class HitReplay {
     method: string,
     written: { status: number; headers: OutgoingHttpHeaders },
     chunk: unknown,
-    info: { route: string; deps: Array<[string, object]>; freshUntil: number },
+    info: { route: string; deps: Deps; freshUntil: number },
   ): void {
     if (written.status !== 200) return;
     const body = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : undefined;
@@ -226,7 +269,8 @@ export class HitReplay {
     const names = Object.keys(h);
     const values = names.map((n) => (PER_REQUEST.has(n) ? '' : h[n]!));
     if (values.some((v) => v === undefined)) return;
-    this.#records.set(key, { names, values, body, deps: info.deps, freshUntil: info.freshUntil, route: info.route, method });
+    const stamps = info.deps.map(([k, , stamp]): [string, number] => [k, stamp]);
+    this.#records.set(key, { names, values, body, deps: info.deps, stamps, freshUntil: info.freshUntil, route: info.route, method });
   }
 }
 
@@ -263,6 +307,6 @@ export function installReplay(app: FastifyInstance, replay: HitReplay): void {
   const fastify = listeners[0]!;
   server.removeListener('request', fastify);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!replay.serve(req, res)) fastify(req, res);
+    if (!replay.serve(req, res, fastify)) fastify(req, res);
   });
 }

@@ -8,6 +8,8 @@ import { RedisKeyStore } from './keys/redis.ts';
 import { SqliteKeyStore } from './keys/sqlite.ts';
 import type { KeyStore } from './keys/types.ts';
 import { Limiter } from './limits/limiter.ts';
+import { SharedHitCheck } from './shared-hit-check.ts';
+import { POLICIES } from './limits/policies.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
 import { redisHash, type SharedHash } from './shared-hash.ts';
 export type { SharedHash } from './shared-hash.ts';
@@ -45,6 +47,8 @@ export interface Stores {
   coalescer: Coalescer;
   limiter: Limiter;
   keys: KeyStore;
+  /** Distributed mode: the one-round-trip check of a replayed cache hit (http/hit-replay.ts). */
+  hitCheck?: SharedHitCheck;
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
   sharedStoreUp(): boolean;
   /**
@@ -86,11 +90,19 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const prefix = cfg.redisPrefix;
   const shared = new RedisCache(redis, { prefix, onDegraded: (err, op) => health.down(err, op) });
   const cache = new FailoverCache(shared, memory, () => isReady(redis));
+  const limiter = new Limiter({ redis, prefix });
+  const api = POLICIES['api-ip'];
   return {
     mode: 'distributed',
     cache,
     coalescer: new Coalescer({ lock: new RedisFillLock(redis, { prefix }) }),
-    limiter: new Limiter({ redis, prefix }),
+    limiter,
+    hitCheck: new SharedHitCheck(redis, {
+      limitKey: (partition) => limiter.redisKey('api-ip', partition),
+      cacheKey: (key) => shared.redisKey(key),
+      quota: api.quota,
+      windowS: api.windowS,
+    }),
     keys: new RedisKeyStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),

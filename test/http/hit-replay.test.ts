@@ -6,11 +6,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, problemOf, type Stack } from '../helpers/stack.ts';
+import { BACKENDS, startOn, type BackendStack } from '../helpers/backends.ts';
 import { rawRequest, type RawResponse } from '../helpers/raw-http.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { clientKey } from '../../src/stores/limits/client-key.ts';
 
 const TRUSTED = { THREADMARK_TRUST_PROXY: 'true' };
+const redisBackend = BACKENDS.find((b) => b.name === 'redis')!;
 const portOf = (s: Stack) => Number(new URL(s.url).port);
 const served = (s: Stack) => s.app.server.hitReplay?.served ?? Number.NaN;
 
@@ -211,4 +213,69 @@ test('without trusted proxies the replay charges the socket address, as the guar
   } finally {
     await s.close();
   }
+});
+
+describe('cache-hit replay on the Redis backend (one round trip, shared with every instance)', { skip: redisBackend.skip }, () => {
+  let a: BackendStack;
+  let b: BackendStack;
+  before(async () => {
+    a = await startOn(redisBackend, TRUSTED);
+    b = await startOn(redisBackend, TRUSTED, { sim: a.sim, redisPrefix: a.prefix });
+  });
+  after(async () => {
+    await b?.close();
+    await a?.close();
+  });
+  const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
+
+  test('a replayed hit is the exchange Fastify wrote, and the allowance is shared with the other instance', async () => {
+    const ip = nextIp();
+    let normal: RawResponse | undefined;
+    for (let i = 0; i < 3 && !normal; i++) {
+      const was = served(a);
+      const r = await get(a, target, ip);
+      if (served(a) === was && r.headers['x-cache'] === 'hit') normal = r;
+    }
+    assert.ok(normal, 'no hit answered by Fastify');
+    const before = served(a);
+    const replayed = await get(a, target, ip);
+    assert.equal(served(a), before + 1, 'replayed');
+    assertSameExchange(normal, replayed, 'redis replay');
+    // The same client on the other instance: one shared counter.
+    const onB = await get(b, target, ip);
+    assert.equal(Number(onB.headers['ratelimit-remaining']), Number(replayed.headers['ratelimit-remaining']) - 1);
+    const againOnA = await get(a, target, ip);
+    assert.equal(Number(againOnA.headers['ratelimit-remaining']), Number(onB.headers['ratelimit-remaining']) - 1);
+  });
+
+  test('an entry refreshed by the other instance is never answered from the old record', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 3; i++) await get(a, target, ip);
+    const before = served(a);
+    await get(a, target, ip);
+    assert.equal(served(a), before + 1);
+    const refreshed = await get(b, `${target}&nocache=true`, ip);
+    assert.equal(refreshed.headers['x-cache'], 'bypass');
+    const after = await get(a, target, ip);
+    assert.equal(after.headers['x-cache'], 'hit');
+    assert.equal(served(a), before + 1, 'the stamp changed: Fastify answered from the new entry');
+    await get(a, target, ip);
+    assert.equal(served(a), before + 2, 'and the new record is replayed');
+  });
+
+  test('api-ip is exact at the boundary across instances', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 3; i++) await get(a, target, ip);
+    const used = 600 - Number((await get(b, target, ip)).headers['ratelimit-remaining']);
+    await b.app.services.stores.limiter.consume('api-ip', clientKey(ip), 598 - used);
+    const before = served(a);
+    const last2 = await get(a, target, ip);
+    const last1 = await get(a, target, ip);
+    assert.deepEqual([last2.status, last2.headers['ratelimit-remaining'], last1.status, last1.headers['ratelimit-remaining']], [200, '1', 200, '0']);
+    assert.equal(served(a), before + 2);
+    const refused = await get(a, target, ip);
+    assert.equal(refused.status, 429);
+    assert.equal(served(a), before + 2, 'refused by the guards, not charged twice');
+    assert.equal((await get(b, target, ip)).status, 429);
+  });
 });

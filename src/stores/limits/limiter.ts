@@ -77,6 +77,11 @@ export class Limiter {
     return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points, onlyIfAllowed);
   }
 
+  /** The Redis key of a partition's counter (the shared limiter's own naming), for scripts that charge it. */
+  redisKey(policy: Policy | FixedPolicyName, partitionKey: string): string {
+    return `${this.#prefix}${resolvePolicy(policy).name}:${partitionKey}`;
+  }
+
   /** Whether consumeNow can answer (in-process counters). */
   get synchronous(): boolean {
     return !this.#redis;
