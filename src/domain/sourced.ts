@@ -25,3 +25,11 @@ export interface ReadPolicy {
    */
   onHit?: (key: string, entry: object, freshUntil: number) => void;
 }
+
+/**
+ * The time one request may still spend on upstream reads, shared by every read it makes (a conversation,
+ * its fallback, the walk up to the conversation root). Opaque to the domain beyond "is it spent".
+ */
+export interface ReadBudget {
+  readonly expired: boolean;
+}

@@ -51,6 +51,8 @@ export interface ProviderHealth {
  *
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
  *   chain with Problem `not_found`.
+ * - `unconfirmed` ("not found" from a provider that says so on its own failures too) falls through; when
+ *   every tried provider answered that way the read is `not_found` with `confirmed: false`.
  * - `error`, `empty`, `network` and `unavailable` fall through to the next provider.
  * - When every tried provider failed: exactly one failure gives `<provider>_<kind>` (`unavailable` is
  *   reported as `<provider>_error`, the catalog has no `_unavailable` code); several give
@@ -168,8 +170,9 @@ export class ProviderChain {
           settleEmpty(true);
           throw new Problem('not_found', failure.message, { extensions: { source: p.name } });
         }
-        // A provider saying "no session right now" is healthy, just idle; only real failures trip the breaker.
-        if (failure.kind === 'unavailable') {
+        // A provider saying "no session right now" is healthy, just idle, and one saying "not found" without
+        // vouching for it answered; only real failures trip the breaker.
+        if (failure.kind === 'unavailable' || failure.kind === 'unconfirmed') {
           circuit?.release(ticket);
         } else if (failure.kind === 'empty') {
           emptyPending.push({ circuit, ticket, name: p.name });
@@ -180,6 +183,13 @@ export class ProviderChain {
       }
     }
     settleEmpty(false);
+    if (failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed')) {
+      // Nobody contradicted it and nobody else failed: "not found" is the best answer there is, marked as
+      // unconfirmed so that a stale copy still stands in for it (read-through) and an ancestor walk retries.
+      throw new Problem('not_found', `${failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`, {
+        extensions: { source: failures[0]!.provider, confirmed: false },
+      });
+    }
     const anyTried = failures.length > 0;
     if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, !!opts.search)));
     const notes = [

@@ -85,8 +85,10 @@ export interface ProviderOperationHealth {
  * How a provider call failed. `not_found` is a positive statement that the content is missing,
  * deleted or protected; the others make the chain fall through to the next provider.
  * `unavailable` = the provider cannot serve this right now (no usable session); `retryAfterS` says when.
+ * `unconfirmed` = the provider says "not found" in a way it also uses for its own failures (FxTwitter's bare
+ * 404): another provider may confirm or contradict it.
  */
-export type FailureKind = 'error' | 'empty' | 'network' | 'not_found' | 'unavailable';
+export type FailureKind = 'error' | 'empty' | 'network' | 'not_found' | 'unavailable' | 'unconfirmed';
 
 export class ProviderError extends Error {
   constructor(

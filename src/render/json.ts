@@ -8,7 +8,14 @@ export interface PostJson {
   markdown: string;
   post: Post;
   thread: Post[];
-  conversation: { parents: Post[]; replies: ReplyNode[] };
+  conversation: {
+    parents: Post[];
+    /** Ancestors left out between `parents[0]` (the conversation's first post) and `parents[1]`. */
+    parentsOmitted?: number;
+    /** The conversation continues above the first post shown but could not be read. */
+    earlier?: 'unavailable' | 'cut_short';
+    replies: ReplyNode[];
+  };
   source: string;
   warnings: string[];
 }
@@ -25,6 +32,7 @@ interface ListEnvelope {
 export interface ProfileJson extends ListEnvelope {
   profile: Author;
   window?: ReadWindow;
+  includes?: { replies: boolean; reposts: boolean };
   posts: Post[];
 }
 
@@ -46,7 +54,12 @@ export function postJson(read: PostRead, markdown: string): PostJson {
     markdown,
     post: read.requested,
     thread: read.thread,
-    conversation: { parents: read.parents, replies: read.replies },
+    conversation: {
+      parents: read.parents,
+      ...(read.parentsOmitted ? { parentsOmitted: read.parentsOmitted } : {}),
+      ...(read.earlier ? { earlier: read.earlier } : {}),
+      replies: read.replies,
+    },
     source: read.source,
     warnings: read.warnings,
   };
@@ -64,7 +77,7 @@ function paging(read: ListMeta): Omit<ListEnvelope, 'markdown'> {
 }
 
 export function profileJson(read: ProfileRead, markdown: string): ProfileJson {
-  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), posts: read.posts, ...paging(read) };
+  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), ...(read.includes ? { includes: read.includes } : {}), posts: read.posts, ...paging(read) };
 }
 
 export function connectionsJson(read: ConnectionsRead, markdown: string): ConnectionsJson {

@@ -174,7 +174,7 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const { read, cache, settled } = await readPost(ctx.services.posts, ref.id, opts, policy);
   const chars = ctx.query.budget;
   const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
@@ -188,7 +188,8 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
     const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
     return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
   };
-  if ((cache !== 'hit' && cache !== 'miss') || budget) return canonical(render());
+  // A read shaped by a passing failure (an ancestor unreadable just now) is not remembered either.
+  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
   return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });

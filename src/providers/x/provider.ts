@@ -22,6 +22,8 @@ import type { XWebApp } from './web-app.ts';
 
 /** Which operation backs each capability (timeline also needs UserByScreenName once per handle). */
 const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
+  // A single post is the focal post of its conversation answer: one operation, one session budget.
+  ['post', 'TweetDetail'],
   ['conversation', 'TweetDetail'],
   ['profile', 'UserByScreenName'],
   ['timeline', 'UserTweets'],
@@ -120,6 +122,11 @@ export class XProvider implements Provider {
   retryAfterS(capability: Capability): number | undefined {
     const op = CAPABILITY_OP.get(capability);
     return op ? this.opts.pool.nextAvailableInS(op) : undefined;
+  }
+
+  async getPost(id: string, opts: CallOptions): Promise<Post> {
+    const req = { ranking: 'top' as const, signal: opts.signal, deadline: opts.deadline };
+    return (await this.getConversationPage(id, req)).bundle.post;
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {

@@ -1,4 +1,4 @@
-import { Problem } from '../../problems/problem.ts';
+import { isUnconfirmedNotFound, Problem } from '../../problems/problem.ts';
 import { ProviderError } from '../../providers/types.ts';
 import type { Coalescer, FillLock } from './coalesce.ts';
 import type { Cache, CacheEntry } from './types.ts';
@@ -29,7 +29,7 @@ export interface CachedRead<T> {
  */
 export function isUpstreamFailure(e: unknown): boolean {
   if (e instanceof ProviderError) return e.kind !== 'not_found';
-  if (e instanceof Problem) return e.status >= 500 && e.code !== 'not_found';
+  if (e instanceof Problem) return (e.status >= 500 && e.code !== 'not_found') || isUnconfirmedNotFound(e);
   return statusOf(e) >= 500;
 }
 
