@@ -155,7 +155,8 @@ describe('threadmark mcp: the stdio stream', () => {
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_post', arguments: { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off' } } });
-    const deadline = Date.now() + 20_000;
+    // Generous: a loaded machine can take a while to start the service in-process.
+    const deadline = Date.now() + 90_000;
     while (!stdout.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
