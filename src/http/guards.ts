@@ -13,8 +13,6 @@ import type { RouteDef } from './route-decl.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     rateStates?: LimitState[];
-    /** Live-lookup charges taken by this request, so a feed poll that ends in 304 can give them back. */
-    liveCharges?: Array<[Policy | FixedPolicyName, string]>;
   }
 }
 
@@ -59,8 +57,8 @@ export class Guards {
         continue;
       }
       for (const t of taken) {
-        await this.limiter.refund(t.policy, t.partition);
-        t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
+        const back = await this.limiter.refund(t.policy, t.partition, t.state.windowEndsAt ?? 0);
+        if (back) t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
       }
       record(req, [...taken.map((t) => t.state), state]);
       throw new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
@@ -120,23 +118,9 @@ export class Guards {
           charges.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
         }
         charges.push([keyed ? 'search-key' : 'search-ip', partition]);
-        return (once ??= this.chargeAll(req, charges).then(() => {
-          req.liveCharges = charges;
-        }));
+        return (once ??= this.chargeAll(req, charges));
       },
     };
-  }
-
-  /** Gives back this request's live-lookup charges (a feed poll answered 304 costs no quota). */
-  async refundLive(req: FastifyRequest): Promise<void> {
-    const charges = req.liveCharges ?? [];
-    req.liveCharges = undefined;
-    const refunded = new Set<string>();
-    for (const [policy, partition] of charges) {
-      await this.limiter.refund(policy, partition);
-      refunded.add(typeof policy === 'string' ? policy : policy.name);
-    }
-    if (refunded.size) req.rateStates = req.rateStates?.map((s) => (refunded.has(s.policy) ? { ...s, remaining: Math.min(s.limit, s.remaining + 1) } : s));
   }
 
   /**

@@ -3,6 +3,9 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import { DEFAULT_REDIS_PREFIX } from '../redis.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
 
+/** A refund this close to the end of its window is skipped: it could reach the store after the window rolled over. */
+const REFUND_MARGIN_MS = 250;
+
 export interface LimiterOptions {
   /** Set = counters shared by every instance through Redis, with an in-process insurance limiter. */
   redis?: Redis;
@@ -26,9 +29,10 @@ export class Limiter {
   async consume(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<LimitState> {
     const p = resolvePolicy(policy);
     try {
-      return toState(p, true, await this.#limiterFor(p).consume(partitionKey, points));
+      const res = await this.#limiterFor(p).consume(partitionKey, points);
+      return { ...toState(p, true, res), windowEndsAt: Date.now() + res.msBeforeNext };
     } catch (e) {
-      if (e instanceof RateLimiterRes) return toState(p, false, e);
+      if (e instanceof RateLimiterRes) return { ...toState(p, false, e), windowEndsAt: Date.now() + e.msBeforeNext };
       throw e;
     }
   }
@@ -41,9 +45,16 @@ export class Limiter {
     return toState(p, res.consumedPoints < p.quota, res);
   }
 
-  /** Gives back points charged to a request that another policy then refused. */
-  async refund(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<void> {
+  /**
+   * Gives back points charged to a request that another policy then refused. `windowEndsAt` is the end of the
+   * window the charge was taken in (from `consume`): once that window has closed the points are already back,
+   * and a reward then would open the next window below zero, i.e. with extra allowance. Returns whether it
+   * refunded.
+   */
+  async refund(policy: Policy | FixedPolicyName, partitionKey: string, windowEndsAt: number, points = 1): Promise<boolean> {
+    if (Date.now() + REFUND_MARGIN_MS >= windowEndsAt) return false;
     await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
+    return true;
   }
 
   /** Clears a partition's counter (operator tooling and tests). */

@@ -37,4 +37,6 @@ export interface LimitState {
   remaining: number;
   /** Seconds until the window resets. */
   resetS: number;
+  /** Epoch ms at which the window this charge was taken in ends (consume only); a refund never outlives it. */
+  windowEndsAt?: number;
 }

@@ -61,6 +61,20 @@ function limiterContract(make: () => Limiter) {
     assert.equal((await limiter.peek('account-ip', 'bulk')).remaining, 10);
   });
 
+  test('a refund never lands in the next window (issue 21, Low 12)', async () => {
+    const limiter = make();
+    const tiny: Policy = { name: 'search-ip', quota: 1, windowS: 1 };
+    const first = await limiter.consume(tiny, 'late-refund');
+    assert.ok(first.windowEndsAt! > Date.now() && first.windowEndsAt! <= Date.now() + 1000);
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.equal(await limiter.refund(tiny, 'late-refund', first.windowEndsAt!), false, 'the window is over');
+    assert.equal((await limiter.consume(tiny, 'late-refund')).allowed, true);
+    assert.equal((await limiter.consume(tiny, 'late-refund')).allowed, false, 'no extra allowance in the new window');
+    const inWindow = await limiter.consume(accountKeyPolicy(1), 'in-window');
+    assert.equal(await limiter.refund(accountKeyPolicy(1), 'in-window', inWindow.windowEndsAt!), true);
+    assert.equal((await limiter.consume(accountKeyPolicy(1), 'in-window')).allowed, true, 'refunded inside its window');
+  });
+
   test('account-key quotas differ per key', async () => {
     const limiter = make();
     const small = accountKeyPolicy(1);
