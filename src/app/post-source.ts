@@ -4,16 +4,23 @@ import type { PostSource } from '../domain/read-post.ts';
 import type { ConversationBundle } from '../domain/models.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { Deadline } from '../providers/deadline.ts';
-import { isProblem } from '../problems/problem.ts';
+import { canBeStatusId } from '../domain/ids.ts';
+import { isProblem, Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
+  // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
+  const possible = (id: string) => {
+    if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
+  };
   return {
     post(id, policy) {
+      possible(id);
       return reader.read(`post:${id}`, policy, () => single(id));
     },
     conversation(id, o, policy) {
+      possible(id);
       const key = `conv:${id}:${o.ranking}:${o.withReplies ? 'r' : 't'}`;
       return reader.read<ConversationBundle>(key, policy, async () => {
         // One budget for the conversation and its fallback: the fallback only gets the time left over.

@@ -4,8 +4,6 @@ import { z } from 'zod';
 
 export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
 export const STATUS_ID_RE = /^[0-9]+$/;
-/** Longest id we look up: snowflakes are 19 digits today; anything much longer cannot exist. */
-export const MAX_ID_DIGITS = 25;
 
 /** First path segments that belong to the site (or the platform) and so are never handles. */
 export const RESERVED_PATHS = new Set(

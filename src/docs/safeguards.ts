@@ -1,0 +1,58 @@
+// The "Safeguards and trade-offs" part of /docs/reliability: what the service does so that no caller can use
+// up or switch off what every other caller depends on, and where that deliberately costs something.
+import { prose } from './html.ts';
+
+interface Safeguard {
+  id: string;
+  title: string;
+  /** What the service does. */
+  rule: string;
+  /** Why, and what it costs (the trade-off). */
+  reason: string;
+}
+
+export const SAFEGUARDS: readonly Safeguard[] = [
+  {
+    id: 'conditional-requests-are-charged',
+    title: 'A 304 costs what its 200 would have cost',
+    rule:
+      'A conditional request (`If-None-Match`, `If-Modified-Since`) that had to make a live lookup (`nocache=true`, or a search feed whose cache entry expired) keeps its live-lookup charge even when it ends in 304. A 304 served from the cache never cost anything and still does not.',
+    reason:
+      '`If-None-Match: *` matches every representation, so refunding 304s made every live lookup free and let anyone drain the X sessions all users share. The upstream call has already happened when the 304 is decided. Trade-off: a poller that sends `nocache=true` pays for each poll; drop `nocache` and polls inside the cache lifetime are free.',
+  },
+  {
+    id: 'refund-window',
+    title: 'Refunds never reach the next window',
+    rule:
+      'When one policy refuses a request, the points other policies had already taken are given back, but only inside the window they were taken in (with a quarter-second margin).',
+    reason: 'A refund that lands after the window rolled over would start the new window below zero: extra allowance for whoever timed it.',
+  },
+  {
+    id: 'impossible-status-ids',
+    title: 'Status ids that cannot exist are 404 without an upstream call',
+    rule:
+      'An id of more than 19 digits, or at or above 2^63, matches the contract\'s `^[0-9]+$` but names no post the platform can have issued: it is answered 404 `not_found` at once, on every route (posts, permalinks, `url=`, oEmbed, MCP).',
+    reason: 'Such ids make upstreams answer 400; they were a free way to make the service call its providers with requests they refuse.',
+  },
+  {
+    id: 'breakers-per-capability',
+    title: 'Breakers count provider failures only, per capability',
+    rule:
+      'Each provider has one circuit breaker per capability (post, conversation, profile, timeline, followers, following, search…). Network failures, 5xx and 429 answers count toward it; any other 4xx (the upstream refusing this particular request) falls through to the next provider but is not counted. `/readyz` reports a provider unusable only when every capability it has been asked for is open.',
+    reason:
+      'With one breaker per provider and every 400 counted, five requests for a bogus id switched FxTwitter off for every user and every kind of read. Trade-off: an upstream that starts answering every request with 4xx is not skipped by the breaker; each read still falls through to the next provider, so readers are served, at the cost of one wasted call per read.',
+  },
+];
+
+export function renderSafeguards(): string {
+  const items = SAFEGUARDS.map(
+    (s) => `<section id="${s.id}">
+<h3>${prose(s.title)}</h3>
+<p>${prose(s.rule)}</p>
+<p><strong>Why:</strong> ${prose(s.reason)}</p>
+</section>`,
+  ).join('\n');
+  return `<h2 id="safeguards">Safeguards and trade-offs</h2>
+<p>What keeps one caller from using up or switching off what every caller depends on, and what each choice costs.</p>
+${items}`;
+}
