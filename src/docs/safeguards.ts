@@ -42,6 +42,14 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     reason:
       'With one breaker per provider and every 400 counted, five requests for a bogus id switched FxTwitter off for every user and every kind of read. Trade-off: an upstream that starts answering every request with 4xx is not skipped by the breaker; each read still falls through to the next provider, so readers are served, at the cost of one wasted call per read.',
   },
+  {
+    id: 'credentials-stay-home',
+    title: 'Upstream credentials never follow a redirect elsewhere',
+    rule:
+      'Upstream redirects are still followed, but a hop to another origin (host, port or scheme, so also https → http) drops `Cookie`, `Authorization`, `Proxy-Authorization`, `X-Csrf-Token` and `X-Guest-Token`.',
+    reason:
+      'The X sessions\' `auth_token` and `ct0` would otherwise go wherever a redirect points, over plain http if it says so. Trade-off: an X endpoint that moved to another host answers as logged out (and the read falls through to the next provider) until the operator points `THREADMARK_X_API_URL` at the new place.',
+  },
 ];
 
 export function renderSafeguards(): string {
