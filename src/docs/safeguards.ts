@@ -50,6 +50,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     reason:
       'The X sessions\' `auth_token` and `ct0` would otherwise go wherever a redirect points, over plain http if it says so. Trade-off: an X endpoint that moved to another host answers as logged out (and the read falls through to the next provider) until the operator points `THREADMARK_X_API_URL` at the new place.',
   },
+  {
+    id: 'linear-text-handling',
+    title: 'Text handling is linear in the size of a post',
+    rule:
+      'Trimming whitespace and trailing links out of upstream text, stripping tags from a post\'s `source`, and closing article code blocks are plain scans, not backtracking regular expressions. A 25,000-character post made of spaces, newlines or brackets renders as fast as any other.',
+    reason: 'Patterns like `/\\s+$/` backtrack quadratically over long inner runs: one such post took up to 2 s of CPU per render, on a server that renders for everyone.',
+  },
 ];
 
 export function renderSafeguards(): string {
