@@ -31,7 +31,8 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   const base = config.baseUrl;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // A hop count as a function: Fastify's types take no number (its proxy-addr does the same with one).
+    trustProxy: typeof config.trustProxy === 'number' ? (_addr: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     genReqId: () => randomUUID(),
     // One line per exchange, cache hits at debug (http/access-log.ts).
     logController: new AccessLog(),

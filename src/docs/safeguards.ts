@@ -57,6 +57,14 @@ export const SAFEGUARDS: readonly Safeguard[] = [
       'Trimming whitespace and trailing links out of upstream text, stripping tags from a post\'s `source`, and closing article code blocks are plain scans, not backtracking regular expressions. A 25,000-character post made of spaces, newlines or brackets renders as fast as any other.',
     reason: 'Patterns like `/\\s+$/` backtrack quadratically over long inner runs: one such post took up to 2 s of CPU per render, on a server that renders for everyone.',
   },
+  {
+    id: 'client-identity',
+    title: 'The client address is the one your proxy saw',
+    rule:
+      '`THREADMARK_TRUST_PROXY` takes `false`, `true` (one hop), a hop count, or a list of trusted proxy addresses and CIDR blocks; the address is read from `X-Forwarded-For` counting from the socket end. A forwarded value that is not an IP address falls back to the socket address.',
+    reason:
+      'The leftmost entry is whatever the client sent when the proxy appends, and a non-address value used to become a rate-limit partition of its own: either way a caller could pick a fresh allowance per request. Trade-off: `true` means one hop rather than Fastify\'s "trust all"; deployments with two proxies in front must say `2` (or list them), or every client shares the inner proxy\'s allowance.',
+  },
 ];
 
 export function renderSafeguards(): string {

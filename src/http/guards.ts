@@ -6,6 +6,7 @@ import type { Limiter } from '../stores/limits/limiter.ts';
 import { accountKeyPolicy, DEFAULT_ACCOUNT_QUOTA, type LimitState, type FixedPolicyName, type Policy } from '../stores/limits/policies.ts';
 import { rateLimitHeaders } from '../stores/limits/headers.ts';
 import { clientKey } from '../stores/limits/client-key.ts';
+import { clientAddress } from './client-address.ts';
 import type { KeyStore } from '../stores/keys/types.ts';
 import { keyStateOf } from './key-state.ts';
 import type { RouteDef } from './route-decl.ts';
@@ -37,7 +38,7 @@ export class Guards {
   ) {}
 
   private partition(req: FastifyRequest): string {
-    return clientKey(req.ip);
+    return clientKey(clientAddress(req));
   }
 
   private async charge(req: FastifyRequest, policy: Policy | FixedPolicyName, partition: string): Promise<void> {

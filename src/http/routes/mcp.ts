@@ -19,6 +19,7 @@ import type { RouteDef } from '../route-decl.ts';
 import { PUBLIC_ROUTES } from '../route-table.ts';
 import { CORS_HEADERS } from '../conventions.ts';
 import { problemBody } from '../problem-reply.ts';
+import { clientAddress } from '../client-address.ts';
 
 const MCP_METHODS = 'GET, HEAD, POST, OPTIONS';
 
@@ -89,7 +90,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Ro
       const { StreamableHTTPServerTransport } = await loadMcpSdk();
       const server = await createMcpServer(app, tools, services.version, {
         authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
-        ip: req.ip,
+        ip: clientAddress(req),
       });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {
