@@ -44,7 +44,7 @@ export const CATALOG = {
   invalid_flag: { status: 400, title: 'Invalid boolean parameter', resolution: 'Boolean parameters take true, 1, yes, false or 0.' },
   bad_request: { status: 400, title: 'Malformed HTTP request', resolution: 'Send a well-formed HTTP/1.1 request: a percent-encoded target without spaces or control characters, path segments of at most 1000 characters, and valid header syntax.' },
   request_timeout: { status: 408, title: 'Request timeout', resolution: 'Send the whole request promptly; the connection is closed.' },
-  request_too_large: { status: 431, title: 'Request head too large', resolution: 'Keep the request line and headers under 16 KB; search terms are at most 512 characters.' },
+  request_too_large: { status: 431, title: 'Request too large', resolution: 'Keep the request line and headers under 16 KB (431) and a request body (MCP, admin) under 1 MiB (413); search terms are at most 512 characters.' },
   invalid_dimension: { status: 400, title: 'Invalid maxwidth or maxheight', resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.' },
   invalid_feed_option: { status: 400, title: 'Invalid feed parameter', resolution: 'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.' },
   too_many_handles: { status: 400, title: 'Too many handles', resolution: 'A multi-account feed takes at most 10 handles, separated by commas (repeats count once).' },
