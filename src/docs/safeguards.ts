@@ -65,6 +65,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     reason:
       'The leftmost entry is whatever the client sent when the proxy appends, and a non-address value used to become a rate-limit partition of its own: either way a caller could pick a fresh allowance per request. Trade-off: `true` means one hop rather than Fastify\'s "trust all"; deployments with two proxies in front must say `2` (or list them), or every client shares the inner proxy\'s allowance.',
   },
+  {
+    id: 'mcp-batches',
+    title: 'An MCP batch is charged per message and capped',
+    rule:
+      'A POST to `/mcp` costs one `api-ip` point per JSON-RPC message that is not a tool call (at least one); each `tools/call` is charged by the REST route that serves it, exactly as the same read over REST. One POST carries at most 20 messages; more is 413 `batch_too_large`. Every `/mcp` response carries the RateLimit fields.',
+    reason: 'A batch of 100 messages used to be one uncharged request, and 100 tool calls in one POST could fan out to hundreds of upstream calls before any limit noticed.',
+  },
 ];
 
 export function renderSafeguards(): string {

@@ -67,6 +67,16 @@ export class Guards {
     record(req, taken.map((t) => t.state));
   }
 
+  /**
+   * Charges api-ip `points` at once, for a request that stands for several (a batch of MCP messages).
+   * Refused → 429 rate_limited, with the state recorded for the headers.
+   */
+  async chargeApi(req: FastifyRequest, points: number): Promise<void> {
+    const state = await this.limiter.consume('api-ip', this.partition(req), points);
+    record(req, [state]);
+    if (!state.allowed) throw new Problem('rate_limited', `The api-ip allowance is used up; retry in ${state.resetS} s.`);
+  }
+
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
   hooks(def: RouteDef): preValidationHookHandler[] {
     const keyAware = def.decl.keyAware;

@@ -35,6 +35,7 @@ export const CATALOG = {
   search_unavailable: { status: 503, title: 'Search temporarily unavailable', resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.' },
   admin_unconfigured: { status: 503, title: 'Admin is not configured', resolution: 'Private route, not part of the public API.' },
   key_store_unavailable: { status: 503, title: 'Key store unavailable', resolution: 'Private route, not part of the public API: the key store (SQLite or Redis) did not answer; retry after Retry-After.' },
+  batch_too_large: { status: 413, title: 'Too many messages in one batch', resolution: 'Send at most 20 JSON-RPC messages in one POST to /mcp; split larger batches.' },
   not_ready: { status: 503, title: 'Instance not ready', resolution: 'Operator route (/readyz), not part of the public API: `checks` says which dependency is missing; route traffic to another instance.' },
   // Additions inside v1 (new codes are additive; documented in /docs/reliability and OpenAPI).
   invalid_cursor: { status: 400, title: 'Invalid cursor', resolution: 'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.' },
