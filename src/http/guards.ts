@@ -108,28 +108,30 @@ export class Guards {
   }
 
   /**
-   * The read policy of one request. Keyed callers never touch the shared cache. `search` lookups charge the
-   * live-lookup quota once when the request first reaches an upstream (search-ip or search-key, plus account-ip
-   * or account-key for the account-backed feeds); other routes charge it only for `nocache`.
+   * The read policy of one request. Keyed callers never touch the shared cache, so every live upstream read they
+   * cause is charged to their live-key budget. Account-backed search feeds charge account-ip or account-key per
+   * upstream page (a page=N walk is N pages of an X session's window). `search` lookups and `nocache` reads also
+   * charge the live-lookup quota (search-ip or search-key) once per request, on its first live read.
    */
   policy(req: FastifyRequest, opts: { nocache: boolean; search?: 'plain' | 'account' }): ReadPolicy {
     const key = keyStateOf(req);
     const keyed = key.status === 'valid' && key.id !== undefined;
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
-    const charged = opts.search !== undefined || opts.nocache;
-    if (!charged) return { mode };
-    // One request is one live lookup, however many upstream reads it takes (profile + posts, page=N walks).
-    let once: Promise<void> | undefined;
+    const lookup = opts.search !== undefined || opts.nocache;
+    if (!lookup && !keyed) return { mode };
+    const partition = keyed ? key.id! : this.partition(req);
+    const perRead: Array<[Policy | FixedPolicyName, string]> = [];
+    if (keyed) perRead.push(['live-key', partition]);
+    if (opts.search === 'account') perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
+    const once: Array<[Policy | FixedPolicyName, string]> = lookup ? [[keyed ? 'search-key' : 'search-ip', partition]] : [];
+    // Later reads wait for the first one's charge, so a refused request stops before any of them go out.
+    let first: Promise<void> | undefined;
     return {
       mode,
-      beforeLive: () => {
-        const partition = keyed ? key.id! : this.partition(req);
-        const charges: Array<[Policy | FixedPolicyName, string]> = [];
-        if (opts.search === 'account') {
-          charges.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
-        }
-        charges.push([keyed ? 'search-key' : 'search-ip', partition]);
-        return (once ??= this.chargeAll(req, charges));
+      beforeLive: async () => {
+        if (!first) return (first = this.chargeAll(req, [...perRead, ...once]));
+        await first;
+        if (perRead.length > 0) await this.chargeAll(req, perRead);
       },
     };
   }

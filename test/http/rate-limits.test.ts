@@ -218,7 +218,7 @@ for (const backend of BACKENDS) {
         const res = await drained(s.get(`/api/v1/search?q=caching`, auth()));
         assert.equal(res.status, 200, `lookup ${i}`);
         assert.equal(res.headers.get('x-api-key-status'), 'valid');
-        assert.match(res.headers.get('ratelimit-policy') ?? '', /^"api-ip";q=600;w=60, "search-key";q=30;w=60$/);
+        assert.match(res.headers.get('ratelimit-policy') ?? '', /^"api-ip";q=600;w=60, "live-key";q=120;w=60, "search-key";q=30;w=60$/);
         assert.equal(member(res.headers.get('ratelimit'), 'search-key')?.r, 30 - i);
       }
       await assertDenied(await s.get('/search?q=caching', auth()), 'search-key', 30, 60);

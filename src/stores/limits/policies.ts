@@ -5,7 +5,7 @@ export interface Policy {
   readonly windowS: number;
 }
 
-export type PolicyName = 'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key';
+export type PolicyName = 'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key' | 'live-key';
 export type FixedPolicyName = Exclude<PolicyName, 'account-key'>;
 
 export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
@@ -13,6 +13,8 @@ export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
   'search-ip': { name: 'search-ip', quota: 5, windowS: 60 },
   'search-key': { name: 'search-key', quota: 30, windowS: 60 },
   'account-ip': { name: 'account-ip', quota: 10, windowS: 900 },
+  // Keyed reads skip the shared cache; this is what bounds the upstream work one key can cause.
+  'live-key': { name: 'live-key', quota: 120, windowS: 60 },
 };
 
 export const ACCOUNT_KEY_WINDOW_S = 900;
