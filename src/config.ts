@@ -64,6 +64,7 @@ const schema = z.object({
   THREADMARK_REDIS_PREFIX: z.string().min(1).max(100).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
   THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
   THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  THREADMARK_OPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
   THREADMARK_TRUST_PROXY: trustProxy.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -91,6 +92,8 @@ export interface Config {
   redisPrefix?: string;
   keysDb: string;
   adminToken?: string;
+  /** Set = /healthz, /readyz and /metrics are served on this port only (same HOST), not on the service port. */
+  opsPort?: number;
   /** false: no proxy; a number: trusted hops; a list: trusted proxy addresses / CIDR blocks (Fastify's trustProxy). */
   trustProxy: false | number | string[];
   cacheTtlS: number;
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: c.THREADMARK_REDIS_PREFIX,
     keysDb: c.THREADMARK_KEYS_DB,
     adminToken: c.THREADMARK_ADMIN_TOKEN,
+    opsPort: c.THREADMARK_OPS_PORT,
     trustProxy: c.THREADMARK_TRUST_PROXY,
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
     cursorSecret: c.THREADMARK_CURSOR_SECRET,

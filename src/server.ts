@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from './services.ts';
-import { CORS_HEADERS, EXPOSED_HEADERS } from './http/conventions.ts';
+import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
 import { sendProblem } from './http/problem-reply.ts';
 import { Problem } from './problems/problem.ts';
 import { registerRoutes } from './http/register.ts';
@@ -63,7 +63,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   // Callback style: this runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', String(req.id));
-    reply.headers(CORS_HEADERS);
+    if (!isPrivatePath(req.url)) reply.headers(CORS_HEADERS);
     if (req.url.startsWith('/api')) reply.header('access-control-expose-headers', EXPOSED_HEADERS);
     done();
   });
@@ -90,11 +90,26 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
-  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys });
+  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, limiter: services.stores.limiter });
   registerMcp(app, services);
-  // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits.
-  app.register(opsRoutes, { stores: services.stores, providers: services.providerHealth, metrics: services.metrics });
+  // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
+  // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
+  if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
   observeRequests(app, services.metrics);
   drainOnClose(app);
   return app;
+}
+
+function opsOptions(services: Services) {
+  return { stores: services.stores, providers: services.providerHealth, metrics: services.metrics };
+}
+
+/** The operator server for THREADMARK_OPS_PORT: /healthz, /readyz and /metrics, nothing else. */
+export function buildOpsServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
+  const base = services.config.baseUrl;
+  const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: () => randomUUID() });
+  ops.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
+  ops.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`)));
+  ops.register(opsRoutes, opsOptions(services));
+  return ops;
 }

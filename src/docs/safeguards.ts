@@ -80,6 +80,14 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     reason:
       'Keyed reads were charged only for search and `nocache`: five keyed reads of a 10-account feed made 100 upstream calls, and one MCP batch of `page=10` profile reads 300. Trade-off: the shared cache would have been cheaper for everyone, but keyed responses are private by contract, so keys pay in allowance instead; a key that needs more should read fewer pages or use cursors.',
   },
+  {
+    id: 'admin-surface',
+    title: 'Admin and operator routes are private',
+    rule:
+      'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
+    reason:
+      'Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Trade-off: an operator who mistypes the token ten times waits out the window (or uses another address, or the CLI on the host).',
+  },
 ];
 
 export function renderSafeguards(): string {

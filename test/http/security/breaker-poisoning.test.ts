@@ -89,7 +89,7 @@ describe('breaker poisoning', () => {
 test('/docs/reliability documents the safeguards and their trade-offs', async () => {
   s = await startStack();
   const html = await (await s.get('/docs/reliability')).text();
-  for (const id of ['safeguards', 'conditional-requests-are-charged', 'impossible-status-ids', 'breakers-per-capability', 'refund-window', 'credentials-stay-home', 'linear-text-handling', 'client-identity', 'mcp-batches', 'keyed-budget']) {
+  for (const id of ['safeguards', 'conditional-requests-are-charged', 'impossible-status-ids', 'breakers-per-capability', 'refund-window', 'credentials-stay-home', 'linear-text-handling', 'client-identity', 'mcp-batches', 'keyed-budget', 'admin-surface']) {
     assert.match(html, new RegExp(`id="${id}"`), id);
   }
 });
