@@ -3,6 +3,7 @@
 import { buildArticle } from './corpus-article.ts';
 import type { SimCorpus, SimMedia, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
 import { seededRandom, slug } from './prng.ts';
+import { isSupersededVersion } from './corpus-queries.ts';
 
 export const HANDLES = {
   alice: 'alice_dev',
@@ -69,10 +70,27 @@ export const IDS = {
   /** dave replying to the deleted post. */
   replyToDeleted: '1900000000000000505',
   hostile: '1900000000000000601',
+  /** dave's post edited twice: the original, the middle version and the latest. */
+  editedFirst: '1900000000000000701',
+  editedSecond: '1900000000000000702',
+  editedLatest: '1900000000000000703',
+  /** reader_0401's root <- reader_0402's reply (deleted) <- reader_0403's reply: a chain broken in the middle. */
+  gapRoot: '1900000000000000711',
+  gapDeleted: '1900000000000000712',
+  gapReply: '1900000000000000713',
+  /** A reply chain 25 posts deep (root first), three readers answering each other in turn. */
+  deepChain: Array.from({ length: 25 }, (_, i) => String(1900000000000000801n + BigInt(i))),
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
 } as const;
+
+/** The texts of the edited post's versions, oldest first. */
+export const EDITED_TEXTS = [
+  'Rolling out the new key scheme on Tuesday.',
+  'Rolling out the new key scheme on Wednesday.',
+  'Rolling out the new key scheme on Wednesday (not Tuesday, sorry for the noise).',
+] as const;
 
 /** Search terms with known corpus sizes (substring match on visible text, case-insensitive). */
 export const SEARCH_TERMS = { caching: 'caching', threadmark: 'threadmark', none: 'zzznomatchzzz' } as const;
@@ -305,6 +323,15 @@ function build(): SimCorpus {
   b.post({ id: IDS.carolReplyToDave, author: 'carol', at: T0 + 3 * HOUR + 20 * MIN, text: 'Only when the request is idempotent and you key on the body.', replyToId: IDS.daveRoot, likes: 11 });
   b.post({ id: IDS.bobReplyToCarol, author: 'bob', at: T0 + 3 * HOUR + 45 * MIN, text: 'And never for anything that moves money.', replyToId: IDS.carolReplyToDave, likes: 6 });
 
+  // --- a chain with a deleted middle post, and one deeper than the ancestor cap ----------------------
+  b.post({ id: IDS.gapRoot, author: readerHandle(401), at: T0 + 5 * HOUR, text: 'Which queue do you reach for first?', likes: 9 });
+  b.post({ id: IDS.gapDeleted, author: readerHandle(402), at: T0 + 5 * HOUR + 10 * MIN, text: 'Whatever the team already runs.', replyToId: IDS.gapRoot, deleted: true });
+  b.post({ id: IDS.gapReply, author: readerHandle(403), at: T0 + 5 * HOUR + 20 * MIN, text: 'Boring answer, right answer.', replyToId: IDS.gapDeleted, likes: 4 });
+  IDS.deepChain.forEach((id, i) => {
+    const text = i === 0 ? 'Tabs or spaces, final answer?' : `Round ${i + 1}: I still disagree with you.`;
+    b.post({ id, author: readerHandle(411 + (i % 3)), at: T0 + 6 * HOUR + i * MIN, text, replyToId: i ? IDS.deepChain[i - 1] : undefined, likes: i % 5 });
+  });
+
   // --- special posts ----------------------------------------------------------------------------
   const note = [
     'Long post about cache invalidation, because 280 characters was never going to be enough.',
@@ -362,6 +389,12 @@ function build(): SimCorpus {
     ].join('\n'),
   });
 
+  // --- an edited post: three versions, each readable by its own id ---------------------------------
+  const versions = [IDS.editedFirst, IDS.editedSecond, IDS.editedLatest];
+  EDITED_TEXTS.forEach((text, i) => {
+    b.post({ id: versions[i]!, author: 'dave', at: T0 + 3 * DAY + i * 10 * MIN, text, editVersions: versions, likes: 14 + i });
+  });
+
   // --- search and timeline filler ---------------------------------------------------------------
   for (let i = 0; i < 60; i++) {
     const author = i % 6 === 0 ? HANDLES.alice : i % 6 <= 2 ? HANDLES.big : readerHandle(10 + (i % 40));
@@ -397,7 +430,7 @@ function build(): SimCorpus {
   for (const user of c.users.values()) {
     const own: SimTimelineEntry[] = [];
     for (const p of c.posts.values()) {
-      if (p.authorId === user.id && !p.deleted) own.push({ postId: p.id, at: p.createdAt });
+      if (p.authorId === user.id && !p.deleted && !isSupersededVersion(p)) own.push({ postId: p.id, at: p.createdAt });
     }
     for (const [handle, postId, at] of reposts) {
       if (handle === user.handle) own.push({ postId, repostedBy: user.id, at });

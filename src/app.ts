@@ -13,6 +13,8 @@ import { CachedReader } from './app/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { createStores } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
+import { XProvider } from './providers/x/provider.ts';
+import { SessionAdmin } from './providers/x/session-admin.ts';
 import type { Services } from './services.ts';
 import { VERSION } from './version.ts';
 
@@ -31,7 +33,9 @@ export interface AppOptions extends ServerOptions {
 }
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const log = pino({ level: opts.logger === false ? 'silent' : config.logLevel });
+  const level = opts.logger === false ? 'silent' : config.logLevel;
+  const stream = typeof opts.logger === 'object' ? opts.logger.stream : undefined;
+  const log = stream ? pino({ level }, stream) : pino({ level });
   const stores = await createStores({
     redisUrl: config.redisUrl,
     keysDb: config.keysDb,
@@ -44,6 +48,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     syndicationUrl: config.syndicationUrl,
     xApiUrl: config.xApiUrl,
     xSessionsPath: config.xSessionsPath,
+    xOperationsPath: config.xOperationsPath,
+    xDiscover: config.xDiscover,
+    xWebUrl: config.xWebUrl,
+    log,
     timeoutMs: config.upstreamTimeoutMs,
     policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
   });
@@ -51,6 +59,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     deadlineMs: config.upstreamDeadlineMs,
     circuit: { threshold: config.breakerThreshold, cooldownMs: config.breakerCooldownMs },
   });
+  const x = providers.find((p): p is XProvider => p instanceof XProvider);
+  const xSessions = x ? new SessionAdmin(x.pool, stores.sharedHash?.('x-sessions'), log) : undefined;
+  await xSessions?.start();
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
   const cursors = new CursorCodec(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
@@ -64,6 +75,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     stores,
     health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
+    xSessions,
     metrics: new Metrics({
       providers: () => chain.health(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
@@ -78,6 +90,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     chain,
     async close() {
       stopSharingCursors();
+      xSessions?.stop();
+      for (const p of providers) p.close?.();
       await server.close();
       await ops?.close();
       await stores.close();

@@ -1,5 +1,6 @@
 // Builds the Fastify server: shared conventions, the problem mapper and every declared route.
 import { METHODS } from 'node:http';
+import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -19,11 +20,15 @@ import { observeRequests } from './http/observe.ts';
 import { drainOnClose } from './http/drain.ts';
 import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
+import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
 
 export interface ServerOptions {
-  logger?: boolean | { level: string };
+  /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
+  /** false = every request goes through Fastify (tests compare the two paths). Default: on when it can be. */
+  replay?: boolean;
 }
 
 export function buildServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
@@ -80,9 +85,14 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
+  const replay = hitReplay(app, services, opts);
+  app.decorate('hitReplay', replay ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
     const pending = services.guards.headers(req, reply);
-    if (!pending) return done(null, payload);
+    if (!pending) {
+      replay?.mark(req, reply);
+      return done(null, payload);
+    }
     pending.then(() => done(null, payload), done);
   });
 
@@ -90,13 +100,20 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
-  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, limiter: services.stores.limiter });
+  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions, limiter: services.stores.limiter });
   registerMcp(app, services);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
   observeRequests(app, services.metrics);
   drainOnClose(app);
+  if (replay) {
+    app.addHook('preClose', (done) => {
+      replay.disable();
+      done();
+    });
+    installReplay(app, replay);
+  }
   return app;
 }
 
@@ -112,4 +129,29 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
   ops.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`)));
   ops.register(opsRoutes, opsOptions(services));
   return ops;
+}
+
+/**
+ * The cache-hit replay (http/hit-replay.ts), when it can answer exactly as Fastify would: in-process cache and
+ * limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at debug;
+ * a debug log wants every line).
+ */
+function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions): HitReplay | undefined {
+  const { stores } = services;
+  const cache = stores.cache as Partial<SyncCache>;
+  const clientIp = fastifyClientIp(app);
+  const log = app.log as { isLevelEnabled?: (level: string) => boolean };
+  if (!clientIp || opts.replay === false || log.isLevelEnabled?.('debug')) return undefined;
+  const sync = typeof cache.getNow === 'function' && stores.limiter.synchronous ? { cache: cache as SyncCache, limiter: stores.limiter } : undefined;
+  if (!sync && !stores.hitCheck) return undefined;
+  return new HitReplay({
+    ...(sync ? { sync } : { shared: stores.hitCheck }),
+    metrics: services.metrics,
+    partitionOf: (ip) => services.guards.partitionOf(ip),
+    // As the guards do (http/client-address.ts): a forwarded value that is not an address is the socket's.
+    clientIp: (raw) => {
+      const ip = clientIp(raw);
+      return ip !== undefined && isIP(ip) ? ip : raw.socket.remoteAddress;
+    },
+  });
 }

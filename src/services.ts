@@ -7,6 +7,7 @@ import type { Guards } from './http/guards.ts';
 import type { Stores } from './stores/index.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { ProviderHealth } from './providers/chain.ts';
+import type { SessionAdmin } from './providers/x/session-admin.ts';
 
 export interface Services {
   config: Config;
@@ -21,4 +22,6 @@ export interface Services {
   /** Per-provider counters and breaker state, for /readyz and /metrics. */
   providerHealth: () => ProviderHealth[];
   metrics: Metrics;
+  /** Run-time X sessions (GET/POST/DELETE /admin/sessions); undefined when x is not a configured provider. */
+  xSessions?: SessionAdmin;
 }

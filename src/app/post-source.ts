@@ -2,33 +2,37 @@
 // degrades to the single post from any provider that can read one, flagged in the warnings.
 import type { PostSource } from '../domain/read-post.ts';
 import type { ConversationBundle } from '../domain/models.ts';
+import type { ReadBudget } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
-import type { Deadline } from '../providers/deadline.ts';
+import { Deadline } from '../providers/deadline.ts';
 import { canBeStatusId } from '../domain/ids.ts';
-import { isProblem, Problem } from '../problems/problem.ts';
+import { isProblem, isUnconfirmedNotFound, Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
+  // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
+  const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
   const possible = (id: string) => {
     if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
   };
   return {
-    post(id, policy) {
+    budget: () => chain.deadline(),
+    post(id, policy, budget) {
       possible(id);
-      return reader.read(`post:${id}`, policy, () => single(id));
+      return reader.read(`post:${id}`, policy, () => single(id, deadlineOf(budget)));
     },
-    conversation(id, o, policy) {
+    conversation(id, o, policy, budget) {
       possible(id);
       const key = `conv:${id}:${o.ranking}:${o.withReplies ? 'r' : 't'}`;
       return reader.read<ConversationBundle>(key, policy, async () => {
         // One budget for the conversation and its fallback: the fallback only gets the time left over.
-        const deadline = chain.deadline();
+        const deadline = deadlineOf(budget) ?? chain.deadline();
         try {
           return await chain.run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline });
         } catch (err) {
-          if (isProblem(err) && err.code === 'not_found') throw err;
+          if (isProblem(err) && err.code === 'not_found' && !isUnconfirmedNotFound(err)) throw err;
           const one = await single(id, deadline);
           return {
             source: one.source,

@@ -9,7 +9,9 @@ import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts
 import type { CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
+import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
+import { runXOperations, type XOperationsFlags } from './x-operations.ts';
 
 interface ConnectionFlags {
   server?: string;
@@ -70,6 +72,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
       .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
       .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
       .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+      .option('--budget <chars>', 'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way')
       .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
       .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
   )
@@ -102,8 +105,12 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
         .option('--all', 'follow nextCursor to the end (a progress line per page on stderr)')
         .option('--full', 'expanded representation')
         .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+        .option('--budget <chars>', 'at most this many characters of Markdown per page (500-200000): trailing items give way')
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
+    if (kind === 'profile' || kind === 'search') {
+      cmd.option('--since-id <id>', 'only posts newer than this status id, newest first (an empty page when nothing is new)');
+    }
     if (kind === 'search') {
       cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(['latest', 'top', 'photos', 'videos', 'users']));
     }
@@ -118,6 +125,22 @@ ${kind === 'profile' ? 'posts' : 'items'} hold every page's ${kind === 'profile'
     );
   }
 
+  withConnection(
+    program
+      .command('mcp')
+      .description('serve the read tools over MCP on stdin/stdout, for agents that launch local servers'),
+  )
+    .addHelpText(
+      'after',
+      `
+Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
+One tool per read (post, profile, followers, following, search), each answering Markdown text plus
+structured data; resources: the agent guide (llms.txt) and the OpenAPI description. Runs until the client
+closes stdin. Exit codes: 0 when the client hung up, 2 for a bad configuration, 1 anything else.`,
+    )
+    // Loaded on use: the other commands never pay for the route table and the MCP SDK.
+    .action(async (flags: McpFlags) => done(await (await import('./mcp.ts')).runMcp(flags, io)));
+
   program
     .command('keys')
     .description('operator API keys: create, list, disable, enable, delete (run "threadmark keys --help")')
@@ -126,6 +149,19 @@ ${kind === 'profile' ? 'posts' : 'items'} hold every page's ${kind === 'profile'
     .allowExcessArguments()
     .argument('[args...]')
     .action(async (args: string[]) => done(await runKeysCommand(args, io.stdout, io.stderr, { env: io.env })));
+
+  program
+    .command('x-operations')
+    .description('print the X GraphQL operations in force (query ids, flags) for this configuration')
+    .option('--json', 'the whole table as JSON (variables, features, fieldToggles, where each query id came from)')
+    .addHelpText(
+      'after',
+      `
+Reads THREADMARK_X_OPERATIONS (merged over the shipped table; a bad file exits 2 naming the bad key).
+"source" says where each query id came from: shipped, override, or discovered (THREADMARK_X_DISCOVER=true
+reads the ids from the web bundle at THREADMARK_X_WEB_URL first).`,
+    )
+    .action(async (flags: XOperationsFlags) => done(await runXOperations(flags, io)));
 
   program
     .command('serve')

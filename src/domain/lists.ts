@@ -14,6 +14,8 @@ export interface PageCall {
 
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;
+  /** The profile behind a numeric account id, whatever its handle is today. */
+  profileById(id: string, policy: ReadPolicy): Promise<Sourced<Author>>;
   timeline(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;
   connections(kind: 'followers' | 'following', handle: string, call: PageCall): Promise<Sourced<Page<Author>>>;
   search(q: string, feed: SearchFeed, call: PageCall): Promise<Sourced<Page<SearchItem>>>;

@@ -21,6 +21,16 @@ export interface PostRead {
   requested: Post;
   /** Posts above the author's chain when context=full (other authors' parents), root first. */
   parents: Post[];
+  /**
+   * Conversation ancestors left out between the root (`parents[0]`) and the nearest ones (`parents[1..]`):
+   * at most MAX_PARENTS are shown.
+   */
+  parentsOmitted?: number;
+  /**
+   * The conversation goes on above the first post shown but could not be read: an earlier post is deleted,
+   * protected or unavailable (`unavailable`), or the request's upstream time ran out first (`cut_short`).
+   */
+  earlier?: 'unavailable' | 'cut_short';
   /** The author's own chain containing the requested post, in order (just [requested] for thread=off). */
   thread: Post[];
   /** Replies below the requested post (or below the chain's last post), already ordered and trimmed. */
@@ -41,12 +51,16 @@ export interface ListMeta {
   continueUrl?: string;
   source: string;
   warnings: string[];
+  /** The line naming what an output budget left out; Markdown puts it just above `Continue →`. */
+  budgetLine?: string;
 }
 
 export interface ProfileRead extends ListMeta {
   profile: Author;
   /** Most recent original posts (no replies, no reposts). */
   posts: Post[];
+  /** Set when the read was limited to a window of time. */
+  window?: ReadWindow;
 }
 
 export interface ConnectionsRead extends ListMeta {
@@ -55,9 +69,16 @@ export interface ConnectionsRead extends ListMeta {
   items: Author[];
 }
 
+/** A window of time a list read was limited to (ISO 8601 UTC; since inclusive, until exclusive). */
+export interface ReadWindow {
+  since?: string;
+  until?: string;
+}
+
 export interface SearchRead extends ListMeta {
   q: string;
   feed: SearchFeed;
+  window?: ReadWindow;
   items: SearchItem[];
 }
 

@@ -19,4 +19,17 @@ export interface ReadPolicy {
   mode: CacheMode;
   /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
   beforeLive?: () => Promise<void>;
+  /**
+   * Told of every fresh cache entry a read was answered from (the entry object is its identity), so a
+   * response built only from such entries can be replayed while they stay the same (http/hit-replay.ts).
+   */
+  onHit?: (key: string, entry: object, freshUntil: number) => void;
+}
+
+/**
+ * The time one request may still spend on upstream reads, shared by every read it makes (a conversation,
+ * its fallback, the walk up to the conversation root). Opaque to the domain beyond "is it spent".
+ */
+export interface ReadBudget {
+  readonly expired: boolean;
 }

@@ -14,6 +14,8 @@ import type { RouteDef } from './route-decl.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     rateStates?: LimitState[];
+    /** Fresh cache entries this request was answered from (key, entry, fresh until), for the hit replay. */
+    cacheHits?: Array<[string, object, number]>;
   }
 }
 
@@ -38,7 +40,12 @@ export class Guards {
   ) {}
 
   private partition(req: FastifyRequest): string {
-    return clientKey(clientAddress(req));
+    return this.partitionOf(clientAddress(req));
+  }
+
+  /** The api-ip partition of a client address (also used by the hit replay, which has no Fastify request). */
+  partitionOf(ip: string): string {
+    return clientKey(ip);
   }
 
   private async charge(req: FastifyRequest, policy: Policy | FixedPolicyName, partition: string): Promise<void> {
@@ -135,7 +142,7 @@ export class Guards {
     const keyed = key.status === 'valid' && key.id !== undefined;
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
     const lookup = opts.search !== undefined || opts.nocache;
-    if (!lookup && !keyed) return { mode };
+    if (!lookup && !keyed) return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
     const partition = keyed ? key.id! : this.partition(req);
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);

@@ -2,7 +2,9 @@
 // method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { chooseRepresentation, type Representation } from './negotiate.ts';
+import { acceptsHtml, chooseRepresentation, type Representation } from './negotiate.ts';
+import { isLinkPreviewCrawler } from './link-preview.ts';
+import { mergeVary } from './entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
 import { fastifyPath, type RouteDef } from './route-decl.ts';
 import type { Services } from '../services.ts';
@@ -28,6 +30,10 @@ function negotiationHook(def: RouteDef): preValidationHookHandler {
       if (value === undefined) continue;
       // An invalid value is left to validation, which answers with the parameter's own code.
       if (typeof value === 'string' && formats.has(value)) req.representation = value as Representation;
+      return;
+    }
+    if (def.decl.linkPreview && formats.has('html') && isLinkPreviewCrawler(req.headers['user-agent']) && acceptsHtml(req.headers)) {
+      req.representation = 'html';
       return;
     }
     const rep = chooseRepresentation(undefined, req.headers);
@@ -64,6 +70,8 @@ export function registerRoutes(
         });
         reply.code(out.status ?? 200);
         reply.headers(out.headers);
+        // The same URL answers crawlers with HTML: shared caches must key on the User-Agent as well.
+        if (decl.linkPreview && out.headers.vary) reply.header('vary', mergeVary(out.headers.vary, 'User-Agent'));
         // An empty content type is a bodyless reply (a feed's 304): no payload, so no default text/plain either.
         if (!out.contentType) return reply.send();
         reply.header('content-type', out.contentType);

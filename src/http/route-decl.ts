@@ -38,12 +38,19 @@ export interface RouteDecl {
   errors: string[];
   browseResource?: BrowseResource;
   deprecated?: Deprecation;
+  /** Body of the JSON representation (drives the OpenAPI response schema and the MCP tool's outputSchema). */
+  json?: z.ZodType;
   /** The MCP tool generated from this route, if any (only one route per capability carries it). */
   mcpTool?: string;
   /** Whether the route counts against the search allowance. */
   search?: boolean;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
+  /**
+   * A URL people paste into chats: known link-preview crawlers get the HTML page (Open Graph metadata) when
+   * their Accept allows it, even with no Accept at all, and the 200 varies on User-Agent too.
+   */
+  linkPreview?: boolean;
 }
 
 export interface Rendered {

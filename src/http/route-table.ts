@@ -2,6 +2,7 @@
 import type { RouteDef } from './route-decl.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profiles.ts';
+import { userRoutes } from './routes/users.ts';
 import { searchRoutes } from './routes/search.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { browseRoutes } from './routes/browse.ts';
@@ -11,7 +12,7 @@ import { docsRoutes } from './routes/docs.ts';
 
 // Order matters only for static-vs-parametric overlaps, which find-my-way resolves by specificity.
 export const PUBLIC_ROUTES: RouteDef[] = [
-  ...postRoutes, ...profileRoutes, ...searchRoutes, ...browseRoutes,
+  ...postRoutes, ...profileRoutes, ...userRoutes, ...searchRoutes, ...browseRoutes,
   ...feedRoutes,
   ...oembedRoutes,
   ...discoveryRoutes,

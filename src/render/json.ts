@@ -1,14 +1,21 @@
 // JSON envelopes: the rendered Markdown next to the structured data it was made from. Absent values stay
 // absent (JSON.stringify drops undefined); no nulls are introduced here.
 import type { Author, Post, ReplyNode } from '../domain/models.ts';
-import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, SearchRead } from '../domain/reads.ts';
+import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, ReadWindow, SearchRead } from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../providers/types.ts';
 
 export interface PostJson {
   markdown: string;
   post: Post;
   thread: Post[];
-  conversation: { parents: Post[]; replies: ReplyNode[] };
+  conversation: {
+    parents: Post[];
+    /** Ancestors left out between `parents[0]` (the conversation's first post) and `parents[1]`. */
+    parentsOmitted?: number;
+    /** The conversation continues above the first post shown but could not be read. */
+    earlier?: 'unavailable' | 'cut_short';
+    replies: ReplyNode[];
+  };
   source: string;
   warnings: string[];
 }
@@ -24,6 +31,7 @@ interface ListEnvelope {
 
 export interface ProfileJson extends ListEnvelope {
   profile: Author;
+  window?: ReadWindow;
   posts: Post[];
 }
 
@@ -36,6 +44,7 @@ export interface ConnectionsJson extends ListEnvelope {
 export interface SearchJson extends ListEnvelope {
   q: string;
   feed: SearchFeed;
+  window?: ReadWindow;
   items: SearchItem[];
 }
 
@@ -44,7 +53,12 @@ export function postJson(read: PostRead, markdown: string): PostJson {
     markdown,
     post: read.requested,
     thread: read.thread,
-    conversation: { parents: read.parents, replies: read.replies },
+    conversation: {
+      parents: read.parents,
+      ...(read.parentsOmitted ? { parentsOmitted: read.parentsOmitted } : {}),
+      ...(read.earlier ? { earlier: read.earlier } : {}),
+      replies: read.replies,
+    },
     source: read.source,
     warnings: read.warnings,
   };
@@ -62,7 +76,7 @@ function paging(read: ListMeta): Omit<ListEnvelope, 'markdown'> {
 }
 
 export function profileJson(read: ProfileRead, markdown: string): ProfileJson {
-  return { markdown, profile: read.profile, posts: read.posts, ...paging(read) };
+  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), posts: read.posts, ...paging(read) };
 }
 
 export function connectionsJson(read: ConnectionsRead, markdown: string): ConnectionsJson {
@@ -70,5 +84,5 @@ export function connectionsJson(read: ConnectionsRead, markdown: string): Connec
 }
 
 export function searchJson(read: SearchRead, markdown: string): SearchJson {
-  return { markdown, q: read.q, feed: read.feed, items: read.items, ...paging(read) };
+  return { markdown, q: read.q, feed: read.feed, ...(read.window ? { window: read.window } : {}), items: read.items, ...paging(read) };
 }

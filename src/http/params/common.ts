@@ -4,6 +4,10 @@ import { z } from 'zod';
 
 export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
 export const STATUS_ID_RE = /^[0-9]+$/;
+/** Longest id a `since_id` filter takes (ids beyond the platform's range simply filter nothing). */
+export const MAX_ID_DIGITS = 25;
+/** Numeric account ids (rest_id) are 64-bit: at most 20 digits. */
+export const ACCOUNT_ID_RE = /^[0-9]{1,20}$/;
 
 /** First path segments that belong to the site (or the platform) and so are never handles. */
 export const RESERVED_PATHS = new Set(
@@ -90,6 +94,25 @@ export const limitParam = wholeNumber('invalid_page')
   .transform((n) => Math.min(n, 20))
   .optional()
   .describe('Items per page, 1-20 (default 20, above 20 is clamped).');
+
+export const sinceIdParam = z
+  .string(code('invalid_since_id'))
+  .regex(new RegExp(`^[0-9]{1,${MAX_ID_DIGITS}}$`), code('invalid_since_id'))
+  .optional()
+  .describe(
+    'Incremental read: only posts newer than this status id (the newest one you already have), newest first. ' +
+      'Nothing new gives an empty page in the usual envelope; a page that reaches since_id has no nextCursor.',
+  );
+
+export const budgetParam = wholeNumber('invalid_budget')
+  .refine((n) => n >= 500 && n <= 200_000, code('invalid_budget'))
+  .optional()
+  .describe(
+    'Output budget: at most this many characters (Unicode code points) of Markdown, 500-200000. What gives way ' +
+      'first: the lowest-ranked replies, then further replies, then the oldest earlier posts, then trailing posts ' +
+      'or list items; never the requested post, never a post cut mid-text. What was left out is named in X-Warnings ' +
+      'and in a closing line linking to the unbudgeted read; JSON holds only what the Markdown kept.',
+  );
 
 export const cursorParam = z
   .string(code('invalid_cursor'))

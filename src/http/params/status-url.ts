@@ -4,10 +4,13 @@ import { canBeStatusId } from '../../domain/ids.ts';
 import { HANDLE_RE, STATUS_ID_RE } from './common.ts';
 
 export interface StatusRef {
-  handle: string;
+  /** Absent for X's handle-less permalinks (/i/status/{id}, /i/web/status/{id}). */
+  handle?: string;
   id: string;
 }
 
+/** Stands in for the missing handle while the shape is checked; a valid handle, never returned. */
+const HANDLE_LESS = '_';
 const HOSTS = new Set(['x.com', 'twitter.com']);
 const HOST_PREFIXES = ['www.', 'mobile.'];
 /** Trailing path pieces the platform appends to a permalink (media viewers, analytics, quotes...). */
@@ -36,6 +39,9 @@ export function parseStatusUrl(raw: string): StatusRef {
     throw new Problem('unsupported_host', 'Only x.com and twitter.com (optionally www. or mobile.) are supported.');
   }
   const parts = url.pathname.split('/').filter(Boolean);
+  // X's handle-less permalinks: /i/status/{id} and /i/web/status/{id} read like /{handle}/status/{id}.
+  const handleLess = parts[0] === 'i' && (parts[1] === 'status' || (parts[1] === 'web' && parts[2] === 'status'));
+  if (handleLess) parts.splice(0, parts[1] === 'web' ? 2 : 1, HANDLE_LESS);
   const [handle, status, id, trailer, index, ...rest] = parts;
   const shaped =
     handle !== undefined &&
@@ -45,9 +51,9 @@ export function parseStatusUrl(raw: string): StatusRef {
     STATUS_ID_RE.test(id) &&
     (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
     rest.length === 0;
-  if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id}.');
+  if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
   checkIdRange(id!);
-  return { handle: handle!, id: id! };
+  return handleLess ? { id: id! } : { handle: handle!, id: id! };
 }
 
 /** A numeric id the platform cannot have issued (over 19 digits, or 2^63 and above) is 404 with no upstream call. */

@@ -1,29 +1,63 @@
 // Turns a PostRead into the negotiated representation plus the posts route's 200 headers.
 import type { PostRead, PostReadOptions } from '../../domain/reads.ts';
 import { postCount } from '../../domain/read-post.ts';
+import { isEarlierVersion, latestVersionId, type Post } from '../../domain/models.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
 import { renderPostMarkdown } from '../../render/markdown/thread.ts';
 import { renderPostObsidian } from '../../render/obsidian.ts';
 import { postJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
+import { postPreview } from '../../render/link-preview.ts';
 import type { Representation } from '../negotiate.ts';
 import type { Rendered } from '../route-decl.ts';
-import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
+import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
+import { appendClosing, fitBudget } from '../../render/budget.ts';
+import { postGiveWay } from '../../domain/give-way.ts';
+import { Problem } from '../../problems/problem.ts';
+
+/**
+ * The document of the representation; under a budget, the read cut down to what fits (the budget bounds the
+ * Obsidian note when that is asked for, the Markdown otherwise) and the warning naming what was left out.
+ */
+function documentOf(read: PostRead, rep: Representation, mdOpts: Parameters<typeof renderPostMarkdown>[1], budget?: BudgetRequest) {
+  const render = rep === 'obsidian' ? (r: PostRead) => renderPostObsidian(r, mdOpts) : (r: PostRead) => renderPostMarkdown(r, mdOpts);
+  if (!budget) return { shown: read, text: render(read), warnings: read.warnings };
+  const fitted = fitBudget(postGiveWay(read), (r, closing) => appendClosing(render(r), closing), budget.chars, budget.fullUrl);
+  if (!fitted.fits) {
+    throw new Problem('invalid_budget', `The requested post alone takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`);
+  }
+  const warnings = fitted.leftOut.length ? [...read.warnings, budgetWarning(budget.chars, fitted.leftOut)] : read.warnings;
+  return { shown: fitted.read, text: fitted.markdown, warnings };
+}
+
+/** RFC 5829 version relations for an edited post: where the latest and the previous versions are read here. */
+function versionLinks(p: Post, baseUrl: string): { link?: string } {
+  const versions = p.edits?.versions;
+  if (!versions) return {};
+  const at = (id: string) => `<${baseUrl}/${encodeURIComponent(p.author.handle)}/status/${id}>`;
+  const links: string[] = [];
+  if (isEarlierVersion(p)) links.push(`${at(latestVersionId(p))}; rel="latest-version"`);
+  const i = versions.indexOf(p.id);
+  if (i > 0) links.push(`${at(versions[i - 1]!)}; rel="predecessor-version"`);
+  return links.length ? { link: links.join(', ') } : {};
+}
 
 export function presentPost(
-  read: PostRead,
+  full: PostRead,
   opts: PostReadOptions,
   rep: Representation,
-  ctx: { baseUrl: string; cache: CacheStatus; cacheTtlS: number; version: string },
+  ctx: { baseUrl: string; cache: CacheStatus; cacheTtlS: number; version: string; budget?: BudgetRequest },
 ): Rendered {
   const mdOpts = { full: opts.full, userinfo: opts.userinfo, baseUrl: ctx.baseUrl };
-  const markdown = rep === 'obsidian' ? '' : renderPostMarkdown(read, mdOpts);
+  const { shown, text, warnings } = documentOf(full, rep, mdOpts, ctx.budget);
+  const read = { ...shown, warnings };
+  const markdown = text;
   const p = read.requested;
   const permalink = `${ctx.baseUrl}/${p.author.handle}/status/${p.id}`;
   let body: string;
   switch (rep) {
     case 'obsidian':
-      body = renderPostObsidian(read, mdOpts);
+      body = text;
       break;
     case 'json':
       body = JSON.stringify(postJson(read, markdown));
@@ -34,6 +68,7 @@ export function presentPost(
         baseUrl: ctx.baseUrl,
         canonicalUrl: permalink,
         oembedUrl: `${ctx.baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+        preview: postPreview(p, permalink),
       });
       break;
     default:
@@ -43,6 +78,7 @@ export function presentPost(
     body,
     contentType: CONTENT_TYPES[rep],
     headers: {
+      ...versionLinks(p, ctx.baseUrl),
       vary: 'Accept',
       'cache-control': publicCacheControl(ctx.cacheTtlS, ctx.cache),
       'x-source': read.source,

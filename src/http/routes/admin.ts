@@ -8,6 +8,8 @@ import { Limiter } from '../../stores/limits/limiter.ts';
 import { ADMIN_FAILURES } from '../../stores/limits/policies.ts';
 import { clientKey } from '../../stores/limits/client-key.ts';
 import { clientAddress } from '../client-address.ts';
+import type { SessionAdmin } from '../../providers/x/session-admin.ts';
+import { registerSessionRoutes } from './admin-sessions.ts';
 
 export interface AdminRoutesOptions {
   /** THREADMARK_ADMIN_TOKEN; unset = every admin route answers 503 admin_unconfigured. */
@@ -15,6 +17,8 @@ export interface AdminRoutesOptions {
   keys: KeyStore;
   /** Counts wrong tokens per client address (ADMIN_FAILURES); the service's own, shared by its instances. */
   limiter?: Limiter;
+  /** The X provider's session admin; undefined when x is not a configured provider. */
+  sessions?: SessionAdmin;
 }
 
 const NewKeyBody = z
@@ -116,6 +120,8 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
   });
 
   app.get('/admin/keys', async () => ({ keys: await keys.list() }));
+
+  registerSessionRoutes(app, opts.sessions);
 
   app.post('/admin/keys/:id/disable', async (req) => {
     const id = parseId(req.params);

@@ -8,6 +8,7 @@ import type { Author, Post } from '../../domain/models.ts';
 import type { CacheStatus, ReadPolicy, Sourced } from '../../domain/sourced.ts';
 import type { SearchFeed } from '../../providers/types.ts';
 import { isProblem } from '../../problems/problem.ts';
+import { newerThan } from '../../domain/since.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentFeed, serializeFeed, type SerializedFeed } from '../present/feeds.ts';
@@ -25,6 +26,8 @@ export interface FeedOptions {
   nocache: boolean;
   /** Canonical URL of the feed (atom:link rel="self"). */
   selfUrl: string;
+  /** Only posts newer than this status id (a poller that keeps the newest id it has seen). */
+  since?: string;
 }
 
 const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', with_replies: ' · posts and replies' };
@@ -73,9 +76,10 @@ type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 async function respond(ctx: HandlerContext, head: FeedHead, loaded: Loaded, opts: FeedOptions): Promise<Rendered> {
   const { config } = ctx.services;
   const key = keyStateOf(ctx.req);
+  const posts = opts.since === undefined ? loaded.posts : newerThan(loaded.posts, opts.since, (p) => p.id);
   // A 304 is charged like the 200 it stands for: the live lookup behind it (if any) already happened, and
   // `If-None-Match: *` matches every body, so a refund here would make live lookups free.
-  return presentFeed(feedOf(head, loaded.posts, opts, config.baseUrl, config.cacheTtlS), {
+  return presentFeed(feedOf(head, posts, opts, config.baseUrl, config.cacheTtlS), {
     source: [...new Set(loaded.sources)].join(','),
     cache: overallCache(loaded.caches),
     warnings: loaded.warnings,

@@ -6,7 +6,7 @@ import {
 } from '../../domain/feeds.ts';
 import type { SearchFeed } from '../../providers/types.ts';
 import type { FixedDecl } from '../../discovery/fixed-media.ts';
-import { HANDLE_RE, flag, isReservedPath } from '../params/common.ts';
+import { HANDLE_RE, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import type { HandlerContext, RouteDef } from '../route-decl.ts';
 import { serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
@@ -58,6 +58,7 @@ interface FeedQuery {
   nocache?: boolean;
   q?: string;
   feed?: SearchFeed;
+  since_id?: string;
 }
 
 const POLLING =
@@ -65,8 +66,8 @@ const POLLING =
   'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
 
-const PROFILE_ERRORS = ['invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
-const SEARCH_ERRORS = ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
+const PROFILE_ERRORS = ['invalid_since_id', 'invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+const SEARCH_ERRORS = ['invalid_since_id', 'missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
 
 const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
 const ANY_TYPE = { mediaType: FEED_MEDIA_TYPES.rss, alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json] };
@@ -85,7 +86,7 @@ function withQuery(url: string, params: Record<string, string | undefined>): str
 }
 
 function options(ctx: HandlerContext<FeedQuery>, type: FeedType, selfUrl: string): FeedOptions {
-  return { type, threads: ctx.query.threads ?? 'separate', nocache: ctx.query.nocache ?? false, selfUrl };
+  return { type, threads: ctx.query.threads ?? 'separate', nocache: ctx.query.nocache ?? false, selfUrl, since: ctx.query.since_id };
 }
 
 type Ctx = HandlerContext<FeedQuery, { handle: string }>;
@@ -108,7 +109,7 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
       'with threads=grouped); reposts appear only in with_replies, labelled.' + POLLING,
     tags: ['permalinks'],
     params: z.object({ handle: feedHandles }),
-    query: z.object({ threads: threadsParam, nocache: nocacheParam }),
+    query: z.object({ threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam }),
     representations: [],
     keyAware: true,
     errors: PROFILE_ERRORS,
@@ -134,7 +135,7 @@ const v1ProfileFeedDecl: FixedDecl = {
     `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` + POLLING,
   tags: ['feeds'],
   params: z.object({ handle: feedHandles }),
-  query: z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam }),
+  query: z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam }),
   representations: [],
   keyAware: true,
   errors: PROFILE_ERRORS,
@@ -165,7 +166,7 @@ function searchFeedRoute(surface: 'v1' | 'permalink'): RouteDef {
       (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
       ' Uncached lookups count against the search allowance, as on the search route.' + POLLING,
     tags: [v1 ? 'feeds' : 'permalinks'],
-    query: z.object({ q: qParam, feed: searchFeedParam, ...(v1 ? { type: typeParam } : {}), nocache: nocacheParam }),
+    query: z.object({ q: qParam, feed: searchFeedParam, ...(v1 ? { type: typeParam } : {}), nocache: nocacheParam, since_id: sinceIdParam }),
     representations: [],
     keyAware: true,
     errors: SEARCH_ERRORS,

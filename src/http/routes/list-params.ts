@@ -1,5 +1,5 @@
 // Query parameters and paging shared by the list routes (profile, followers, following, search, browse).
-import { browseFormat, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
+import { browseFormat, budgetParam, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
 import type { Position } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
 import type { CursorCodec, CursorScope } from '../../providers/cursors.ts';
@@ -11,6 +11,7 @@ export const listShape = {
   format: browseFormat,
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
 };
 
 export interface ListQuery {
@@ -20,9 +21,12 @@ export interface ListQuery {
   format?: string;
   full?: boolean;
   nocache?: boolean;
+  budget?: number;
+  /** Profile and search only. */
+  since_id?: string;
 }
 
-export const LIST_ERRORS = ['invalid_format', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+export const LIST_ERRORS = ['invalid_format', 'invalid_budget', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
 
 export const DEFAULT_LIMIT = 20;
 

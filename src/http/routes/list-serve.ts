@@ -8,6 +8,7 @@ import type { CursorScope } from '../../providers/cursors.ts';
 import { isProblem } from '../../problems/problem.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
+import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../route-decl.ts';
 import { continueUrl, positionOf, type ListQuery } from './list-params.ts';
 import type { PageCall } from '../../domain/lists.ts';
@@ -25,6 +26,8 @@ export interface ListPlan<T> {
   /** For recovery documents on 404. */
   missing?: { kind: 'profile' | 'post'; what: string };
   load(call: PageCall): Promise<Sourced<Page<T>>>;
+  /** True when this page already reaches the caller's since_id: no later page can hold anything newer. */
+  caughtUp?(page: PagedResult<T>): boolean;
   /** `meta` is the envelope every list read carries, ready to spread into it. */
   build(page: PagedResult<T>, meta: ListMeta): Promise<ListRead> | ListRead;
 }
@@ -37,10 +40,15 @@ export async function serveList<T>(ctx: HandlerContext<ListQuery>, plan: ListPla
     const policy = guards.policy(ctx.req, { nocache: q.nocache ?? false, search: plan.search });
     const pos = positionOf(q, cursors, plan.scope, policy);
     const page = await fetchPage(pos, plan.load);
-    const nextCursor = page.next
+    const nextCursor = page.next && !plan.caughtUp?.(page)
       ? cursors.encode(plan.scope, { provider: page.next.provider, upstream: page.next.upstream, page: page.page + 1 })
       : undefined;
-    const keep = { ...plan.keep, limit: q.limit !== undefined ? String(q.limit) : undefined, full: q.full ? 'true' : undefined };
+    const keep = {
+      ...plan.keep,
+      limit: q.limit !== undefined ? String(q.limit) : undefined,
+      full: q.full ? 'true' : undefined,
+      since_id: q.since_id,
+    };
     const read = await plan.build(page, {
       page: page.page,
       limit: pos.limit,
@@ -57,6 +65,7 @@ export async function serveList<T>(ctx: HandlerContext<ListQuery>, plan: ListPla
       keyStatus: key.status,
       keyed: key.status === 'valid',
       title: plan.title,
+      budget: q.budget === undefined ? undefined : { chars: q.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) },
     });
   } catch (err) {
     if (isProblem(err) && err.code === 'not_found' && plan.missing && ctx.representation !== 'json') {

@@ -14,7 +14,7 @@ import type { Services } from '../../services.ts';
 import { Problem } from '../../problems/problem.ts';
 import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
 import { SERVICE_NAME } from '../../discovery/service-info.ts';
-import { createMcpServer } from '../../mcp/server.ts';
+import { createMcpServer, type RouteFetch } from '../../mcp/server.ts';
 import { loadMcpSdk } from '../../mcp/sdk.ts';
 import { toolDefs } from '../../mcp/tools.ts';
 import type { RouteDef } from '../route-decl.ts';
@@ -113,10 +113,19 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Ro
       // The transport writes the response itself, past the onSend hook: the rate-limit fields are set here.
       await services.guards.headers(req, reply);
       const { StreamableHTTPServerTransport } = await loadMcpSdk();
-      const server = await createMcpServer(app, tools, services.version, {
-        authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
-        ip: clientAddress(req),
-      });
+      const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+      // The caller's Authorization header and resolved address go with every tool call, so a bearer key counts
+      // and rate limits charge the caller exactly as on REST.
+      const fetchRoute: RouteFetch = async (url) => {
+        const res = await app.inject({
+          method: 'GET',
+          url,
+          remoteAddress: clientAddress(req),
+          headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+        });
+        return { status: res.statusCode, headers: res.headers, body: res.body };
+      };
+      const server = await createMcpServer(fetchRoute, tools, services.version);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {
         void transport.close();

@@ -4,13 +4,15 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE, STATUS_ID_RE, budgetParam, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
-import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
+import { unbudgetedUrl } from '../present/common.ts';
+import type { HandlerContext, Rendered, RouteDef, RouteDecl } from '../route-decl.ts';
+import { postJsonSchema } from '../../render/json-schemas.ts';
 
 const optionShape = {
   format: postFormat,
@@ -20,6 +22,7 @@ const optionShape = {
   userinfo: userinfoParam,
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
 };
 
 const identShape = {
@@ -42,10 +45,17 @@ type PostQuery = {
   userinfo?: 'off' | 'author' | 'all';
   full?: boolean;
   nocache?: boolean;
+  budget?: number;
 };
 
+const EDIT_NOTE =
+  'An edited post carries `edits.versions` in JSON (every version id, original first, latest last) and a Markdown ' +
+  'line linking each version; reading an earlier version names the latest in Markdown, in `warnings` and in ' +
+  '`Link: <…>; rel="latest-version"` (with `rel="predecessor-version"` for the version before). Edit data comes ' +
+  'from the syndication and X providers; FxTwitter does not report edits.';
+
 const POST_ERRORS = [
-  'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
+  'invalid_format', 'invalid_budget', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
 ];
 const IDENT_ERRORS = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
@@ -58,10 +68,11 @@ export const postsDecl: RouteDecl = {
   description:
     'Identify the post with `url` or with `handle` + `id`. Returns compact Markdown by default, expanded Markdown ' +
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
-    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here.',
+    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' + EDIT_NOTE,
   tags: ['posts'],
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
@@ -72,14 +83,36 @@ export const statusPermalinkDecl: RouteDecl = {
   path: '/{handle}/status/{id}',
   surface: 'permalink',
   summary: 'Read a post (permalink mirroring the platform URL)',
-  description: 'Same as /api/v1/posts with handle and id taken from the path.',
+  description:
+    'Same as /api/v1/posts with handle and id taken from the path. Link-preview crawlers (chat apps, social ' +
+    'networks, unfurlers; see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header. ' +
+    EDIT_NOTE,
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
   query: z.object(optionShape),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
+  linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
 };
+
+/** X's handle-less permalinks: the post is read by id alone and the answer names its real author. */
+function handleLessDecl(path: string, operationId: string): RouteDecl {
+  return {
+    ...statusPermalinkDecl,
+    operationId,
+    path,
+    summary: 'Read a post by id alone (permalink mirroring the platform URL)',
+    description:
+      `Same as /{handle}/status/{id} for X's handle-less permalink ${path.replace('{id}', '<id>')}. The response names ` +
+      'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' + EDIT_NOTE,
+    params: z.object({ id: statusId }),
+  };
+}
+
+export const iStatusDecl = handleLessDecl('/i/status/{id}', 'readPostById');
+export const iWebStatusDecl = handleLessDecl('/i/web/status/{id}', 'readPostByWebId');
 
 export const convertDecl: RouteDecl = {
   operationId: 'legacyConvert',
@@ -99,6 +132,7 @@ export const convertDecl: RouteDecl = {
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
@@ -140,15 +174,25 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const { read, cache, settled } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const chars = ctx.query.budget;
+  const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
-    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
+    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version, budget });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
-  // entry render identically, except for X-Cache.
-  if (cache !== 'hit' && cache !== 'miss') return render();
+  // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
+  // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
+  const author = read.requested.author.handle;
+  const canonical = (out: Rendered): Rendered => {
+    if (ref.handle !== undefined && ref.handle.toLowerCase() === author.toLowerCase()) return out;
+    const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
+    return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
+  };
+  // A read shaped by a passing failure (an ancestor unreadable just now) is not remembered either.
+  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
   const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
   const out = renderOnce(read.requested, variant, render);
-  return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
+  return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });
 }
 
 export const postRoutes: RouteDef[] = [
@@ -160,6 +204,13 @@ export const postRoutes: RouteDef[] = [
       return servePost(ctx, ctx.params);
     },
   },
+  ...[iStatusDecl, iWebStatusDecl].map((decl) => ({
+    decl,
+    handle: (ctx: HandlerContext<PostQuery, { id: string }>) => {
+      checkIdRange(ctx.params.id);
+      return servePost(ctx, { id: ctx.params.id });
+    },
+  })),
   {
     decl: convertDecl,
     handle: (ctx: HandlerContext<PostQuery>) => {

@@ -3,10 +3,13 @@ import { z } from 'zod';
 import { isOriginal } from '../../domain/lists.ts';
 import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
-import { profileHandle } from '../params/common.ts';
-import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
+import { profileHandle, sinceIdParam } from '../params/common.ts';
+import { newerThan, reachesSince } from '../../domain/since.ts';
+import type { HandlerContext, Rendered, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
+import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
 
@@ -36,6 +39,9 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
 const PAGING_NOTE =
   ' Paging: send back `nextCursor` as `cursor` (preferred); `page` (1-10) walks cursors from the first page and is slower.';
 
+const LINK_PREVIEW_NOTE =
+  ' Link-preview crawlers (see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header.';
+
 function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
@@ -44,43 +50,76 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
     surface,
     summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
-    description: t.description + PAGING_NOTE,
+    description: t.description + PAGING_NOTE + (kind === 'profile' ? WINDOW_NOTE : '') + (surface === 'permalink' && kind === 'profile' ? LINK_PREVIEW_NOTE : ''),
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: z.object({ handle: profileHandle }),
-    query: z.object(listShape),
+    query: z.object(kind === 'profile' ? profileShape : listShape),
     representations: ['markdown', 'json', 'html'],
+    json: kind === 'profile' ? profileJsonSchema : connectionsJsonSchema,
     keyAware: true,
-    errors: ['invalid_handle', ...LIST_ERRORS],
+    errors: ['invalid_handle', ...(kind === 'profile' ? ['invalid_date', 'invalid_since_id', 'search_unavailable'] : []), ...LIST_ERRORS],
     browseResource: kind,
     ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
+    ...(surface === 'permalink' && kind === 'profile' ? { linkPreview: true } : {}),
   };
 }
 
-export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, path: string) {
+/** A profile named by its handle, or by its numeric account id (whatever the handle is today). */
+export type ProfileRef = { handle: string } | { accountId: string };
+
+/** Query parameters of the profile routes: the list ones and a date window. */
+export const profileShape = { since: sinceParam, until: untilParam, since_id: sinceIdParam, ...listShape };
+export type ProfileQuery = ListQuery & { since?: string; until?: string; since_id?: string };
+
+const WINDOW_NOTE =
+  ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
+  'everything newer: the posts come from X search (`from:<handle>` with the window), so such a read is a live search ' +
+  'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
+
+export async function serveProfile(ctx: HandlerContext<ProfileQuery>, ref: ProfileRef, path: string): Promise<Rendered> {
   const { lists } = ctx.services;
+  const byId = 'accountId' in ref;
+  const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
+  const { since, until, since_id: sinceId } = ctx.query;
+  const window = windowOf(since, until);
+  const ops = windowOperators(window);
   let author: Author | undefined;
-  return serveList(ctx, {
+  const out = await serveList(ctx, {
     resource: 'profile',
-    scope: { route: 'profile', query: handle.toLowerCase(), feed: '' },
+    scope: byId
+      ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: '' }
+      : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: '' },
     path,
-    title: `@${handle} on X`,
-    missing: { kind: 'profile', what: `@${handle}` },
+    title: `${what} on X`,
+    missing: { kind: 'profile', what },
+    keep: { since, until },
+    ...(window ? { search: 'plain' as const } : {}),
     async load(call) {
       // The profile is read once, before the first page of posts.
-      if (!author) author = (await lists.profile(handle, call.policy)).value;
-      return lists.timeline(handle, call);
+      author ??= (await (byId ? lists.profileById(ref.accountId, call.policy) : lists.profile(ref.handle, call.policy))).value;
+      if (!window) return lists.timeline(author.handle, call);
+      // A window jumps straight to its time through X search instead of paging the timeline down to it.
+      const got = await lists.search(`from:${author.handle} ${ops}`, 'latest', call);
+      return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
     },
+    caughtUp: (page) => sinceId !== undefined && reachesSince(page.items, sinceId, (p) => p.id),
     build(page, meta) {
+      const posts = page.items.filter(isOriginal);
       return {
         resource: 'profile',
         read: {
           profile: author!,
-          posts: page.items.filter(isOriginal),
+          posts: sinceId === undefined ? posts : newerThan(posts, sinceId, (p) => p.id),
+          ...(window ? { window: isoWindow(window) } : {}),
           ...meta,
         },
       };
     },
   });
+  // Read by account id: tell the handle the account has today.
+  if (!byId || !author || out.status === 404) return out;
+  const rel = `<${ctx.services.config.baseUrl}/${encodeURIComponent(author.handle)}>; rel="canonical"`;
+  return { ...out, headers: { ...out.headers, link: rel } };
 }
 
 export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'followers' | 'following', handle: string, path: string) {
@@ -124,7 +163,7 @@ function routes(kind: Kind): RouteDef[] {
       handle: (ctx: Ctx) => {
         const handle = ctx.params.handle;
         const path = d.path.replace('{handle}', handle);
-        return kind === 'profile' ? serveProfile(ctx, handle, path) : serveConnections(ctx, kind, handle, path);
+        return kind === 'profile' ? serveProfile(ctx, { handle }, path) : serveConnections(ctx, kind, handle, path);
       },
     };
   });
