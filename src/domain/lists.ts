@@ -74,7 +74,14 @@ export async function fetchPage<T>(
   }
 }
 
-/** A profile's own posts: replies and reposts are not part of "recent original posts". */
-export function isOriginal(p: Post): boolean {
-  return !p.repostOf && !p.replyTo;
+/** Which kinds of timeline entry a profile read shows besides the author's original posts. */
+export interface TimelineOptions {
+  replies: boolean;
+  reposts: boolean;
 }
+
+/** The timeline entries a profile read keeps: originals always, replies and reposts when asked for. */
+export function timelineFilter(o: TimelineOptions): (p: Post) => boolean {
+  return (p) => (p.repostOf ? o.reposts : p.replyTo ? o.replies : true);
+}
+

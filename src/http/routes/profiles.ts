@@ -1,9 +1,9 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { z } from 'zod';
-import { isOriginal } from '../../domain/lists.ts';
+import { timelineFilter, type TimelineOptions } from '../../domain/lists.ts';
 import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
-import { profileHandle, sinceIdParam } from '../params/common.ts';
+import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
 import { newerThan, reachesSince } from '../../domain/since.ts';
 import type { HandlerContext, Rendered, RouteDecl, RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
@@ -18,8 +18,9 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
     op: 'readProfile',
     summary: 'Profile and its latest original posts',
     description:
-      'Bio, counts and the most recent original posts (replies and reposts are filtered out, so a page can be ' +
-      'short or empty without being the end: page on while nextCursor is present).',
+      'Bio, counts and the most recent original posts (replies and reposts are filtered out unless `with_replies` / ' +
+      '`with_reposts` ask for them, labelled, so a page can be short or empty without being the end: page on while ' +
+      'nextCursor is present).',
     mcp: 'read_profile',
   },
   followers: {
@@ -68,8 +69,15 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
 export type ProfileRef = { handle: string } | { accountId: string };
 
 /** Query parameters of the profile routes: the list ones and a date window. */
-export const profileShape = { since: sinceParam, until: untilParam, since_id: sinceIdParam, ...listShape };
-export type ProfileQuery = ListQuery & { since?: string; until?: string; since_id?: string };
+export const profileShape = {
+  since: sinceParam,
+  until: untilParam,
+  since_id: sinceIdParam,
+  with_replies: flag.describe('Also show the account\'s replies (labelled "Replying to @…"). Default false.'),
+  with_reposts: flag.describe('Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.'),
+  ...listShape,
+};
+export type ProfileQuery = ListQuery & { since?: string; until?: string; since_id?: string; with_replies?: boolean; with_reposts?: boolean };
 
 const WINDOW_NOTE =
   ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
@@ -83,16 +91,18 @@ export async function serveProfile(ctx: HandlerContext<ProfileQuery>, ref: Profi
   const { since, until, since_id: sinceId } = ctx.query;
   const window = windowOf(since, until);
   const ops = windowOperators(window);
+  const includes: TimelineOptions = { replies: ctx.query.with_replies ?? false, reposts: ctx.query.with_reposts ?? false };
+  const flags = `${includes.replies ? 'r' : ''}${includes.reposts ? 'p' : ''}`;
   let author: Author | undefined;
   const out = await serveList(ctx, {
     resource: 'profile',
     scope: byId
-      ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: '' }
-      : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: '' },
+      ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: flags }
+      : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: flags },
     path,
     title: `${what} on X`,
     missing: { kind: 'profile', what },
-    keep: { since, until },
+    keep: { since, until, with_replies: includes.replies ? 'true' : undefined, with_reposts: includes.reposts ? 'true' : undefined },
     ...(window ? { search: 'plain' as const } : {}),
     async load(call) {
       // The profile is read once, before the first page of posts.
@@ -104,14 +114,18 @@ export async function serveProfile(ctx: HandlerContext<ProfileQuery>, ref: Profi
     },
     caughtUp: (page) => sinceId !== undefined && reachesSince(page.items, sinceId, (p) => p.id),
     build(page, meta) {
-      const posts = page.items.filter(isOriginal);
+      // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
+      const warnings = window && includes.reposts ? [...meta.warnings, 'reposts are not available inside a date window'] : meta.warnings;
+      const posts = page.items.filter(timelineFilter(includes));
       return {
         resource: 'profile',
         read: {
           profile: author!,
           posts: sinceId === undefined ? posts : newerThan(posts, sinceId, (p) => p.id),
           ...(window ? { window: isoWindow(window) } : {}),
+          ...(includes.replies || includes.reposts ? { includes } : {}),
           ...meta,
+          warnings,
         },
       };
     },
