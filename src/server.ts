@@ -86,11 +86,11 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   });
 
   withConditionalRequests(app, (scope) =>
-    registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
+    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => services.guards.hooks(decl)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
   app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys });
-  registerMcp(app, services);
+  registerMcp(app, services, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits.
   app.register(opsRoutes, { stores: services.stores, providers: services.providerHealth, metrics: services.metrics });
   observeRequests(app, services.metrics);

@@ -2,7 +2,7 @@
 // a cursor continues with the provider that issued it; `page` walks cursors from the first page.
 import type { Author, Page, Post } from './models.ts';
 import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
-import type { SearchFeed, SearchItem } from '../providers/types.ts';
+import type { SearchFeed, SearchItem } from './capabilities.ts';
 
 export interface PageCall {
   /** Provider that must answer (the one that issued the cursor); any provider when absent. */

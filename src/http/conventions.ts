@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../problems/problem.ts';
 import { isReservedPath } from './params/common.ts';
+import { isRecord } from './route-decl.ts';
 
 export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
 
@@ -25,8 +26,8 @@ export const EXPOSED_HEADERS = [
 
 /** onRequest hook of every public route. */
 export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const handle = (req.params as Record<string, string> | undefined)?.handle;
-  if (handle !== undefined && isReservedPath(handle)) throw new Problem('route_not_found');
+  const handle = isRecord(req.params) ? req.params.handle : undefined;
+  if (typeof handle === 'string' && isReservedPath(handle)) throw new Problem('route_not_found');
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') return;
   if (method === 'OPTIONS') {

@@ -1,7 +1,7 @@
 // Deprecation signals on legacy aliases: every response, success or error, GET or HEAD (RFC 9745, RFC 8594).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIFECYCLE } from './lifecycle.ts';
-import type { Deprecation } from './route-decl.ts';
+import { isRecord, type Deprecation } from './route-decl.ts';
 
 export function deprecationLinks(baseUrl: string, dep: Deprecation, query: Record<string, unknown>): string {
   const policy = `${baseUrl}${LIFECYCLE.policyPath}`;
@@ -19,7 +19,7 @@ export function deprecationHook(baseUrl: string, dep: Deprecation) {
     reply.header('deprecation', LIFECYCLE.deprecationHeader);
     reply.header('sunset', LIFECYCLE.sunsetHeader);
     const existing = reply.getHeader('link');
-    const ours = deprecationLinks(baseUrl, dep, (req.query ?? {}) as Record<string, unknown>);
+    const ours = deprecationLinks(baseUrl, dep, isRecord(req.query) ? req.query : {});
     reply.header('link', existing ? `${String(existing)}, ${ours}` : ours);
     return payload;
   };

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadMcpSdk, type McpSdk } from './sdk.ts';
-import { SERVICE_NAME } from '../discovery/service-info.ts';
-import { toolRequestUrl, type ToolDef } from './tools.ts';
+import { SERVICE_NAME } from '../surface/service-info.ts';
+import { toolRequestUrl, type ToolDef } from '../surface/mcp-tools.ts';
 
 export interface CallerContext {
   /** The caller's Authorization header, forwarded so a bearer key is honoured exactly as on REST. */

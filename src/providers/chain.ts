@@ -1,4 +1,5 @@
 import { Problem } from '../problems/problem.ts';
+import { providerCode } from '../problems/catalog.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { Deadline } from './deadline.ts';
 import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider } from './types.ts';
@@ -238,8 +239,9 @@ export class ProviderChain {
     }
     if (failures.length === 1) {
       const f = failures[0]!;
-      const kind = f.kind === 'unavailable' ? 'error' : f.kind;
-      throw new Problem(`${f.provider}_${kind}`, `${f.message}${note}`, { headers, extensions, search });
+      // not_found never gets here (it stops the chain), but the code must stay inside the documented family.
+      const kind = f.kind === 'unavailable' || f.kind === 'not_found' ? 'error' : f.kind;
+      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, { headers, extensions, search });
     }
     throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });
   }

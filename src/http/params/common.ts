@@ -1,6 +1,7 @@
 // Query and path parameter schemas shared by the route declarations. Each schema's error message is the
 // catalog code to answer with, so one zod issue maps straight to one problem document.
 import { z } from 'zod';
+import type { CatalogCode } from '../../problems/catalog.ts';
 
 export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
 export const STATUS_ID_RE = /^[0-9]+$/;
@@ -21,7 +22,8 @@ export function isReservedPath(segment: string): boolean {
   return RESERVED_PATHS.has(segment.toLowerCase());
 }
 
-const code = (c: string) => ({ error: c });
+/** A schema's error message is the catalog code to answer with; typed, so a misspelt code fails to compile. */
+export const code = (c: CatalogCode) => ({ error: c });
 
 /** true, 1, yes / false, 0 (no also accepted: widening a boolean is additive). */
 export const flag = z
@@ -79,7 +81,7 @@ export const statusId = z
   .regex(STATUS_ID_RE, code('invalid_params'))
   .describe('Numeric status id.');
 
-const wholeNumber = (c: string) => z.string(code(c)).regex(/^[0-9]{1,6}$/, code(c)).transform(Number);
+const wholeNumber = (c: CatalogCode) => z.string(code(c)).regex(/^[0-9]{1,6}$/, code(c)).transform(Number);
 
 export const pageParam = wholeNumber('invalid_page')
   .refine((n) => n >= 1, code('invalid_page'))

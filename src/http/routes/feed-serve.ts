@@ -6,7 +6,7 @@ import {
 } from '../../domain/feeds.ts';
 import type { Author, Post } from '../../domain/models.ts';
 import type { CacheStatus, ReadPolicy, Sourced } from '../../domain/sourced.ts';
-import type { SearchFeed } from '../../providers/types.ts';
+import type { SearchFeed } from '../../domain/capabilities.ts';
 import { isProblem } from '../../problems/problem.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
 import { keyStateOf } from '../key-state.ts';
@@ -17,7 +17,7 @@ import { DEFAULT_LIMIT } from './list-params.ts';
 import { ACCOUNT_FEEDS } from './search.ts';
 
 /** Feed handlers read only the request and the services; each route keeps its own query and path types. */
-type HandlerContext = Handled<object, object>;
+type HandlerContext = Handled<unknown, unknown>;
 
 export interface FeedOptions {
   type: FeedType;

@@ -1,5 +1,7 @@
 // Query parameters and paging shared by the list routes (profile, followers, following, search, browse).
+import { z } from 'zod';
 import { browseFormat, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
 import type { Position } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
 import type { CursorCodec, CursorScope } from '../../providers/cursors.ts';
@@ -13,16 +15,10 @@ export const listShape = {
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
 };
 
-export interface ListQuery {
-  cursor?: string;
-  page?: number;
-  limit?: number;
-  format?: string;
-  full?: boolean;
-  nocache?: boolean;
-}
+export const listQuery = z.object(listShape);
+export type ListQuery = z.output<typeof listQuery>;
 
-export const LIST_ERRORS = ['invalid_format', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+export const LIST_ERRORS: CatalogCode[] = ['invalid_format', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
 
 export const DEFAULT_LIMIT = 20;
 

@@ -4,13 +4,14 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE, STATUS_ID_RE, code, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
-import type { HandlerContext, RouteDef, RouteDecl } from '../route-decl.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
 
 const optionShape = {
   format: postFormat,
@@ -24,33 +25,24 @@ const optionShape = {
 
 const identShape = {
   url: z
-    .string({ error: 'invalid_url' })
+    .string(code('invalid_url'))
     .optional()
     .describe('Status permalink on x.com or twitter.com. Takes precedence over handle + id.'),
-  handle: z.string({ error: 'invalid_params' }).optional().describe('Author handle, paired with id.'),
-  id: z.string({ error: 'invalid_params' }).optional().describe('Numeric status id, paired with handle.'),
+  handle: z.string(code('invalid_params')).optional().describe('Author handle, paired with id.'),
+  id: z.string(code('invalid_params')).optional().describe('Numeric status id, paired with handle.'),
 };
 
-type PostQuery = {
-  url?: string;
-  handle?: string;
-  id?: string;
-  format?: string;
-  thread?: string;
-  context?: 'full' | 'thread';
-  replies?: 'top' | 'recent' | 'off';
-  userinfo?: 'off' | 'author' | 'all';
-  full?: boolean;
-  nocache?: boolean;
-};
+const optionQuery = z.object(optionShape);
+/** The read options every post route takes, as validation hands them over. */
+type PostOptionQuery = z.output<typeof optionQuery>;
 
-const POST_ERRORS = [
+const POST_ERRORS: CatalogCode[] = [
   'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
 ];
-const IDENT_ERRORS = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
+const IDENT_ERRORS: CatalogCode[] = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
 
-export const postsDecl: RouteDecl = {
+export const postsDecl = {
   operationId: 'readPost',
   path: '/api/v1/posts',
   surface: 'v1',
@@ -60,14 +52,15 @@ export const postsDecl: RouteDecl = {
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
     'or a small HTML page with `Accept: text/html`. A bearer key is ignored here.',
   tags: ['posts'],
+  params: NO_PARAMS,
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
-};
+} satisfies RouteDecl;
 
-export const statusPermalinkDecl: RouteDecl = {
+export const statusPermalinkDecl = {
   operationId: 'readPostPermalink',
   path: '/{handle}/status/{id}',
   surface: 'permalink',
@@ -75,13 +68,13 @@ export const statusPermalinkDecl: RouteDecl = {
   description: 'Same as /api/v1/posts with handle and id taken from the path.',
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
-  query: z.object(optionShape),
+  query: optionQuery,
   representations: ['markdown', 'obsidian', 'json', 'html'],
   keyAware: false,
   errors: ['invalid_params', ...POST_ERRORS],
-};
+} satisfies RouteDecl;
 
-export const convertDecl: RouteDecl = {
+export const convertDecl = {
   operationId: 'legacyConvert',
   path: '/api/convert',
   surface: 'legacy',
@@ -90,11 +83,12 @@ export const convertDecl: RouteDecl = {
     'Takes `url` (400 missing_url when absent) and every option of /api/v1/posts. `mode` is the legacy spelling of ' +
     'the representation (markdown, json or html); `format` wins over `mode`, and both win over Accept.',
   tags: ['legacy'],
+  params: NO_PARAMS,
   query: z.object({
     url: identShape.url,
     ...optionShape,
     mode: z
-      .enum(['markdown', 'json', 'html'], { error: 'invalid_mode' })
+      .enum(['markdown', 'json', 'html'], code('invalid_mode'))
       .optional()
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
@@ -103,9 +97,9 @@ export const convertDecl: RouteDecl = {
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
   formatParams: ['format', 'mode'],
-};
+} satisfies RouteDecl;
 
-function identify(q: PostQuery): StatusRef {
+function identify(q: z.output<typeof postsDecl.query>): StatusRef {
   if (q.url !== undefined) return parseStatusUrl(q.url);
   if (q.handle === undefined && q.id === undefined) {
     throw new Problem('missing_url', 'Pass `url`, or `handle` and `id`, or use /{handle}/status/{id}.');
@@ -125,7 +119,7 @@ function parseThread(v: string | undefined): ThreadOption {
   return Number(v);
 }
 
-export function postOptions(q: PostQuery): PostReadOptions {
+export function postOptions(q: PostOptionQuery): PostReadOptions {
   return {
     thread: parseThread(q.thread),
     context: q.context ?? 'full',
@@ -136,7 +130,7 @@ export function postOptions(q: PostQuery): PostReadOptions {
   };
 }
 
-async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef) {
+async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: StatusRef): Promise<Rendered> {
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
@@ -152,19 +146,13 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
 }
 
 export const postRoutes: RouteDef[] = [
-  { decl: postsDecl, handle: (ctx: HandlerContext<PostQuery>) => servePost(ctx, identify(ctx.query)) },
-  {
-    decl: statusPermalinkDecl,
-    handle: (ctx: HandlerContext<PostQuery, StatusRef>) => {
-      checkIdLength(ctx.params.id);
-      return servePost(ctx, ctx.params);
-    },
-  },
-  {
-    decl: convertDecl,
-    handle: (ctx: HandlerContext<PostQuery>) => {
-      if (ctx.query.url === undefined) throw new Problem('missing_url', 'Pass the status URL in `url`.');
-      return servePost(ctx, parseStatusUrl(ctx.query.url));
-    },
-  },
+  defineRoute(postsDecl, (ctx) => servePost(ctx, identify(ctx.query))),
+  defineRoute(statusPermalinkDecl, (ctx) => {
+    checkIdLength(ctx.params.id);
+    return servePost(ctx, ctx.params);
+  }),
+  defineRoute(convertDecl, (ctx) => {
+    if (ctx.query.url === undefined) throw new Problem('missing_url', 'Pass the status URL in `url`.');
+    return servePost(ctx, parseStatusUrl(ctx.query.url));
+  }),
 ];

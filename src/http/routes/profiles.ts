@@ -4,8 +4,8 @@ import { isOriginal } from '../../domain/lists.ts';
 import { isProblem } from '../../problems/problem.ts';
 import type { Author } from '../../domain/models.ts';
 import { profileHandle } from '../params/common.ts';
-import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
-import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
+import { defineRoute, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { LIST_ERRORS, listQuery, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
@@ -36,7 +36,9 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
 const PAGING_NOTE =
   ' Paging: send back `nextCursor` as `cursor` (preferred); `page` (1-10) walks cursors from the first page and is slower.';
 
-function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
+const handleParams = z.object({ handle: profileHandle });
+
+function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl<typeof listQuery, typeof handleParams> {
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
   return {
@@ -46,8 +48,8 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
     summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
     description: t.description + PAGING_NOTE,
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
-    params: z.object({ handle: profileHandle }),
-    query: z.object(listShape),
+    params: handleParams,
+    query: listQuery,
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
     errors: ['invalid_handle', ...LIST_ERRORS],
@@ -114,19 +116,14 @@ export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'follower
   });
 }
 
-type Ctx = HandlerContext<ListQuery, { handle: string }>;
-
 function routes(kind: Kind): RouteDef[] {
   return (['v1', 'permalink'] as const).map((surface) => {
     const d = decl(kind, surface);
-    return {
-      decl: d,
-      handle: (ctx: Ctx) => {
-        const handle = ctx.params.handle;
-        const path = d.path.replace('{handle}', handle);
-        return kind === 'profile' ? serveProfile(ctx, handle, path) : serveConnections(ctx, kind, handle, path);
-      },
-    };
+    return defineRoute(d, (ctx) => {
+      const handle = ctx.params.handle;
+      const path = d.path.replace('{handle}', handle);
+      return kind === 'profile' ? serveProfile(ctx, handle, path) : serveConnections(ctx, kind, handle, path);
+    });
   });
 }
 

@@ -1,9 +1,10 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
-import type { SearchFeed } from '../../providers/types.ts';
+import type { SearchFeed } from '../../domain/capabilities.ts';
 import { Problem } from '../../problems/problem.ts';
-import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
-import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
+import { code } from '../params/common.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { LIST_ERRORS, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 
 export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const;
@@ -12,17 +13,18 @@ export const ACCOUNT_FEEDS = new Set<SearchFeed>(['photos', 'videos', 'users']);
 export const MAX_QUERY_CHARS = 512;
 
 export const searchShape = {
-  q: z.string({ error: 'missing_query' }).optional().describe('Search terms (required; at most 512 characters).'),
+  q: z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).'),
   feed: z
-    .enum(SEARCH_FEEDS, { error: 'invalid_feed' })
+    .enum(SEARCH_FEEDS, code('invalid_feed'))
     .optional()
     .describe('latest (default), top, photos, videos or users. photos, videos and users are account-backed.'),
   ...listShape,
 };
 
-export type SearchQuery = ListQuery & { q?: string; feed?: SearchFeed };
+const searchQuery = z.object(searchShape);
+export type SearchQuery = z.output<typeof searchQuery>;
 
-function decl(surface: 'v1' | 'permalink'): RouteDecl {
+function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof NO_PARAMS> {
   return {
     operationId: surface === 'v1' ? 'search' : 'searchPermalink',
     path: surface === 'v1' ? '/api/v1/search' : '/search',
@@ -33,7 +35,8 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl {
       'configured sessions on the deployment (503 search_unavailable otherwise). Cursors are tied to the query and ' +
       'feed that issued them; degraded results (served by a fallback provider) carry no cursor.',
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
-    query: z.object(searchShape),
+    params: NO_PARAMS,
+    query: searchQuery,
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
     errors: ['missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
@@ -76,5 +79,5 @@ export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
 
 export const searchRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => {
   const d = decl(surface);
-  return { decl: d, handle: (ctx: HandlerContext<SearchQuery>) => serveSearch(ctx, d.path) };
+  return defineRoute(d, (ctx) => serveSearch(ctx, d.path));
 });

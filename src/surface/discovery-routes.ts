@@ -1,15 +1,15 @@
 // GET /api, /openapi.json, /.well-known/api-catalog, /.well-known/ard.json and /llms.txt: fixed media types,
-// generated from the route table on first use.
+// generated on first use from the route table the server hands over.
 import { z } from 'zod';
-import type { HandlerContext, Rendered, RouteDef } from '../route-decl.ts';
-import type { FixedDecl, FixedMedia } from '../../discovery/fixed-media.ts';
-import { buildApiDocument } from '../../discovery/api-document.ts';
-import { buildOpenApi } from '../../discovery/openapi.ts';
-import { API_CATALOG_MEDIA_TYPE, buildApiCatalog } from '../../discovery/api-catalog.ts';
-import { buildArd } from '../../discovery/ard.ts';
-import { buildLlmsTxt } from '../../discovery/llms.ts';
-import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
-import { cachedDocument, publicRoutes } from '../../discovery/route-source.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../http/route-decl.ts';
+import type { FixedMedia } from './fixed-media.ts';
+import { buildApiDocument } from './api-document.ts';
+import { buildOpenApi } from './openapi.ts';
+import { API_CATALOG_MEDIA_TYPE, buildApiCatalog } from './api-catalog.ts';
+import { buildArd } from './ard.ts';
+import { buildLlmsTxt } from './llms.ts';
+import { DISCOVERY_PATHS } from './paths.ts';
+import { cachedDocument, type RouteTable } from './documents.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -19,7 +19,11 @@ export function apiCatalogLink(baseUrl: string): string {
 }
 
 /** Declaration of a parameterless document route (discovery documents, docs pages); `tag` groups it in OpenAPI. */
-export function discoveryDecl(operationId: string, path: string, summary: string, description: string, fixed: FixedMedia, tag = 'discovery'): FixedDecl {
+const NO_QUERY = z.object({});
+
+export type DocumentDecl = RouteDecl<typeof NO_QUERY, typeof NO_PARAMS>;
+
+export function discoveryDecl(operationId: string, path: string, summary: string, description: string, fixed: FixedMedia, tag = 'discovery'): DocumentDecl {
   return {
     operationId,
     path,
@@ -27,7 +31,8 @@ export function discoveryDecl(operationId: string, path: string, summary: string
     summary,
     description,
     tags: [tag],
-    query: z.object({}),
+    params: NO_PARAMS,
+    query: NO_QUERY,
     representations: [],
     keyAware: false,
     errors: [],
@@ -36,24 +41,20 @@ export function discoveryDecl(operationId: string, path: string, summary: string
 }
 
 /** A document that changes only with a deployment: five minutes of public caching, and a pointer to the catalog. */
-export function documentRoute(decl: FixedDecl, contentType: string, build: (ctx: HandlerContext) => Promise<string>): RouteDef {
-  return {
-    decl,
-    async handle(ctx): Promise<Rendered> {
-      return {
-        body: await build(ctx),
-        contentType,
-        headers: { 'cache-control': 'public, max-age=300', link: apiCatalogLink(ctx.services.config.baseUrl) },
-      };
-    },
-  };
+export function documentRoute(decl: DocumentDecl, contentType: string, build: (ctx: HandlerContext) => string): RouteDef {
+  return defineRoute(decl, async (ctx): Promise<Rendered> => ({
+    body: build(ctx),
+    contentType,
+    headers: { 'cache-control': 'public, max-age=300', link: apiCatalogLink(ctx.services.config.baseUrl) },
+  }));
 }
 
 const OBJECT = { type: 'object', additionalProperties: true };
 
-export const discoveryRoutes: RouteDef[] = [
-  {
-    decl: discoveryDecl(
+export function discoveryRoutes(table: RouteTable): RouteDef[] {
+  return [
+  defineRoute(
+    discoveryDecl(
       'apiIndex',
       DISCOVERY_PATHS.api,
       'Service index',
@@ -63,13 +64,13 @@ export const discoveryRoutes: RouteDef[] = [
         schema: { ...OBJECT, required: ['name', 'version', 'links', 'versioning', 'health'] },
       },
     ),
-    async handle(ctx): Promise<Rendered> {
+    async (ctx): Promise<Rendered> => {
       const { config, version, health } = ctx.services;
-      const doc = buildApiDocument(await publicRoutes(), { baseUrl: config.baseUrl, version, health: health?.() });
+      const doc = buildApiDocument(table, { baseUrl: config.baseUrl, version, health: health?.() });
       // Health changes from one request to the next; the rest is cheap to rebuild.
       return { body: JSON.stringify(doc), contentType: JSON_TYPE, headers: { 'cache-control': 'no-cache', link: apiCatalogLink(config.baseUrl) } };
     },
-  },
+  ),
   documentRoute(
     discoveryDecl('openapi', DISCOVERY_PATHS.openapi, 'OpenAPI 3.1 description', 'Every public route, generated from the same declarations that validate requests, with the x-api-lifecycle policy.', {
       mediaType: 'application/json',
@@ -77,7 +78,7 @@ export const discoveryRoutes: RouteDef[] = [
     }),
     JSON_TYPE,
     ({ services }) =>
-      cachedDocument(`openapi ${services.config.baseUrl} ${services.version}`, (routes) =>
+      cachedDocument(table, `openapi ${services.config.baseUrl} ${services.version}`, (routes) =>
         JSON.stringify(buildOpenApi(routes, { baseUrl: services.config.baseUrl, version: services.version })),
       ),
   ),
@@ -87,7 +88,7 @@ export const discoveryRoutes: RouteDef[] = [
       schema: { ...OBJECT, required: ['linkset'] },
     }),
     API_CATALOG_MEDIA_TYPE,
-    async ({ services }) => JSON.stringify(buildApiCatalog(services.config.baseUrl)),
+    ({ services }) => JSON.stringify(buildApiCatalog(services.config.baseUrl)),
   ),
   documentRoute(
     discoveryDecl('ard', DISCOVERY_PATHS.ard, 'Published machine surfaces', 'REST v1, permalinks, MCP and OpenAPI with their URLs, as an agentic resource discovery manifest.', {
@@ -96,7 +97,7 @@ export const discoveryRoutes: RouteDef[] = [
     }),
     JSON_TYPE,
     ({ services }) =>
-      cachedDocument(`ard ${services.config.baseUrl} ${services.version}`, (routes) =>
+      cachedDocument(table, `ard ${services.config.baseUrl} ${services.version}`, (routes) =>
         JSON.stringify(buildArd(routes, { baseUrl: services.config.baseUrl, version: services.version })),
       ),
   ),
@@ -105,6 +106,7 @@ export const discoveryRoutes: RouteDef[] = [
       mediaType: 'text/plain',
     }),
     'text/plain; charset=utf-8',
-    ({ services }) => cachedDocument(`llms ${services.config.baseUrl}`, (routes) => buildLlmsTxt(routes, services.config.baseUrl)),
+    ({ services }) => cachedDocument(table, `llms ${services.config.baseUrl}`, (routes) => buildLlmsTxt(routes, services.config.baseUrl)),
   ),
 ];
+}

@@ -1,29 +1,29 @@
 // GET /docs, /docs/reliability and /docs/versioning: HTML generated from the route table and the problem catalog.
-import type { HandlerContext, RouteDef } from '../route-decl.ts';
-import type { FixedDecl } from '../../discovery/fixed-media.ts';
-import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
-import { cachedDocument } from '../../discovery/route-source.ts';
-import { registeredProviders } from '../../providers/registry.ts';
-import { renderDocsIndex } from '../../docs/index-page.ts';
-import { renderReliability } from '../../docs/reliability-page.ts';
-import { renderVersioning } from '../../docs/versioning-page.ts';
-import { discoveryDecl, documentRoute } from './discovery.ts';
+import type { HandlerContext, RouteDef } from '../http/route-decl.ts';
+import { DISCOVERY_PATHS } from './paths.ts';
+import { cachedDocument, type RouteTable } from './documents.ts';
+import { registeredProviders } from '../providers/registry.ts';
+import { renderDocsIndex } from './docs/index-page.ts';
+import { renderReliability } from './docs/reliability-page.ts';
+import { renderVersioning } from './docs/versioning-page.ts';
+import { discoveryDecl, documentRoute, type DocumentDecl } from './discovery-routes.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
-function docsDecl(operationId: string, path: string, summary: string, description: string): FixedDecl {
+function docsDecl(operationId: string, path: string, summary: string, description: string): DocumentDecl {
   return discoveryDecl(operationId, path, summary, description, { mediaType: 'text/html' }, 'docs');
 }
 
-function htmlRoute(decl: FixedDecl, build: (ctx: HandlerContext) => Promise<string>): RouteDef {
+function htmlRoute(decl: DocumentDecl, build: (ctx: HandlerContext) => string): RouteDef {
   return documentRoute(decl, HTML, build);
 }
 
-export const docsRoutes: RouteDef[] = [
+export function docsRoutes(table: RouteTable): RouteDef[] {
+  return [
   htmlRoute(
     docsDecl('docsIndex', DISCOVERY_PATHS.docs, 'Documentation', 'Overview, quick start and every route with its parameters and an example.'),
     ({ services }) =>
-      cachedDocument(`docs ${services.config.baseUrl} ${services.version}`, (routes) =>
+      cachedDocument(table, `docs ${services.config.baseUrl} ${services.version}`, (routes) =>
         renderDocsIndex(routes, { baseUrl: services.config.baseUrl, version: services.version }),
       ),
   ),
@@ -32,7 +32,7 @@ export const docsRoutes: RouteDef[] = [
     ({ services }) => {
       // Configured providers first, then any other registered one, so every provider code has its anchor.
       const providers = [...new Set([...services.config.providers, ...registeredProviders()])];
-      return cachedDocument(`reliability ${services.config.baseUrl} ${providers.join(',')}`, () =>
+      return cachedDocument(table, `reliability ${services.config.baseUrl} ${providers.join(',')}`, () =>
         renderReliability({ baseUrl: services.config.baseUrl, providers }),
       );
     },
@@ -40,6 +40,7 @@ export const docsRoutes: RouteDef[] = [
   htmlRoute(
     docsDecl('docsVersioning', DISCOVERY_PATHS.versioning, 'Versioning policy', 'The policy the deprecation Link headers point at, with the deprecated routes and their dates.'),
     ({ services }) =>
-      cachedDocument(`versioning ${services.config.baseUrl}`, (routes) => renderVersioning(routes, { baseUrl: services.config.baseUrl })),
+      cachedDocument(table, `versioning ${services.config.baseUrl}`, (routes) => renderVersioning(routes, { baseUrl: services.config.baseUrl })),
   ),
 ];
+}

@@ -1,7 +1,7 @@
 // MCP tools generated from the route declarations that name one (`mcpTool`): the input schema is the route's own
 // path and query parameters, minus the ones that pick a representation (tools always answer Markdown).
 import type { RouteDecl, RouteDef } from '../http/route-decl.ts';
-import { routeParams, type JsonSchema, type ParamInfo } from '../discovery/params.ts';
+import { routeParams, type JsonSchema, type ParamInfo } from './params.ts';
 
 export interface ToolDef {
   name: string;
@@ -16,7 +16,7 @@ function representationParams(decl: RouteDecl): Set<string> {
   return new Set(decl.formatParams ?? ['format']);
 }
 
-export function toolDefs(routes: RouteDef[]): ToolDef[] {
+export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
   return routes.flatMap(({ decl }) => {
     if (!decl.mcpTool) return [];
     const skip = representationParams(decl);
