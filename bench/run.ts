@@ -1,5 +1,6 @@
-// `npm run bench [-- name...]`: every benchmark against its baseline in the same run, on loopback, about a
-// minute in all. Figures go to the console and to bench/results.json.
+// `npm run bench [-- name...]`: every benchmark against its baseline in the same run, on loopback, a few
+// minutes in all. Figures go to the console and to bench/results.json (untracked); bench/RESULTS.md keeps a
+// dated summary of deliberate measurements.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -7,12 +8,16 @@ import type { BenchContext } from './lib/context.ts';
 import { printResult, type BenchResult } from './lib/result.ts';
 import { startSim } from './lib/targets.ts';
 import { closeAgent } from './lib/timed-get.ts';
+import { WRK_MISSING, wrkAvailable } from './lib/wrk.ts';
 import * as cacheHit from './cache-hit.ts';
 import * as missOverhead from './miss-overhead.ts';
 import * as coalescing from './coalescing.ts';
 import * as render from './render.ts';
 import * as memory from './memory.ts';
 import * as redisHit from './redis-hit.ts';
+
+/** Benchmarks that drive load with wrk. */
+const NEEDS_WRK = new Set(['cache-hit', 'redis-hit']);
 
 const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> = [
   ['cache-hit', cacheHit.run],
@@ -32,6 +37,9 @@ if (unknown.length) {
   process.exit(2);
 }
 
+const haveWrk = wrkAvailable();
+if (!haveWrk) console.error(`\n*** ${WRK_MISSING}.\n*** The throughput benchmarks (${[...NEEDS_WRK].join(', ')}) will be reported as FAILED.\n`);
+
 const sim = await startSim();
 const ctx: BenchContext = {
   sim: sim.info,
@@ -47,6 +55,11 @@ console.log(`threadmark bench: ${ctx.rounds} rounds, ${ctx.durationS} s per load
 try {
   for (const [name, run] of BENCHMARKS) {
     if (only.length && !only.includes(name)) continue;
+    if (NEEDS_WRK.has(name) && !haveWrk) {
+      failures.push({ name, error: WRK_MISSING });
+      console.log(`\n[${name}] FAILED: ${WRK_MISSING}`);
+      continue;
+    }
     try {
       const r = await run(ctx);
       results.push(r);
@@ -64,7 +77,11 @@ try {
 
 const seconds = Math.round((Date.now() - started) / 1000);
 console.log(`\nsummary (${seconds} s):`);
-for (const r of results) console.log(`  ${r.met ? 'ok    ' : 'MISSED'} ${r.name.padEnd(14)} ratio ${String(r.ratio).padEnd(8)} ${r.ratioOf}`);
+for (const r of results) {
+  const verdict = r.inconclusive ? 'UNSURE' : r.met ? 'ok    ' : 'MISSED';
+  console.log(`  ${verdict} ${r.name.padEnd(14)} ratio ${String(r.ratio).padEnd(8)} ${r.ratioOf}`);
+  if (r.inconclusive) console.log(`         ${''.padEnd(14)} ${r.inconclusive}`);
+}
 for (const f of failures) console.log(`  FAILED ${f.name.padEnd(14)} ${f.error}`);
 
 const out = {

@@ -1,5 +1,6 @@
 // The configuration contract of architecture.md: every variable validated once at start-up.
 import { z } from 'zod';
+import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -35,7 +36,7 @@ const schema = z.object({
   THREADMARK_TRUST_PROXY: bool.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
+  THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(60000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
   THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(300000).optional(),
   THREADMARK_UPSTREAM_RETRIES: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(5).default(2),
   THREADMARK_UPSTREAM_BACKOFF_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1).max(10000).default(250),
@@ -112,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
     cursorSecret: c.THREADMARK_CURSOR_SECRET,
     upstreamTimeoutMs: c.THREADMARK_UPSTREAM_TIMEOUT_MS,
-    upstreamDeadlineMs: c.THREADMARK_UPSTREAM_DEADLINE_MS ?? 3 * c.THREADMARK_UPSTREAM_TIMEOUT_MS,
+    upstreamDeadlineMs: c.THREADMARK_UPSTREAM_DEADLINE_MS ?? DEFAULT_DEADLINE_MS,
     upstreamRetries: c.THREADMARK_UPSTREAM_RETRIES,
     upstreamBackoffMs: c.THREADMARK_UPSTREAM_BACKOFF_MS,
     upstreamMaxBytes: c.THREADMARK_UPSTREAM_MAX_BYTES,

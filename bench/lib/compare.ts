@@ -1,45 +1,62 @@
-// Paired load comparison: the service and its baseline are measured alternately in every round, so drift
-// on a shared machine hits both; the ratio is the median of the per-round ratios.
-import { load, type LoadFigures, type LoadOptions } from './load.ts';
+// Paired load comparison: every contender is measured once per round, in an order that rotates from round to
+// round, so drift on a shared machine hits all of them; each ratio is the median of the per-round ratios
+// against the baseline measured in the same round.
+import { load, type LoadFigures, type LoadOptions } from './wrk.ts';
 import { median, round } from './stats.ts';
 
-export interface Paired {
-  rounds: Array<Record<string, number>>;
-  median: Record<string, number>;
-  ratio: number;
+export interface Contender {
+  label: string;
+  opts: LoadOptions;
 }
 
-export async function compareUnderLoad(
-  a: { label: string; opts: LoadOptions },
-  b: { label: string; opts: LoadOptions },
-  rounds: number,
-  warmS = 1,
-): Promise<Paired> {
-  await load({ ...a.opts, durationS: warmS });
-  await load({ ...b.opts, durationS: warmS });
+export interface Compared {
+  rounds: Array<Record<string, number>>;
+  median: Record<string, number>;
+  /** Median per-round ratio of each contender's req/s to the baseline's, by label. */
+  ratios: Record<string, number>;
+  /** Set when the baseline's own figure was capped by wrk rather than by the server (see generatorBound). */
+  generatorBound?: string;
+}
+
+/** wrk's threads this busy (in cores per thread) means the generator, not the server, set the pace. */
+const SATURATED = 0.9;
+
+/**
+ * Why a measurement was bound by the load generator, or undefined when it was not: wrk's threads were
+ * saturated while the server under test still had CPU to spare.
+ */
+export function generatorBound(f: Pick<LoadFigures, 'wrkCpu' | 'serverCpu'>, threads: number): string | undefined {
+  if (!(f.wrkCpu >= SATURATED * threads)) return undefined;
+  if (f.serverCpu >= SATURATED) return undefined;
+  return `wrk used ${round(f.wrkCpu, 2)} cores of its ${threads} thread(s) while the server used ${round(f.serverCpu, 2)}: the baseline measured the load generator`;
+}
+
+export async function compareUnderLoad(contenders: Contender[], baseline: string, rounds: number, warmS = 1): Promise<Compared> {
+  for (const c of contenders) await load({ ...c.opts, durationS: warmS });
   const out: Array<Record<string, number>> = [];
   for (let i = 0; i < rounds; i++) {
-    // Alternate who goes first: whatever else the machine does then is shared out evenly.
-    let fa: LoadFigures;
-    let fb: LoadFigures;
-    if (i % 2 === 0) {
-      fa = await load(a.opts);
-      fb = await load(b.opts);
-    } else {
-      fb = await load(b.opts);
-      fa = await load(a.opts);
+    const figures = new Map<string, LoadFigures>();
+    for (let k = 0; k < contenders.length; k++) {
+      const c = contenders[(i + k) % contenders.length]!;
+      figures.set(c.label, await load(c.opts));
     }
-    out.push({
-      [`${a.label}Rps`]: round(fa.rps, 0),
-      [`${b.label}Rps`]: round(fb.rps, 0),
-      [`${a.label}P99Ms`]: fa.p99Ms,
-      [`${b.label}P99Ms`]: fb.p99Ms,
-      [`${a.label}Non2xx`]: fa.non2xx + fa.errors,
-      [`${b.label}Non2xx`]: fb.non2xx + fb.errors,
-      ratio: round(fa.rps / fb.rps),
-    });
+    const base = figures.get(baseline)!;
+    const row: Record<string, number> = {};
+    for (const [label, f] of figures) {
+      row[`${label}Rps`] = round(f.rps, 0);
+      row[`${label}P99Ms`] = round(f.p99Ms, 2);
+      row[`${label}Errors`] = f.errors;
+      row[`${label}WrkCpu`] = round(f.wrkCpu, 2);
+      row[`${label}ServerCpu`] = round(f.serverCpu, 2);
+      if (label !== baseline) row[`${label}Ratio`] = round(f.rps / base.rps);
+    }
+    out.push(row);
   }
   const med: Record<string, number> = {};
   for (const k of Object.keys(out[0]!)) med[k] = round(median(out.map((r) => r[k]!)), 3);
-  return { rounds: out, median: med, ratio: med.ratio! };
+  const ratios: Record<string, number> = {};
+  for (const c of contenders) if (c.label !== baseline) ratios[c.label] = med[`${c.label}Ratio`]!;
+  const threads = contenders.find((c) => c.label === baseline)?.opts.threads ?? 1;
+  const bound = generatorBound({ wrkCpu: med[`${baseline}WrkCpu`]!, serverCpu: med[`${baseline}ServerCpu`]! }, threads);
+  return { rounds: out, median: med, ratios, ...(bound ? { generatorBound: bound } : {}) };
 }

@@ -5,6 +5,8 @@ export interface BenchResult {
   goal: string;
   /** Whether the goal was met by the median figures. */
   met: boolean;
+  /** Set when the run could not decide (e.g. the baseline measured the load generator): why. */
+  inconclusive?: string;
   /** Service figure over baseline figure (what the ratio means is in `ratioOf`). */
   ratio: number;
   ratioOf: string;
@@ -19,7 +21,9 @@ export function printResult(r: BenchResult): void {
   const figures = Object.entries(r.median)
     .map(([k, v]) => `${k}=${v}`)
     .join('  ');
-  console.log(`\n[${r.name}] ${r.met ? 'goal met' : 'GOAL MISSED'}: ${r.goal}`);
+  const verdict = r.inconclusive ? 'INCONCLUSIVE' : r.met ? 'goal met' : 'GOAL MISSED';
+  console.log(`\n[${r.name}] ${verdict}: ${r.goal}`);
+  if (r.inconclusive) console.log(`  inconclusive: ${r.inconclusive}`);
   console.log(`  ratio ${r.ratio} (${r.ratioOf}), median of ${r.rounds.length} rounds`);
   console.log(`  ${figures}`);
   for (const n of r.notes ?? []) console.log(`  note: ${n}`);

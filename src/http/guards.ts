@@ -79,6 +79,23 @@ export class Guards {
     ];
   }
 
+  /**
+   * /mcp: the bearer key is checked before any protocol message is handled. A refused key is charged to api-ip
+   * (guessing keys costs allowance, as on REST) and answered 401; the tool calls themselves are charged by the
+   * routes that serve them, so an accepted request is not charged here.
+   */
+  keyHook(): preValidationHookHandler {
+    return async (req: FastifyRequest, reply: FastifyReply) => {
+      try {
+        await this.verifyKey(req);
+      } catch (err) {
+        await this.charge(req, 'api-ip', this.partition(req));
+        throw err;
+      }
+      reply.header('x-api-key-status', keyStateOf(req).status);
+    };
+  }
+
   private async verifyKey(req: FastifyRequest): Promise<void> {
     const token = bearerOf(req);
     if (token === undefined) {

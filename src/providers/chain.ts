@@ -1,18 +1,17 @@
 import { Problem } from '../problems/problem.ts';
 import { providerCode } from '../problems/catalog.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
-import { Deadline } from './deadline.ts';
+import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
 import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider } from './types.ts';
 
 export interface ChainOptions {
   /** Breaker settings per provider; `false` turns the breaker off. Default: 5 failures, 30 s. */
   circuit?: Omit<CircuitOptions, 'now'> | false;
-  /** Time budget of one read across providers and retries (default 24 s). */
+  /** Time budget of one read across providers and retries (default DEFAULT_DEADLINE_MS). */
   deadlineMs?: number;
   now?: () => number;
 }
 
-export const DEFAULT_DEADLINE_MS = 24_000;
 
 export interface RunOptions {
   /** Search routes answer 503 (with Retry-After) instead of 502 when every provider fails. */

@@ -3,6 +3,18 @@
 // unbounded wait. It is separate from the caller's abort signal: running out of time is a provider
 // failure (`<provider>_network`), a caller abort is not a failure at all.
 
+/**
+ * Budget of one read across every provider, retry and Retry-After wait. A read whose upstreams all stall
+ * answers (stale copy, else the provider problem) a little after this: under 10 s, before most clients and
+ * proxies give up (a 30 s proxy timeout would otherwise turn a stall into a 504 with no stale copy).
+ */
+export const DEFAULT_DEADLINE_MS = 9_000;
+/**
+ * Limit of one upstream call: a stalled first provider leaves the next one most of the deadline
+ * (4 s + 4 s + what is left), while a healthy upstream answers in well under a second.
+ */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 4_000;
+
 export class Deadline {
   /** Epoch ms at which the read must give up. */
   readonly at: number;

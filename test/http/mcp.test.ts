@@ -114,20 +114,6 @@ describe('errors', () => {
     await assert.rejects(call('read_profile', {}), /handle/);
     await assert.rejects(call('no_such_tool', {}), /Unknown tool/);
   });
-
-  test('the caller\'s bearer key is honoured: an unknown key is invalid_key on key-aware tools', async () => {
-    const keyed = await connect({ authorization: 'Bearer not-a-real-key' });
-    try {
-      const profile = await call('read_profile', { handle: HANDLES.alice }, keyed);
-      assert.equal(profile.isError, true);
-      assert.equal(JSON.parse(textOf(profile)).code, 'invalid_key');
-      // The posts route ignores keys, as on REST.
-      const post = await call('read_post', { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off' }, keyed);
-      assert.ok(!post.isError, textOf(post));
-    } finally {
-      await keyed.close();
-    }
-  });
 });
 
 describe('HTTP surface', () => {

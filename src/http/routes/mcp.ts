@@ -4,8 +4,10 @@
 //   GET     with Accept: text/event-stream (a client asking for the server-sent stream) → 405, Allow: POST, as the
 //           transport specifies for servers without one; any other GET or HEAD → a short JSON description.
 //   OPTIONS CORS preflight. Anything else → 405 method_not_allowed.
-// Tool calls go through the REST routes (see src/mcp/server.ts): the caller's Authorization header is forwarded, so
-// a bearer key counts as on REST, and the caller's resolved IP is used so api-ip and search limits charge them.
+// Bearer keys: an unknown or disabled key is 401 invalid_key before any message is handled (GET and POST), as on
+// every key-aware route. Tool calls go through the REST routes (see src/mcp/server.ts): the caller's Authorization
+// header is forwarded, so a valid key gets its own allowances, and the caller's resolved IP is used so api-ip and
+// search limits charge them.
 import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
@@ -48,9 +50,12 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
   app.register(async (scope) => {
     parseEveryBodyAsJson(scope);
 
+    const keyCheck = services.guards.keyHook();
+
     scope.route({
       method: ['GET', 'HEAD'],
       url: DISCOVERY_PATHS.mcp,
+      preValidation: keyCheck,
       handler: async (req, reply) => {
         if (wantsEventStream(req)) {
           throw new Problem('method_not_allowed', 'This stateless MCP endpoint offers no server-sent event stream; POST JSON-RPC messages instead.', {
@@ -83,7 +88,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
       },
     });
 
-    scope.post(DISCOVERY_PATHS.mcp, async (req: FastifyRequest, reply: FastifyReply) => {
+    scope.post(DISCOVERY_PATHS.mcp, { preValidation: keyCheck }, async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.body === undefined) throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
       const { StreamableHTTPServerTransport } = await loadMcpSdk();
       const server = await createMcpServer(app, tools, services.version, {
