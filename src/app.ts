@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
-import { CursorCodec } from './providers/cursors.ts';
+import { CursorCodec } from './domain/paging.ts';
 import { shareCursorSecret } from './app/cursor-secret.ts';
 import { cachedPostSource } from './app/post-source.ts';
 import { cachedListSource } from './app/list-source.ts';

@@ -10,7 +10,7 @@ import { HANDLE_RE, code, flag, isReservedPath } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
-import { DEFAULT_FEED, normalizeQuery } from './search.ts';
+import { DEFAULT_FEED, normalizeQuery } from '../../domain/search.ts';
 
 function splitHandles(raw: string): string[] {
   return raw.split(',');

@@ -1,10 +1,9 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { z } from 'zod';
-import { isOriginal } from '../../domain/lists.ts';
-import { isProblem } from '../../problems/problem.ts';
-import type { Author } from '../../domain/models.ts';
+import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
+import { readProfile } from '../../domain/profile.ts';
 import { profileHandle } from '../params/common.ts';
-import { defineRoute, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { defineRoute, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listQuery, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 
@@ -58,61 +57,29 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl<typeof listQue
   };
 }
 
-export function serveProfile(ctx: HandlerContext<ListQuery>, handle: string, path: string) {
-  const { lists } = ctx.services;
-  let author: Author | undefined;
+export function serveProfile(ctx: HandlerContext<ListQuery, unknown>, handle: string, path: string): Promise<Rendered> {
   return serveList(ctx, {
     resource: 'profile',
-    scope: { route: 'profile', query: handle.toLowerCase(), feed: '' },
     path,
     title: `@${handle} on X`,
     missing: { kind: 'profile', what: `@${handle}` },
-    async load(call) {
-      // The profile is read once, before the first page of posts.
-      if (!author) author = (await lists.profile(handle, call.policy)).value;
-      return lists.timeline(handle, call);
-    },
-    build(page, meta) {
-      return {
-        resource: 'profile',
-        read: {
-          profile: author!,
-          posts: page.items.filter(isOriginal),
-          ...meta,
-        },
-      };
+    async read(policy, page) {
+      const { read, cache } = await readProfile(ctx.services, { handle, ...page }, policy);
+      return { read: { resource: 'profile', read }, cache };
     },
   });
 }
 
-export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'followers' | 'following', handle: string, path: string) {
-  let checked = false;
+export function serveConnections(ctx: HandlerContext<ListQuery, unknown>, kind: ConnectionKind, handle: string, path: string): Promise<Rendered> {
   return serveList(ctx, {
     resource: kind,
-    scope: { route: kind, query: handle.toLowerCase(), feed: '' },
     path,
     title: `${kind === 'followers' ? 'Followers of' : 'Accounts followed by'} @${handle}`,
     missing: { kind: 'profile', what: `@${handle}` },
-    load: async (call) => {
-      const { lists } = ctx.services;
-      if (checked) return lists.connections(kind, handle, call);
-      checked = true;
-      // A missing, suspended or protected account has no public list: upstreams answer that with an error or an
-      // empty page, so the profile (cached, read alongside the first page) decides what is a 404.
-      const [profile, page] = await Promise.allSettled([lists.profile(handle, call.policy), lists.connections(kind, handle, call)]);
-      if (profile.status === 'rejected' && isProblem(profile.reason) && profile.reason.code === 'not_found') throw profile.reason;
-      if (page.status === 'rejected') throw page.reason;
-      return page.value;
+    async read(policy, page) {
+      const { read, cache } = await readConnections(ctx.services, { kind, handle, ...page }, policy);
+      return { read: { resource: kind, read }, cache };
     },
-    build: (page, meta) => ({
-      resource: kind,
-      read: {
-        kind,
-        handle,
-        items: page.items,
-        ...meta,
-      },
-    }),
   });
 }
 

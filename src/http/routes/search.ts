@@ -1,16 +1,11 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
-import type { SearchFeed } from '../../domain/capabilities.ts';
-import { Problem } from '../../problems/problem.ts';
+import { DEFAULT_FEED, SEARCH_FEEDS, normalizeQuery, readSearch, searchCharge } from '../../domain/search.ts';
 import { code } from '../params/common.ts';
-import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 
-export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const;
-export const DEFAULT_FEED: SearchFeed = 'latest';
-export const ACCOUNT_FEEDS = new Set<SearchFeed>(['photos', 'videos', 'users']);
-export const MAX_QUERY_CHARS = 512;
 
 export const searchShape = {
   q: z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).'),
@@ -46,34 +41,19 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
   };
 }
 
-/** Terms as the upstream will see them: trimmed, inner whitespace folded. */
-export function normalizeQuery(q: string | undefined): string {
-  const terms = (q ?? '').trim().replace(/\s+/g, ' ');
-  if (!terms) throw new Problem('missing_query', 'Pass the search terms in `q`.');
-  if (terms.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms are limited to ${MAX_QUERY_CHARS} characters.`);
-  return terms;
-}
-
-export function serveSearch(ctx: HandlerContext<SearchQuery>, path: string) {
+export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: string): Promise<Rendered> {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
   return serveList(ctx, {
     resource: 'search',
-    scope: { route: 'search', query: q, feed },
     path,
     title: `Search: ${q}`,
     keep: { q, feed: ctx.query.feed },
-    search: ACCOUNT_FEEDS.has(feed) ? 'account' : 'plain',
-    load: (call) => ctx.services.lists.search(q, feed, call),
-    build: (page, meta) => ({
-      resource: 'search',
-      read: {
-        q,
-        feed,
-        items: page.items,
-        ...meta,
-      },
-    }),
+    search: searchCharge(feed),
+    async read(policy, page) {
+      const { read, cache } = await readSearch(ctx.services, { q, feed, ...page }, policy);
+      return { read: { resource: 'search', read }, cache };
+    },
   });
 }
 

@@ -1,0 +1,38 @@
+// The search use case: normalised terms, a feed, and a page of posts or accounts.
+import type { SearchFeed } from './capabilities.ts';
+import type { Listed, ListSources, PageInput } from './lists.ts';
+import { readPage } from './paging.ts';
+import type { SearchRead } from './reads.ts';
+import type { ReadPolicy } from './sourced.ts';
+import { Problem } from '../problems/problem.ts';
+
+export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const satisfies readonly SearchFeed[];
+export const DEFAULT_FEED: SearchFeed = 'latest';
+/** Feeds only account-backed providers serve: their lookups also count against the account allowance. */
+export const ACCOUNT_FEEDS: ReadonlySet<SearchFeed> = new Set<SearchFeed>(['photos', 'videos', 'users']);
+export const MAX_QUERY_CHARS = 512;
+
+/** Which live-lookup allowances a search on `feed` is charged against. */
+export function searchCharge(feed: SearchFeed): 'plain' | 'account' {
+  return ACCOUNT_FEEDS.has(feed) ? 'account' : 'plain';
+}
+
+/** Terms as the upstream will see them: trimmed, inner whitespace folded. */
+export function normalizeQuery(q: string | undefined): string {
+  const terms = (q ?? '').trim().replace(/\s+/g, ' ');
+  if (!terms) throw new Problem('missing_query', 'Pass the search terms in `q`.');
+  if (terms.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms are limited to ${MAX_QUERY_CHARS} characters.`);
+  return terms;
+}
+
+export interface SearchInput extends PageInput {
+  /** Already normalised (normalizeQuery). */
+  q: string;
+  feed: SearchFeed;
+}
+
+export async function readSearch(src: ListSources, input: SearchInput, policy: ReadPolicy): Promise<Listed<SearchRead>> {
+  const { q, feed } = input;
+  const page = await readPage(src.cursors, { route: 'search', query: q, feed }, input, policy, (call) => src.lists.search(q, feed, call));
+  return { read: { q, feed, items: page.items, ...page.meta }, cache: page.cache };
+}
