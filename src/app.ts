@@ -15,6 +15,10 @@ import { createStores } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
 import type { Services } from './services.ts';
 import { VERSION } from './version.ts';
+import { ResponseCache } from './stores/cache/responses.ts';
+import { assembledSize } from './domain/read-post.ts';
+import { renderedSize } from './http/present/memo.ts';
+import { serializedFeedSize } from './http/present/feeds.ts';
 
 export interface App {
   server: FastifyInstance;
@@ -50,20 +54,25 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     circuit: { threshold: config.breakerThreshold, cooldownMs: config.breakerCooldownMs },
   });
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
+  const responses = new ResponseCache(config.responseCacheBytes);
   const cursors = new CursorCodec(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
   const services: Services = {
     config,
     version: VERSION,
-    posts: cachedPostSource(chain, reader),
+    posts: cachedPostSource(chain, reader, responses.slot('post-read', assembledSize)),
     lists: cachedListSource(chain, reader),
     cursors,
     guards: new Guards(stores.limiter, stores.keys),
     stores,
     health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
+    responses,
+    renders: responses.slot('render', renderedSize),
+    feeds: responses.slot('feed', serializedFeedSize),
     metrics: new Metrics({
       providers: () => chain.health(),
+      responses: () => responses.stats(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };

@@ -35,6 +35,7 @@ const schema = z.object({
   THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_TRUST_PROXY: bool.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
+  THREADMARK_RESPONSE_CACHE_MB: z.coerce.number({ error: 'must be a number of megabytes' }).int().min(1).max(4096).default(40),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(60000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
   THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(300000).optional(),
@@ -62,6 +63,8 @@ export interface Config {
   adminToken?: string;
   trustProxy: boolean;
   cacheTtlS: number;
+  /** Bound of the response cache (assembled reads, rendered bodies, serialized feeds), in bytes. */
+  responseCacheBytes: number;
   cursorSecret?: string;
   upstreamTimeoutMs: number;
   /** Budget of one read across providers, retries and Retry-After waits (default 3 x the per-call timeout). */
@@ -111,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: c.THREADMARK_ADMIN_TOKEN,
     trustProxy: c.THREADMARK_TRUST_PROXY,
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
+    responseCacheBytes: c.THREADMARK_RESPONSE_CACHE_MB * 1024 * 1024,
     cursorSecret: c.THREADMARK_CURSOR_SECRET,
     upstreamTimeoutMs: c.THREADMARK_UPSTREAM_TIMEOUT_MS,
     upstreamDeadlineMs: c.THREADMARK_UPSTREAM_DEADLINE_MS ?? DEFAULT_DEADLINE_MS,

@@ -7,6 +7,9 @@ import type { Guards } from './http/guards.ts';
 import type { Stores } from './stores/index.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { ProviderHealth } from './providers/chain.ts';
+import type { ResponseCache, ResponseSlot } from './stores/cache/responses.ts';
+import type { Rendered } from './http/rendered.ts';
+import type { SerializedFeed } from './http/present/feeds.ts';
 
 export interface Services {
   config: Config;
@@ -21,4 +24,8 @@ export interface Services {
   /** Per-provider counters and breaker state, for /readyz and /metrics. */
   providerHealth: () => ProviderHealth[];
   metrics: Metrics;
+  /** The one response cache (stores/cache/responses.ts), and its slots for rendered bodies and serialized feeds. */
+  responses: ResponseCache;
+  renders: ResponseSlot<Rendered>;
+  feeds: ResponseSlot<SerializedFeed>;
 }

@@ -1,15 +1,18 @@
 // PostSource over the cache and the provider chain. A conversation that no capable provider can serve
 // degrades to the single post from any provider that can read one, flagged in the warnings.
 import type { PostSource } from '../domain/read-post.ts';
+import type { PostRead } from '../domain/reads.ts';
+import type { Derived } from '../domain/sourced.ts';
 import type { ConversationBundle } from '../domain/models.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { Deadline } from '../providers/deadline.ts';
 import { isProblem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
-export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
+export function cachedPostSource(chain: ProviderChain, reader: CachedReader, assembled?: Derived<PostRead>): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
   return {
+    ...(assembled ? { assembled } : {}),
     post(id, policy) {
       return reader.read(`post:${id}`, policy, () => single(id));
     },

@@ -5,6 +5,9 @@ import type { ReadPolicy, Sourced } from './sourced.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';
 import type { CursorCodec, PageCall, PageInput } from './paging.ts';
 
+/** The list reads, as the browse routes name them. */
+export type ListResource = 'profile' | 'followers' | 'following' | 'search';
+
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;
   timeline(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;

@@ -2,7 +2,7 @@
 // the parents, the author's chain and the replies. Pure apart from the injected source.
 import type { ConversationBundle, Post, ReplyNode } from './models.ts';
 import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
-import type { ReadPolicy, Sourced } from './sourced.ts';
+import type { Derived, ReadPolicy, Sourced } from './sourced.ts';
 
 export interface PostSource {
   post(id: string, policy: ReadPolicy): Promise<Sourced<Post>>;
@@ -11,6 +11,11 @@ export interface PostSource {
     opts: { ranking: 'top' | 'recent'; withReplies: boolean },
     policy: ReadPolicy,
   ): Promise<Sourced<ConversationBundle>>;
+  /**
+   * Assembled reads remembered per cached bundle and the options assembly depends on: the in-process cache hands
+   * out the same bundle object on every hit, so a hit skips the re-assembly. Absent = assemble every time.
+   */
+  assembled?: Derived<PostRead>;
 }
 
 export interface PostReadResult {
@@ -46,32 +51,14 @@ export async function readPost(
     { ranking: opts.replies === 'recent' ? 'recent' : 'top', withReplies: wantReplies },
     policy,
   );
-  const read = assembleOnce(got.value, opts, got.source);
+  const bundle = got.value;
+  const build = () => assemble(bundle, opts, got.source);
+  // Keyed by the whole typed options, not a hand-picked few: an option added later cannot share a read it changes.
+  const read = source.assembled ? source.assembled.derive(bundle, { opts, source: got.source }, build) : build();
   // The memoised read is shared: a read with warnings of its own gets its own copy.
   if (got.warnings.length === 0) return { read, cache: got.cache };
   return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache };
 }
-
-/**
- * Assembled reads per cached bundle and the options assembly depends on. The in-process cache hands out the
- * same bundle object on every hit, so a hit skips the re-assembly; a reloaded bundle is a new object, and a
- * bundle dropped from the cache takes its reads with it (a WeakMap holds nothing alive).
- */
-const assembled = new WeakMap<ConversationBundle, Map<string, PostRead>>();
-
-function assembleOnce(bundle: ConversationBundle, opts: PostReadOptions, source: string): PostRead {
-  const key = `${opts.thread}|${opts.context}|${opts.replies}|${source}`;
-  let reads = assembled.get(bundle);
-  let read = reads?.get(key);
-  if (read) return read;
-  read = assemble(bundle, opts, source);
-  if (!reads) assembled.set(bundle, (reads = new Map()));
-  // `thread=N` takes any number: a few variants per bundle are worth keeping, not one per N a client tries.
-  if (reads.size < MAX_READS_PER_BUNDLE) reads.set(key, read);
-  return read;
-}
-
-const MAX_READS_PER_BUNDLE = 8;
 
 export function assemble(bundle: ConversationBundle, opts: PostReadOptions, source: string): PostRead {
   const warnings: string[] = [];
@@ -172,4 +159,9 @@ function takeReplies(nodes: ReplyNode[], budget: { left: number }): ReplyNode[] 
 
 export function postCount(read: PostRead): number {
   return read.parents.length + read.thread.length + countReplies(read.replies);
+}
+
+/** Estimated bytes an assembled read keeps alive (its posts outlive the bundle while the read is remembered). */
+export function assembledSize(read: PostRead): number {
+  return 256 + postCount(read) * 1024;
 }

@@ -20,3 +20,11 @@ export interface ReadPolicy {
   /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
   beforeLive?: () => Promise<void>;
 }
+
+/**
+ * A value derived from a cached domain value (an assembled read, a rendering), remembered per (value, options)
+ * so a cache hit does not derive it again. `options` must name every input besides `source`.
+ */
+export interface Derived<V> {
+  derive(source: object, options: unknown, build: () => V): V;
+}

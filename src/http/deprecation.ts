@@ -1,7 +1,8 @@
 // Deprecation signals on legacy aliases: every response, success or error, GET or HEAD (RFC 9745, RFC 8594).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIFECYCLE } from './lifecycle.ts';
-import { isRecord, type Deprecation } from './route-decl.ts';
+import type { Deprecation } from './route-decl.ts';
+import { isRecord } from './params/common.ts';
 
 export function deprecationLinks(baseUrl: string, dep: Deprecation, query: Record<string, unknown>): string {
   const policy = `${baseUrl}${LIFECYCLE.policyPath}`;

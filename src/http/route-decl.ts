@@ -5,9 +5,16 @@ import type { Representation } from './negotiate.ts';
 import type { Services } from '../services.ts';
 import { isCatalogCode, type CatalogCode } from '../problems/catalog.ts';
 import { Problem } from '../problems/problem.ts';
+import type { Rendered } from './rendered.ts';
+import type { ListResource } from '../domain/lists.ts';
+import { isRecord } from './params/common.ts';
+
+export { isRecord };
+
+export type { Rendered };
 
 export type Surface = 'v1' | 'permalink' | 'legacy' | 'discovery' | 'mcp';
-export type BrowseResource = 'profile' | 'followers' | 'following' | 'search';
+export type BrowseResource = ListResource;
 
 export interface Deprecation {
   /** Successor path for a single-successor alias (convert). */
@@ -63,15 +70,6 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   formatParams?: string[];
   /** For routes with no representations: the media type they answer with. */
   fixed?: FixedMedia;
-}
-
-export interface Rendered {
-  status?: number;
-  body: string;
-  /** `body` already encoded as UTF-8 (memoised renders): sent instead of it, so a hit skips the encoding. */
-  bytes?: Buffer;
-  contentType: string;
-  headers: Record<string, string>;
 }
 
 /** What a handler receives: the request, its parsed path and query, the negotiated representation, the services. */
@@ -132,10 +130,6 @@ export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(decl: 
   };
 }
 
-/** Narrows an unknown value (a raw query object) to a record whose fields can be inspected. */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
 
 /** /api/v1/profiles/{handle} → /api/v1/profiles/:handle */
 export function fastifyPath(path: string): string {

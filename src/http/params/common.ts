@@ -2,8 +2,9 @@
 // catalog code to answer with, so one zod issue maps straight to one problem document.
 import { z } from 'zod';
 import type { CatalogCode } from '../../problems/catalog.ts';
+import { HANDLE_RE } from '../../domain/handles.ts';
 
-export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
+export { HANDLE_RE };
 export const STATUS_ID_RE = /^[0-9]+$/;
 /** Longest id we look up: snowflakes are 19 digits today; anything much longer cannot exist. */
 export const MAX_ID_DIGITS = 25;
@@ -100,3 +101,8 @@ export const cursorParam = z
   .max(4096, code('invalid_cursor'))
   .optional()
   .describe('The nextCursor of a previous response, sent back unchanged. Takes precedence over page.');
+
+/** Narrows an unknown value (a raw query object) to a record whose fields can be inspected. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}

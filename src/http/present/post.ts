@@ -7,7 +7,7 @@ import { renderPostObsidian } from '../../render/obsidian.ts';
 import { postJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
 import type { Representation } from '../negotiate.ts';
-import type { Rendered } from '../route-decl.ts';
+import type { Rendered } from '../rendered.ts';
 import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
 
 export function presentPost(

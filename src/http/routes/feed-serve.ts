@@ -1,6 +1,5 @@
 // Feed routes' presentation: the feed use cases (domain/feed-reads.ts) give the posts and their provenance;
 // this builds the entries, the feed metadata and the conditional response.
-import { LRUCache } from 'lru-cache';
 import { groupThreads, type FeedDoc, type FeedKind, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
 import { readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
 import type { Post } from '../../domain/models.ts';
@@ -9,7 +8,6 @@ import { searchCharge } from '../../domain/search.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentFeed, serializeFeed, type SerializedFeed } from '../present/feeds.ts';
-import { entityTagOf } from '../entity-tags.ts';
 import type { HandlerContext as Handled, Rendered } from '../route-decl.ts';
 
 /** Feed handlers read only the request and the services; each route keeps its own query and path types. */
@@ -26,23 +24,19 @@ export interface FeedOptions {
 const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', with_replies: ' · posts and replies' };
 
 /**
- * Rendered feeds by everything they are made from. Rendering every post to HTML is the expensive part of a
- * poll; the cached reads behind a feed change only when the cache reloads them, so a poll inside the cache
- * lifetime finds its body and ETag here. Keyed by a digest of the inputs, so any change in the data (a poll's
- * votes, a new post) is a different entry, never a stale one.
+ * Rendering every post to HTML is the expensive part of a poll; the cached reads behind a feed change only when
+ * the cache reloads them, so a poll inside the cache lifetime finds its body and ETag in the response cache.
+ * Keyed by everything the feed is made from, so any change in the data (a poll's votes, a new post) is a
+ * different entry, never a stale one.
  */
-const rendered = new LRUCache<string, SerializedFeed>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (f) => f.body.length + 64 });
-
-function feedOf(head: FeedHead, posts: Post[], opts: FeedOptions, baseUrl: string, ttlS: number): SerializedFeed {
-  const key = entityTagOf(JSON.stringify([opts.type, opts.threads, opts.selfUrl, baseUrl, ttlS, head, posts]));
-  const hit = rendered.get(key);
-  if (hit) return hit;
-  const groups = opts.threads === 'grouped' ? groupThreads(posts) : posts.map((p) => [p]);
-  const entries = groups.map((g) => buildEntry(g, { baseUrl }));
-  const updated = entries.reduce<string | undefined>((max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max), undefined);
-  const feed = serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type);
-  rendered.set(key, feed);
-  return feed;
+function feedOf(ctx: HandlerContext, head: FeedHead, posts: Post[], opts: FeedOptions): SerializedFeed {
+  const { baseUrl, cacheTtlS: ttlS } = ctx.services.config;
+  return ctx.services.feeds.byContent({ opts: { type: opts.type, threads: opts.threads, selfUrl: opts.selfUrl }, baseUrl, ttlS, head, posts }, () => {
+    const groups = opts.threads === 'grouped' ? groupThreads(posts) : posts.map((p) => [p]);
+    const entries = groups.map((g) => buildEntry(g, { baseUrl }));
+    const updated = entries.reduce<string | undefined>((max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max), undefined);
+    return serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type);
+  });
 }
 
 type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
@@ -50,7 +44,7 @@ type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 async function respond(ctx: HandlerContext, head: FeedHead, read: FeedRead, opts: FeedOptions): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const key = keyStateOf(ctx.req);
-  const out = presentFeed(feedOf(head, read.posts, opts, config.baseUrl, config.cacheTtlS), {
+  const out = presentFeed(feedOf(ctx, head, read.posts, opts), {
     source: read.source,
     cache: read.cache,
     warnings: read.warnings,

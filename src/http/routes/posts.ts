@@ -140,8 +140,9 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache.
   if (cache !== 'hit' && cache !== 'miss') return render();
-  const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
-  const out = renderOnce(read.requested, variant, render);
+  // Every rendering input besides the read: the representation and the typed options (nocache and the cache
+  // status never change a body, X-Cache is set below).
+  const out = renderOnce(ctx.services.renders, read.requested, { representation: ctx.representation, ...opts, nocache: false }, render);
   return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
 }
 
