@@ -14,6 +14,21 @@ export function visibility(c: SimCorpus, id: string): Visibility {
   return 'ok';
 }
 
+/** X shows only the latest version of an edited post in timelines and search; earlier ones stay readable by id. */
+export const isSupersededVersion = (p: SimPost): boolean => !!p.editVersions && p.editVersions.at(-1) !== p.id;
+
+/** The edit_control object X's GraphQL and syndication send: flat on the original, nested on later versions. */
+export function editControl(p: SimPost): Record<string, unknown> {
+  const versions = p.editVersions ?? [p.id];
+  const initial = {
+    edit_tweet_ids: versions,
+    editable_until_msecs: String(p.createdAt + 3_600_000),
+    is_edit_eligible: true,
+    edits_remaining: String(Math.max(0, 6 - versions.length)),
+  };
+  return versions[0] === p.id ? initial : { initial_tweet_id: versions[0], edit_control_initial: initial };
+}
+
 export const authorOf = (c: SimCorpus, p: SimPost): SimUser => c.users.get(p.authorId)!;
 
 export function findUser(c: SimCorpus, handleOrId: string): SimUser | undefined {
@@ -91,10 +106,49 @@ export function timeline(c: SimCorpus, user: SimUser, withReplies: boolean): Sim
 
 export type SearchFeed = 'latest' | 'top' | 'media';
 
+/**
+ * The search operators X documents and threadmark sends: `from:handle`, `since:YYYY-MM-DD` / `until:YYYY-MM-DD`
+ * (UTC midnight) and `since_time:` / `until_time:` (Unix seconds); until is exclusive. The other words are
+ * matched as one phrase, case-insensitively, as before.
+ */
+interface SearchFilter {
+  phrase: string;
+  from?: string;
+  sinceMs?: number;
+  untilMs?: number;
+}
+
+function parseSearch(q: string): SearchFilter {
+  const f: SearchFilter = { phrase: '' };
+  const words: string[] = [];
+  for (const word of q.trim().split(/\s+/)) {
+    const m = /^(from|since|until|since_time|until_time):(\S+)$/i.exec(word);
+    const key = m?.[1]!.toLowerCase();
+    const value = m?.[2] ?? '';
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+    const secs = /^\d{1,12}$/.test(value) ? Number(value) * 1000 : NaN;
+    if (key === 'from') f.from = value.replace(/^@/, '').toLowerCase();
+    else if (key === 'since' && !Number.isNaN(day)) f.sinceMs = day;
+    else if (key === 'until' && !Number.isNaN(day)) f.untilMs = day;
+    else if (key === 'since_time' && !Number.isNaN(secs)) f.sinceMs = secs;
+    else if (key === 'until_time' && !Number.isNaN(secs)) f.untilMs = secs;
+    else words.push(word);
+  }
+  f.phrase = words.join(' ').toLowerCase();
+  return f;
+}
+
 export function search(c: SimCorpus, q: string, feed: SearchFeed): SimPost[] {
-  const needle = q.toLowerCase();
+  const f = parseSearch(q);
   const hits = [...c.posts.values()].filter(
-    (p) => visibility(c, p.id) === 'ok' && p.text.toLowerCase().includes(needle) && (feed !== 'media' || p.media.length > 0),
+    (p) =>
+      visibility(c, p.id) === 'ok' &&
+      !isSupersededVersion(p) &&
+      p.text.toLowerCase().includes(f.phrase) &&
+      (f.from === undefined || c.users.get(p.authorId)?.handle.toLowerCase() === f.from) &&
+      (f.sinceMs === undefined || p.createdAt >= f.sinceMs) &&
+      (f.untilMs === undefined || p.createdAt < f.untilMs) &&
+      (feed !== 'media' || p.media.length > 0),
   );
   if (feed === 'top') return hits.sort((a, b) => b.likes - a.likes || b.createdAt - a.createdAt);
   return hits.sort((a, b) => b.createdAt - a.createdAt);

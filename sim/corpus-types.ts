@@ -144,6 +144,8 @@ export interface SimPost {
   source: string;
   sensitive: boolean;
   deleted: boolean;
+  /** An edited post: ids of every version, oldest first, the same list on each version (each is its own post). */
+  editVersions?: string[];
 }
 
 /** One row of a profile timeline: an own post, or someone else's post reposted by the profile owner. */

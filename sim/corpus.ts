@@ -3,6 +3,7 @@
 import { buildArticle } from './corpus-article.ts';
 import type { SimCorpus, SimMedia, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
 import { seededRandom, slug } from './prng.ts';
+import { isSupersededVersion } from './corpus-queries.ts';
 
 export const HANDLES = {
   alice: 'alice_dev',
@@ -69,10 +70,21 @@ export const IDS = {
   /** dave replying to the deleted post. */
   replyToDeleted: '1900000000000000505',
   hostile: '1900000000000000601',
+  /** dave's post edited twice: the original, the middle version and the latest. */
+  editedFirst: '1900000000000000701',
+  editedSecond: '1900000000000000702',
+  editedLatest: '1900000000000000703',
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
 } as const;
+
+/** The texts of the edited post's versions, oldest first. */
+export const EDITED_TEXTS = [
+  'Rolling out the new key scheme on Tuesday.',
+  'Rolling out the new key scheme on Wednesday.',
+  'Rolling out the new key scheme on Wednesday (not Tuesday, sorry for the noise).',
+] as const;
 
 /** Search terms with known corpus sizes (substring match on visible text, case-insensitive). */
 export const SEARCH_TERMS = { caching: 'caching', threadmark: 'threadmark', none: 'zzznomatchzzz' } as const;
@@ -362,6 +374,12 @@ function build(): SimCorpus {
     ].join('\n'),
   });
 
+  // --- an edited post: three versions, each readable by its own id ---------------------------------
+  const versions = [IDS.editedFirst, IDS.editedSecond, IDS.editedLatest];
+  EDITED_TEXTS.forEach((text, i) => {
+    b.post({ id: versions[i]!, author: 'dave', at: T0 + 3 * DAY + i * 10 * MIN, text, editVersions: versions, likes: 14 + i });
+  });
+
   // --- search and timeline filler ---------------------------------------------------------------
   for (let i = 0; i < 60; i++) {
     const author = i % 6 === 0 ? HANDLES.alice : i % 6 <= 2 ? HANDLES.big : readerHandle(10 + (i % 40));
@@ -397,7 +415,7 @@ function build(): SimCorpus {
   for (const user of c.users.values()) {
     const own: SimTimelineEntry[] = [];
     for (const p of c.posts.values()) {
-      if (p.authorId === user.id && !p.deleted) own.push({ postId: p.id, at: p.createdAt });
+      if (p.authorId === user.id && !p.deleted && !isSupersededVersion(p)) own.push({ postId: p.id, at: p.createdAt });
     }
     for (const [handle, postId, at] of reposts) {
       if (handle === user.handle) own.push({ postId, repostedBy: user.id, at });

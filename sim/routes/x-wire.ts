@@ -2,7 +2,7 @@
 // are: Tweet with core.user_results, legacy text with entities, note_tweet for long posts, cards for polls
 // and links, TweetTombstone for posts that cannot be shown, users in the 2026 split shape plus `legacy`.
 import type { SimCorpus, SimMedia, SimPost, SimUser } from '../corpus-types.ts';
-import { authorOf, replyCount, visibility } from '../corpus-queries.ts';
+import { authorOf, editControl, replyCount, visibility } from '../corpus-queries.ts';
 import { escapeLegacy, layoutText, type LaidOutText } from '../text.ts';
 import { legacyDate } from '../wire/dates.ts';
 import { aspectRatio, mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from '../wire/media.ts';
@@ -169,6 +169,7 @@ export function xTweet(c: SimCorpus, p: SimPost, depth = 0): XTweet {
     rest_id: p.id,
     core: { user_results: { result: xUser(author) } },
     views: { count: String(p.views), state: 'EnabledWithCount' },
+    edit_control: editControl(p),
     source: `<a href="https://mobile.twitter.com" rel="nofollow">${p.source}</a>`,
     legacy: {
       id_str: p.id,

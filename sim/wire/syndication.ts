@@ -2,7 +2,7 @@
 // against a captured body): ISO dates, v1.1-style entities, mediaDetails/photos/video, one level of
 // quoted_tweet and parent, note tweets truncated with only a `note_tweet.id`, polls as pollNchoice cards.
 import type { SimCorpus, SimMedia, SimPost, SimUser } from '../corpus-types.ts';
-import { authorOf, replyCount, visibility } from '../corpus-queries.ts';
+import { authorOf, editControl, isSupersededVersion, replyCount, visibility } from '../corpus-queries.ts';
 import { escapeLegacy, layoutText, tcoFor, type LaidOutText } from '../text.ts';
 import { isoDate } from './dates.ts';
 import { aspectRatio, mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from './media.ts';
@@ -142,14 +142,9 @@ function base(c: SimCorpus, p: SimPost): Json {
     id_str: p.id,
     text: isNote ? text : escapeLegacy(text),
     user: user(author),
-    edit_control: {
-      edit_tweet_ids: [p.id],
-      editable_until_msecs: String(p.createdAt + 3_600_000),
-      is_edit_eligible: true,
-      edits_remaining: '5',
-    },
-    isEdited: false,
-    isStaleEdit: false,
+    edit_control: editControl(p),
+    isEdited: (p.editVersions?.length ?? 1) > 1,
+    isStaleEdit: isSupersededVersion(p),
     ...(isNote ? { note_tweet: { id: Buffer.from(`NoteTweet:${p.id}`).toString('base64') } } : {}),
     ...(p.poll ? { card: pollCard(p) } : p.card ? { card: linkCard(p, lay) } : {}),
     ...(p.media.length ? { mediaDetails: p.media.map((m, i) => mediaDetail(author.handle, p, m, i, lay)) } : {}),

@@ -25,9 +25,11 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
   return {
     async profile(handle, policy) {
       const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, () => chain.run('profile', (p, c) => p.getProfile!(handle, c)));
-      // Upstreams happily describe a protected account; the contract treats it as not public at all.
-      if (got.value.protected) throw new Problem('not_found', `@${handle} is not public.`, { extensions: { source: got.source } });
-      return got;
+      return publicOnly(got, `@${handle}`);
+    },
+    async profileById(id, policy) {
+      const got = await reader.read(`profile-id:${id}`, policy, () => chain.run('profileById', (p, c) => p.getProfileById!(id, c)));
+      return publicOnly(got, `account ${id}`);
     },
     timeline(handle, call) {
       return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p, c) => p.getTimeline!(handle, req(call, c)));
@@ -48,6 +50,12 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       return got;
     },
   };
+}
+
+/** Upstreams happily describe a protected account; the contract treats it as not public at all. */
+function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: string): Sourced<T> {
+  if (got.value.protected) throw new Problem('not_found', `${what} is not public.`, { extensions: { source: got.source } });
+  return got;
 }
 
 /**

@@ -10,6 +10,8 @@ export type Capability =
   | 'post'
   | 'conversation'
   | 'profile'
+  /** A profile looked up by its numeric account id (the handle may have changed since the link was made). */
+  | 'profileById'
   | 'timeline'
   | 'followers'
   | 'following'

@@ -4,12 +4,15 @@ import type { Author, Page, Post } from './models.ts';
 import type { ReadPolicy, Sourced } from './sourced.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';
 import type { CursorCodec, PageCall, PageInput } from './paging.ts';
+import type { ReadWindow } from './reads.ts';
 
 /** The list reads, as the browse routes name them. */
 export type ListResource = 'profile' | 'followers' | 'following' | 'search';
 
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;
+  /** The profile behind a numeric account id, whatever its handle is today. */
+  profileById(id: string, policy: ReadPolicy): Promise<Sourced<Author>>;
   timeline(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;
   connections(kind: 'followers' | 'following', handle: string, call: PageCall): Promise<Sourced<Page<Author>>>;
   search(q: string, feed: SearchFeed, call: PageCall): Promise<Sourced<Page<SearchItem>>>;
@@ -25,6 +28,13 @@ export interface ListSources {
 export interface Listed<R> {
   read: R;
   cache: Sourced<unknown>['cache'];
+}
+
+/** A window of time, as the read model names it and as X search operators reach it. */
+export interface WindowInput {
+  iso: ReadWindow;
+  /** X search operators for the window (since_time:… until_time:…). */
+  operators: string;
 }
 
 export type { PageInput };

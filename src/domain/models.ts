@@ -137,6 +137,24 @@ export interface Post {
   repostOf?: Post;
   /** True when the upstream only gave the start of a long post (e.g. syndication for note tweets). */
   truncated?: boolean;
+  /** Set when the post was edited (two versions or more) and the upstream says so; absent when never edited or unknown. */
+  edits?: EditHistory;
+}
+
+/** The versions of an edited post. Every version has its own id; X keeps them all readable. */
+export interface EditHistory {
+  /** Ids of every version, the original first and the latest last; the post's own id is one of them. */
+  versions: string[];
+}
+
+/** Id of the newest version of an edited post (the post's own id when it was never edited). */
+export function latestVersionId(p: Post): string {
+  return p.edits?.versions.at(-1) ?? p.id;
+}
+
+/** True when a newer version of this post exists. */
+export function isEarlierVersion(p: Post): boolean {
+  return latestVersionId(p) !== p.id;
 }
 
 export function isUnavailable(p: Post | UnavailablePost | undefined): p is UnavailablePost {

@@ -1,6 +1,6 @@
-// The profile use case: the account and a page of its recent original posts.
+// The profile use case: the account and a page of its recent original posts, optionally within a date window.
 import type { Author, Post } from './models.ts';
-import type { Listed, ListSources, PageInput } from './lists.ts';
+import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import type { ProfileRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
@@ -10,22 +10,36 @@ export function isOriginal(p: Post): boolean {
   return !p.repostOf && !p.replyTo;
 }
 
+/** A profile named by its handle, or by its numeric account id (whatever the handle is today). */
+export type ProfileRef = { handle: string } | { accountId: string };
+
 export interface ProfileInput extends PageInput {
-  handle: string;
+  ref: ProfileRef;
+  window?: WindowInput;
 }
 
 /**
  * Filtering can leave a page short or empty without it being the end: the next cursor says whether there is
- * more. The profile is read once, before the first page of posts (a page=N walk reads it only once).
+ * more. The profile is read once, before the first page of posts (a page=N walk reads it only once). A window
+ * jumps straight to its time through X search instead of paging the timeline down to it; cursors are tied to it.
  */
 export async function readProfile(src: ListSources, input: ProfileInput, policy: ReadPolicy): Promise<Listed<ProfileRead>> {
-  const { handle } = input;
+  const { ref, window } = input;
+  const ops = window?.operators ?? '';
+  const byId = 'accountId' in ref;
+  const scope = byId
+    ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: '' }
+    : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: '' };
   let author: Author | undefined;
-  const scope = { route: 'profile', query: handle.toLowerCase(), feed: '' };
   const page = await readPage(src.cursors, scope, input, policy, async (call) => {
-    author ??= (await src.lists.profile(handle, call.policy)).value;
-    return src.lists.timeline(handle, call);
+    author ??= (await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))).value;
+    if (!window) return src.lists.timeline(author.handle, call);
+    const got = await src.lists.search(`from:${author.handle} ${ops}`, 'latest', call);
+    return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
   });
   if (!author) throw new Error('the profile is read before the first page');
-  return { read: { profile: author, posts: page.items.filter(isOriginal), ...page.meta }, cache: page.cache };
+  return {
+    read: { profile: author, posts: page.items.filter(isOriginal), ...(window ? { window: window.iso } : {}), ...page.meta },
+    cache: page.cache,
+  };
 }

@@ -1,6 +1,7 @@
 // The readPost use case: decides what to fetch for the thread/context/replies options and assembles
 // the parents, the author's chain and the replies. Pure apart from the injected source.
 import type { ConversationBundle, Post, ReplyNode } from './models.ts';
+import { isEarlierVersion, latestVersionId } from './models.ts';
 import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
 import type { Derived, ReadPolicy, Sourced } from './sourced.ts';
 
@@ -23,6 +24,11 @@ export interface PostReadResult {
   cache: Sourced<unknown>['cache'];
 }
 
+/** Whoever reads an earlier version of an edited post is told which one is current. */
+function editWarnings(post: Post): string[] {
+  return isEarlierVersion(post) ? [`earlier version of an edited post: the latest is ${latestVersionId(post)}`] : [];
+}
+
 export async function readPost(
   source: PostSource,
   id: string,
@@ -40,7 +46,7 @@ export async function readPost(
         replies: [],
         repliesMode: 'off',
         source: got.source,
-        warnings: got.warnings,
+        warnings: [...got.warnings, ...editWarnings(got.value)],
       },
     };
   }
@@ -75,6 +81,7 @@ export function assemble(bundle: ConversationBundle, opts: PostReadOptions, sour
   let thread = [...ownAncestors, post, ...continuations];
 
   warnings.push(...(bundle.notes ?? []));
+  warnings.push(...editWarnings(post));
   if (!bundle.threadAvailable) warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
 
   const chainIds = new Set(thread.map((p) => p.id));

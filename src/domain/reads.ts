@@ -47,6 +47,8 @@ export interface ProfileRead extends ListMeta {
   profile: Author;
   /** Most recent original posts (no replies, no reposts). */
   posts: Post[];
+  /** Set when the read was limited to a window of time. */
+  window?: ReadWindow;
 }
 
 export interface ConnectionsRead extends ListMeta {
@@ -55,9 +57,16 @@ export interface ConnectionsRead extends ListMeta {
   items: Author[];
 }
 
+/** A window of time a list read was limited to (ISO 8601 UTC; since inclusive, until exclusive). */
+export interface ReadWindow {
+  since?: string;
+  until?: string;
+}
+
 export interface SearchRead extends ListMeta {
   q: string;
   feed: SearchFeed;
+  window?: ReadWindow;
   items: SearchItem[];
 }
 

@@ -1,6 +1,6 @@
 // The search use case: normalised terms, a feed, and a page of posts or accounts.
 import type { SearchFeed } from './capabilities.ts';
-import type { Listed, ListSources, PageInput } from './lists.ts';
+import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import type { SearchRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
@@ -25,14 +25,26 @@ export function normalizeQuery(q: string | undefined): string {
   return terms;
 }
 
+/**
+ * The terms as the upstream gets them: the window travels as X search operators, so the upstream jumps to it and
+ * the cache and cursors key on it. Terms and window together must stay within the limit.
+ */
+export function upstreamTerms(q: string, window: WindowInput | undefined): string {
+  const terms = [q, window?.operators ?? ''].filter(Boolean).join(' ');
+  if (terms.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms and date window are limited to ${MAX_QUERY_CHARS} characters together.`);
+  return terms;
+}
+
 export interface SearchInput extends PageInput {
   /** Already normalised (normalizeQuery). */
   q: string;
   feed: SearchFeed;
+  window?: WindowInput;
 }
 
 export async function readSearch(src: ListSources, input: SearchInput, policy: ReadPolicy): Promise<Listed<SearchRead>> {
-  const { q, feed } = input;
-  const page = await readPage(src.cursors, { route: 'search', query: q, feed }, input, policy, (call) => src.lists.search(q, feed, call));
-  return { read: { q, feed, items: page.items, ...page.meta }, cache: page.cache };
+  const { q, feed, window } = input;
+  const terms = upstreamTerms(q, window);
+  const page = await readPage(src.cursors, { route: 'search', query: terms, feed }, input, policy, (call) => src.lists.search(terms, feed, call));
+  return { read: { q, feed, items: page.items, ...(window ? { window: window.iso } : {}), ...page.meta }, cache: page.cache };
 }

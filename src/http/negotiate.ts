@@ -23,6 +23,13 @@ export function negotiateAccept(headers: IncomingHttpHeaders): Representation {
   return BY_TYPE[chosen];
 }
 
+/** No Accept, or one that admits text/html at any preference. */
+export function acceptsHtml(headers: IncomingHttpHeaders): boolean {
+  const accept = headers.accept;
+  if (accept === undefined || accept.trim() === '') return true;
+  return new Negotiator({ headers: { accept } }).mediaTypes(['text/html']).length > 0;
+}
+
 /** Validated `format` (already checked by the route schema) or the Accept header. */
 export function chooseRepresentation(format: string | undefined, headers: IncomingHttpHeaders): Representation {
   if (format === 'markdown' || format === 'obsidian' || format === 'json') return format;

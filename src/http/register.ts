@@ -1,7 +1,9 @@
 // Mounts declared routes on Fastify with the shared conventions and the per-route hook chain:
 // method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { chooseRepresentation, type Representation } from './negotiate.ts';
+import { acceptsHtml, chooseRepresentation, type Representation } from './negotiate.ts';
+import { isLinkPreviewCrawler } from './link-preview.ts';
+import { mergeVary } from './entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
 import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from './route-decl.ts';
 import type { Services } from '../services.ts';
@@ -17,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** The format parameter, when valid, decides; otherwise Accept does (406 when unsatisfiable). */
-function negotiationHook(decl: Pick<RouteDecl, 'representations' | 'formatParams'>): preValidationHookHandler {
+function negotiationHook(decl: Pick<RouteDecl, 'representations' | 'formatParams' | 'linkPreview'>): preValidationHookHandler {
   const formats = new Map<string, Representation>(decl.representations.map((r) => [r, r]));
   const params = decl.formatParams ?? ['format'];
   return async (req: FastifyRequest) => {
@@ -28,6 +30,10 @@ function negotiationHook(decl: Pick<RouteDecl, 'representations' | 'formatParams
       // An invalid value is left to validation, which answers with the parameter's own code.
       const chosen = typeof value === 'string' ? formats.get(value) : undefined;
       if (chosen) req.representation = chosen;
+      return;
+    }
+    if (decl.linkPreview && formats.has('html') && isLinkPreviewCrawler(req.headers['user-agent']) && acceptsHtml(req.headers)) {
+      req.representation = 'html';
       return;
     }
     const rep = chooseRepresentation(undefined, req.headers);
@@ -58,6 +64,8 @@ export function registerRoutes(
         const out = await def.handle(req, { representation: req.representation ?? 'markdown', services });
         reply.code(out.status ?? 200);
         reply.headers(out.headers);
+        // The same URL answers crawlers with HTML: shared caches must key on the User-Agent as well.
+        if (decl.linkPreview && out.headers.vary) reply.header('vary', mergeVary(out.headers.vary, 'User-Agent'));
         // An empty content type is a bodyless reply (a feed's 304): no payload, so no default text/plain either.
         if (!out.contentType) return reply.send();
         reply.header('content-type', out.contentType);

@@ -70,6 +70,11 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   formatParams?: string[];
   /** For routes with no representations: the media type they answer with. */
   fixed?: FixedMedia;
+  /**
+   * A URL people paste into chats: known link-preview crawlers get the HTML page (Open Graph metadata) when
+   * their Accept allows it, even with no Accept at all, and the 200 varies on User-Agent too.
+   */
+  linkPreview?: boolean;
 }
 
 /** What a handler receives: the request, its parsed path and query, the negotiated representation, the services. */

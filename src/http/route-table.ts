@@ -3,6 +3,7 @@
 import type { RouteDef } from './route-decl.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profiles.ts';
+import { userRoutes } from './routes/users.ts';
 import { searchRoutes } from './routes/search.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { browseRoutes } from './routes/browse.ts';
@@ -12,7 +13,7 @@ import { surfaceRoutes } from '../surface/index.ts';
 /** The content routes, then the documents that describe the whole table (themselves included). */
 function assemble(): readonly RouteDef[] {
   // Order matters only for static-vs-parametric overlaps, which find-my-way resolves by specificity.
-  const table: RouteDef[] = [...postRoutes, ...profileRoutes, ...searchRoutes, ...browseRoutes, ...feedRoutes, ...oembedRoutes];
+  const table: RouteDef[] = [...postRoutes, ...profileRoutes, ...userRoutes, ...searchRoutes, ...browseRoutes, ...feedRoutes, ...oembedRoutes];
   table.push(...surfaceRoutes(table));
   return table;
 }

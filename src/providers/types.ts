@@ -34,6 +34,7 @@ export interface Provider {
   getPost?(id: string, opts: CallOptions): Promise<Post>;
   getConversation?(id: string, opts: ConversationOptions): Promise<ConversationBundle>;
   getProfile?(handle: string, opts: CallOptions): Promise<Author>;
+  getProfileById?(id: string, opts: CallOptions): Promise<Author>;
   /** Recent posts of a profile, newest first, reposts and replies included (the domain filters). */
   getTimeline?(handle: string, req: PageRequest): Promise<Page<Post>>;
   getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;

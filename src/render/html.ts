@@ -2,6 +2,7 @@
 // the source is shown as text) and only http(s) or same-site links and images survive. The page carries no
 // script and a Content-Security-Policy that would refuse one anyway.
 import MarkdownIt from 'markdown-it';
+import type { LinkPreview } from './link-preview.ts';
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
@@ -45,6 +46,49 @@ export interface HtmlPageOptions {
   oembedUrl?: string;
   /** Feeds about the page, announced for feed discovery (<link rel="alternate">). */
   feeds?: Array<{ type: string; href: string; title: string }>;
+  /** Open Graph and Twitter-card metadata for link previews (posts and profiles). */
+  preview?: LinkPreview;
+}
+
+/** `<meta property|name=… content=…>` lines; values are text, escaped, and URLs must be http(s). */
+function previewMeta(p: LinkPreview, siteName: string): string[] {
+  const out: string[] = [];
+  const add = (attr: 'property' | 'name', key: string, value: string | number | undefined) => {
+    if (value === undefined || value === '') return;
+    out.push(`<meta ${attr}="${key}" content="${escapeHtml(String(value).replace(/\s+/g, ' ').trim())}">`);
+  };
+  const og = (key: string, value: string | number | undefined) => add('property', `og:${key}`, value);
+  og('type', p.type);
+  og('site_name', siteName);
+  og('title', p.title);
+  og('description', p.description);
+  og('url', safeUrl(p.url));
+  const image = safeUrl(p.image?.url);
+  if (image) {
+    og('image', image);
+    og('image:alt', p.image!.alt);
+    og('image:width', p.image!.width);
+    og('image:height', p.image!.height);
+  }
+  const video = safeUrl(p.video?.url);
+  if (video) {
+    og('video', video);
+    og('video:type', p.video!.type);
+    og('video:width', p.video!.width);
+    og('video:height', p.video!.height);
+  }
+  if (p.publishedTime) add('property', 'article:published_time', p.publishedTime);
+  if (p.username) add('property', 'profile:username', p.username);
+  add('name', 'description', p.description);
+  add('name', 'twitter:card', p.card);
+  add('name', 'twitter:title', p.title);
+  add('name', 'twitter:description', p.description);
+  add('name', 'twitter:creator', `@${p.creator}`);
+  if (image) {
+    add('name', 'twitter:image', image);
+    add('name', 'twitter:image:alt', p.image!.alt);
+  }
+  return out;
 }
 
 /** Markdown body → HTML fragment, with the same safety rules as the page. */
@@ -60,6 +104,7 @@ export function renderHtmlPage(markdown: string, opts: HtmlPageOptions): string 
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(opts.title.replace(/\s+/g, ' ').trim())}</title>`,
   ];
+  if (opts.preview) head.push(...previewMeta(opts.preview, 'threadmark'));
   const canonical = safeUrl(opts.canonicalUrl);
   if (canonical) head.push(`<link rel="canonical" href="${escapeHtml(canonical)}">`);
   const oembed = safeUrl(opts.oembedUrl);

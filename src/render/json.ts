@@ -1,7 +1,7 @@
 // JSON envelopes: the rendered Markdown next to the structured data it was made from. Absent values stay
 // absent (JSON.stringify drops undefined); no nulls are introduced here.
 import type { Author, Post, ReplyNode } from '../domain/models.ts';
-import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, SearchRead } from '../domain/reads.ts';
+import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, ReadWindow, SearchRead } from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
 
 export interface PostJson {
@@ -24,6 +24,7 @@ interface ListEnvelope {
 
 export interface ProfileJson extends ListEnvelope {
   profile: Author;
+  window?: ReadWindow;
   posts: Post[];
 }
 
@@ -36,6 +37,7 @@ export interface ConnectionsJson extends ListEnvelope {
 export interface SearchJson extends ListEnvelope {
   q: string;
   feed: SearchFeed;
+  window?: ReadWindow;
   items: SearchItem[];
 }
 
@@ -62,7 +64,7 @@ function paging(read: ListMeta): Omit<ListEnvelope, 'markdown'> {
 }
 
 export function profileJson(read: ProfileRead, markdown: string): ProfileJson {
-  return { markdown, profile: read.profile, posts: read.posts, ...paging(read) };
+  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), posts: read.posts, ...paging(read) };
 }
 
 export function connectionsJson(read: ConnectionsRead, markdown: string): ConnectionsJson {
@@ -70,5 +72,5 @@ export function connectionsJson(read: ConnectionsRead, markdown: string): Connec
 }
 
 export function searchJson(read: SearchRead, markdown: string): SearchJson {
-  return { markdown, q: read.q, feed: read.feed, items: read.items, ...paging(read) };
+  return { markdown, q: read.q, feed: read.feed, ...(read.window ? { window: read.window } : {}), items: read.items, ...paging(read) };
 }

@@ -8,6 +8,8 @@ export { HANDLE_RE };
 export const STATUS_ID_RE = /^[0-9]+$/;
 /** Longest id we look up: snowflakes are 19 digits today; anything much longer cannot exist. */
 export const MAX_ID_DIGITS = 25;
+/** Numeric account ids (rest_id) are 64-bit: at most 20 digits. */
+export const ACCOUNT_ID_RE = /^[0-9]{1,20}$/;
 
 /** First path segments that belong to the site (or the platform) and so are never handles. */
 export const RESERVED_PATHS = new Set(

@@ -3,10 +3,13 @@ import { Problem } from '../../problems/problem.ts';
 import { HANDLE_RE, MAX_ID_DIGITS, STATUS_ID_RE } from './common.ts';
 
 export interface StatusRef {
-  handle: string;
+  /** Absent for X's handle-less permalinks (/i/status/{id}, /i/web/status/{id}). */
+  handle?: string;
   id: string;
 }
 
+/** Stands in for the missing handle while the shape is checked; a valid handle, never returned. */
+const HANDLE_LESS = '_';
 const HOSTS = new Set(['x.com', 'twitter.com']);
 const HOST_PREFIXES = ['www.', 'mobile.'];
 /** Trailing path pieces the platform appends to a permalink (media viewers, analytics, quotes...). */
@@ -35,6 +38,9 @@ export function parseStatusUrl(raw: string): StatusRef {
     throw new Problem('unsupported_host', 'Only x.com and twitter.com (optionally www. or mobile.) are supported.');
   }
   const parts = url.pathname.split('/').filter(Boolean);
+  // X's handle-less permalinks: /i/status/{id} and /i/web/status/{id} read like /{handle}/status/{id}.
+  const handleLess = parts[0] === 'i' && (parts[1] === 'status' || (parts[1] === 'web' && parts[2] === 'status'));
+  if (handleLess) parts.splice(0, parts[1] === 'web' ? 2 : 1, HANDLE_LESS);
   const [handle, status, id, trailer, index, ...rest] = parts;
   const shaped =
     handle !== undefined &&
@@ -44,9 +50,9 @@ export function parseStatusUrl(raw: string): StatusRef {
     STATUS_ID_RE.test(id) &&
     (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
     rest.length === 0;
-  if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id}.');
+  if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
   checkIdLength(id!);
-  return { handle: handle!, id: id! };
+  return handleLess ? { id: id! } : { handle: handle!, id: id! };
 }
 
 export function checkIdLength(id: string): void {

@@ -10,6 +10,7 @@ import { renderSearchMarkdown } from '../../render/markdown/search.ts';
 import { renderRecoveryMarkdown } from '../../render/markdown/recovery.ts';
 import { connectionsJson, profileJson, searchJson } from '../../render/json.ts';
 import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
+import { profilePreview } from '../../render/link-preview.ts';
 import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
 import { docsUrlFor } from '../problem-reply.ts';
 
@@ -66,6 +67,7 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
     baseUrl,
     canonicalUrl: permalink,
     oembedUrl: `${baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+    preview: profilePreview(l.read.profile, permalink),
     // Feed discovery: browsers and feed readers find the profile's RSS feeds from the page.
     feeds: [
       { type: 'application/rss+xml', href: `${permalink}/rss`, title: `@${l.read.profile.handle}: posts` },

@@ -63,6 +63,6 @@ export const browseRoutes: RouteDef[] = [
       throw new Problem('invalid_handle', 'Pass `handle`: 1-15 letters, digits or underscores, no leading @.');
     }
     const path = SUCCESSORS[resource].replace('{handle}', handle);
-    return resource === 'profile' ? serveProfile(ctx, handle, path) : serveConnections(ctx, resource, handle, path);
+    return resource === 'profile' ? serveProfile(ctx, { handle }, path) : serveConnections(ctx, resource, handle, path);
   }),
 ];

@@ -21,6 +21,8 @@ export interface ListPlan {
   missing?: { kind: 'profile' | 'post'; what: string };
   /** Runs the use case. */
   read(policy: ReadPolicy, page: PageInput): Promise<Listed<ListRead>>;
+  /** Headers the 200 carries besides the list's own, from what was read (a profile read by id names its handle). */
+  headers?(list: ListRead): Record<string, string>;
 }
 
 export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: ListPlan): Promise<Rendered> {
@@ -34,7 +36,7 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
     const next = list.read.nextCursor;
     // The read model is this request's own: the link to the next page is the presenter's to add.
     list.read.continueUrl = next ? continueUrl(config.baseUrl, plan.path, keep, next) : undefined;
-    return presentList(list, ctx.representation, {
+    const out = presentList(list, ctx.representation, {
       baseUrl: config.baseUrl,
       full: q.full ?? false,
       cache,
@@ -43,6 +45,8 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
       keyed: key.status === 'valid',
       title: plan.title,
     });
+    const extra = plan.headers?.(list);
+    return extra ? { ...out, headers: { ...out.headers, ...extra } } : out;
   } catch (err) {
     if (isProblem(err) && err.code === 'not_found' && plan.missing && ctx.representation !== 'json') {
       return presentRecovery(plan.missing.kind, plan.missing.what, ctx.representation, {

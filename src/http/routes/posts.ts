@@ -36,6 +36,12 @@ const optionQuery = z.object(optionShape);
 /** The read options every post route takes, as validation hands them over. */
 type PostOptionQuery = z.output<typeof optionQuery>;
 
+const EDIT_NOTE =
+  'An edited post carries `edits.versions` in JSON (every version id, original first, latest last) and a Markdown ' +
+  'line linking each version; reading an earlier version names the latest in Markdown, in `warnings` and in ' +
+  '`Link: <…>; rel="latest-version"` (with `rel="predecessor-version"` for the version before). Edit data comes ' +
+  'from the syndication and X providers; FxTwitter does not report edits.';
+
 const POST_ERRORS: CatalogCode[] = [
   'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
@@ -50,7 +56,7 @@ export const postsDecl = {
   description:
     'Identify the post with `url` or with `handle` + `id`. Returns compact Markdown by default, expanded Markdown ' +
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
-    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here.',
+    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' + EDIT_NOTE,
   tags: ['posts'],
   params: NO_PARAMS,
   query: z.object({ ...identShape, ...optionShape }),
@@ -65,14 +71,35 @@ export const statusPermalinkDecl = {
   path: '/{handle}/status/{id}',
   surface: 'permalink',
   summary: 'Read a post (permalink mirroring the platform URL)',
-  description: 'Same as /api/v1/posts with handle and id taken from the path.',
+  description:
+    'Same as /api/v1/posts with handle and id taken from the path. Link-preview crawlers (chat apps, social ' +
+    'networks, unfurlers; see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header. ' +
+    EDIT_NOTE,
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
   query: optionQuery,
   representations: ['markdown', 'obsidian', 'json', 'html'],
   keyAware: false,
+  linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
 } satisfies RouteDecl;
+
+/** X's handle-less permalinks: the post is read by id alone and the answer names its real author. */
+function handleLessDecl(path: string, operationId: string) {
+  return {
+    ...statusPermalinkDecl,
+    operationId,
+    path,
+    summary: 'Read a post by id alone (permalink mirroring the platform URL)',
+    description:
+      `Same as /{handle}/status/{id} for X's handle-less permalink ${path.replace('{id}', '<id>')}. The response names ` +
+      'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' + EDIT_NOTE,
+    params: z.object({ id: statusId }),
+  } satisfies RouteDecl;
+}
+
+export const iStatusDecl = handleLessDecl('/i/status/{id}', 'readPostById');
+export const iWebStatusDecl = handleLessDecl('/i/web/status/{id}', 'readPostByWebId');
 
 export const convertDecl = {
   operationId: 'legacyConvert',
@@ -139,11 +166,18 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
     presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache.
-  if (cache !== 'hit' && cache !== 'miss') return render();
+  // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
+  const author = read.requested.author.handle;
+  const canonical = (out: Rendered): Rendered => {
+    if (ref.handle !== undefined && ref.handle.toLowerCase() === author.toLowerCase()) return out;
+    const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
+    return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
+  };
+  if (cache !== 'hit' && cache !== 'miss') return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).
   const out = renderOnce(ctx.services.renders, read.requested, { representation: ctx.representation, ...opts, nocache: false }, render);
-  return out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } };
+  return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });
 }
 
 export const postRoutes: RouteDef[] = [
@@ -152,6 +186,12 @@ export const postRoutes: RouteDef[] = [
     checkIdLength(ctx.params.id);
     return servePost(ctx, ctx.params);
   }),
+  ...[iStatusDecl, iWebStatusDecl].map((decl) =>
+    defineRoute(decl, (ctx) => {
+      checkIdLength(ctx.params.id);
+      return servePost(ctx, { id: ctx.params.id });
+    }),
+  ),
   defineRoute(convertDecl, (ctx) => {
     if (ctx.query.url === undefined) throw new Problem('missing_url', 'Pass the status URL in `url`.');
     return servePost(ctx, parseStatusUrl(ctx.query.url));

@@ -1,11 +1,14 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { z } from 'zod';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
-import { readProfile } from '../../domain/profile.ts';
+import { readProfile, type ProfileRef } from '../../domain/profile.ts';
 import { profileHandle } from '../params/common.ts';
+import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 import { defineRoute, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
-import { LIST_ERRORS, listQuery, type ListQuery } from './list-params.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
+import { LIST_ERRORS, listQuery, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import type { WindowInput } from '../../domain/lists.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
 
@@ -35,38 +38,71 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
 const PAGING_NOTE =
   ' Paging: send back `nextCursor` as `cursor` (preferred); `page` (1-10) walks cursors from the first page and is slower.';
 
+const LINK_PREVIEW_NOTE =
+  ' Link-preview crawlers (see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header.';
+
+const WINDOW_NOTE =
+  ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
+  'everything newer: the posts come from X search (`from:<handle>` with the window), so such a read is a live search ' +
+  'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
+
+/** Query parameters of the profile routes: the list ones and a date window. */
+export const profileShape = { since: sinceParam, until: untilParam, ...listShape };
+export const profileQuery = z.object(profileShape);
+export type ProfileQuery = z.output<typeof profileQuery>;
+
 const handleParams = z.object({ handle: profileHandle });
 
-function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl<typeof listQuery, typeof handleParams> {
+function decl<Q extends z.ZodObject>(kind: Kind, surface: 'v1' | 'permalink', query: Q): RouteDecl<Q, typeof handleParams> {
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
+  const profile = kind === 'profile';
+  const extraErrors: CatalogCode[] = profile ? ['invalid_date', 'search_unavailable'] : [];
   return {
     operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,
     path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
     surface,
     summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
-    description: t.description + PAGING_NOTE,
+    description: t.description + PAGING_NOTE + (profile ? WINDOW_NOTE : '') + (surface === 'permalink' && profile ? LINK_PREVIEW_NOTE : ''),
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: handleParams,
-    query: listQuery,
+    query,
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
-    errors: ['invalid_handle', ...LIST_ERRORS],
+    errors: ['invalid_handle', ...extraErrors, ...LIST_ERRORS],
     browseResource: kind,
     ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
+    ...(surface === 'permalink' && profile ? { linkPreview: true } : {}),
   };
 }
 
-export function serveProfile(ctx: HandlerContext<ListQuery, unknown>, handle: string, path: string): Promise<Rendered> {
+/** The validated date window of a request, as the use cases take it. */
+export function windowInput(since: string | undefined, until: string | undefined): WindowInput | undefined {
+  const window = windowOf(since, until);
+  return window ? { iso: isoWindow(window), operators: windowOperators(window) } : undefined;
+}
+
+export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: ProfileRef, path: string): Promise<Rendered> {
+  const byId = 'accountId' in ref;
+  const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
+  const { since, until } = ctx.query;
+  const window = windowInput(since, until);
   return serveList(ctx, {
     resource: 'profile',
     path,
-    title: `@${handle} on X`,
-    missing: { kind: 'profile', what: `@${handle}` },
+    title: `${what} on X`,
+    missing: { kind: 'profile', what },
+    keep: { since, until },
+    ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
-      const { read, cache } = await readProfile(ctx.services, { handle, ...page }, policy);
+      const { read, cache } = await readProfile(ctx.services, { ref, window, ...page }, policy);
       return { read: { resource: 'profile', read }, cache };
     },
+    // Read by account id: tell the handle the account has today.
+    headers: (list): Record<string, string> =>
+      byId && list.resource === 'profile'
+        ? { link: `<${ctx.services.config.baseUrl}/${encodeURIComponent(list.read.profile.handle)}>; rel="canonical"` }
+        : {},
   });
 }
 
@@ -83,15 +119,17 @@ export function serveConnections(ctx: HandlerContext<ListQuery, unknown>, kind: 
   });
 }
 
-function routes(kind: Kind): RouteDef[] {
-  return (['v1', 'permalink'] as const).map((surface) => {
-    const d = decl(kind, surface);
-    return defineRoute(d, (ctx) => {
-      const handle = ctx.params.handle;
-      const path = d.path.replace('{handle}', handle);
-      return kind === 'profile' ? serveProfile(ctx, handle, path) : serveConnections(ctx, kind, handle, path);
-    });
-  });
-}
+const SURFACES = ['v1', 'permalink'] as const;
 
-export const profileRoutes: RouteDef[] = [...routes('profile'), ...routes('followers'), ...routes('following')];
+export const profileRoutes: RouteDef[] = [
+  ...SURFACES.map((surface) => {
+    const d = decl('profile', surface, profileQuery);
+    return defineRoute(d, (ctx) => serveProfile(ctx, { handle: ctx.params.handle }, d.path.replace('{handle}', ctx.params.handle)));
+  }),
+  ...(['followers', 'following'] as const).flatMap((kind) =>
+    SURFACES.map((surface) => {
+      const d = decl(kind, surface, listQuery);
+      return defineRoute(d, (ctx) => serveConnections(ctx, kind, ctx.params.handle, d.path.replace('{handle}', ctx.params.handle)));
+    }),
+  ),
+];

@@ -1,11 +1,12 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
-import { DEFAULT_FEED, SEARCH_FEEDS, normalizeQuery, readSearch, searchCharge } from '../../domain/search.ts';
+import { DEFAULT_FEED, SEARCH_FEEDS, normalizeQuery, readSearch, searchCharge, upstreamTerms } from '../../domain/search.ts';
 import { code } from '../params/common.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
-
+import { sinceParam, untilParam } from '../params/dates.ts';
+import { windowInput } from './profiles.ts';
 
 export const searchShape = {
   q: z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).'),
@@ -13,6 +14,8 @@ export const searchShape = {
     .enum(SEARCH_FEEDS, code('invalid_feed'))
     .optional()
     .describe('latest (default), top, photos, videos or users. photos, videos and users are account-backed.'),
+  since: sinceParam,
+  until: untilParam,
   ...listShape,
 };
 
@@ -28,13 +31,15 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
     description:
       'Feeds: latest (default, newest first), top, photos, videos, users. The photos, videos and users feeds need ' +
       'configured sessions on the deployment (503 search_unavailable otherwise). Cursors are tied to the query and ' +
-      'feed that issued them; degraded results (served by a fallback provider) carry no cursor.',
+      'feed that issued them; degraded results (served by a fallback provider) carry no cursor. `since` and `until` ' +
+      'read one window of time (since ≤ time < until) straight away, as X search operators, without paging through ' +
+      'everything newer.',
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
     params: NO_PARAMS,
     query: searchQuery,
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
-    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
@@ -44,14 +49,18 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
 export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: string): Promise<Rendered> {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
+  const { since, until } = ctx.query;
+  const window = windowInput(since, until);
+  // Checked before anything is read: terms and window together must fit the limit.
+  upstreamTerms(q, window);
   return serveList(ctx, {
     resource: 'search',
     path,
     title: `Search: ${q}`,
-    keep: { q, feed: ctx.query.feed },
+    keep: { q, feed: ctx.query.feed, since, until },
     search: searchCharge(feed),
     async read(policy, page) {
-      const { read, cache } = await readSearch(ctx.services, { q, feed, ...page }, policy);
+      const { read, cache } = await readSearch(ctx.services, { q, feed, window, ...page }, policy);
       return { read: { resource: 'search', read }, cache };
     },
   });

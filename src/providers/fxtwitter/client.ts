@@ -39,6 +39,7 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   'post',
   'conversation',
   'profile',
+  'profileById',
   'timeline',
   'followers',
   'following',
@@ -166,11 +167,20 @@ export class FxTwitterProvider implements Provider {
     }
   }
 
-  async getProfile(handle: string, opts: CallOptions): Promise<Author> {
-    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}`, opts);
+  getProfile(handle: string, opts: CallOptions): Promise<Author> {
+    return this.profileAt(encodeURIComponent(handle), `@${handle}`, opts);
+  }
+
+  /** FxTwitter takes `id:<rest_id>` wherever it takes a handle. */
+  getProfileById(id: string, opts: CallOptions): Promise<Author> {
+    return this.profileAt(`id:${encodeURIComponent(id)}`, `account id ${id}`, opts);
+  }
+
+  private async profileAt(segment: string, what: string, opts: CallOptions): Promise<Author> {
+    const a = await this.get(`/2/profile/${segment}`, opts);
     this.failOnStatus(a, 'profile', true);
     const body = a.body as Partial<FxUserResponse> | undefined;
-    if (!body?.user?.screen_name) throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for @${handle}`, { status: a.status });
+    if (!body?.user?.screen_name) throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for ${what}`, { status: a.status });
     return parseUser(body.user);
   }
 

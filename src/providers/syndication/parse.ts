@@ -3,6 +3,7 @@ import { largerAvatar, permalink, toIso } from '../shared/dates.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, type TextFacet } from '../shared/segments.ts';
 import type { SynCard, SynEntities, SynMediaDetail, SynTombstone, SynTweet, SynTweetBase, SynUser } from './wire.ts';
+import { parseEditControl } from '../shared/edits.ts';
 
 export function isSynTombstone(x: unknown): x is SynTombstone {
   return !!x && typeof x === 'object' && (x as { __typename?: unknown }).__typename === 'TweetTombstone';
@@ -144,6 +145,7 @@ export function parseTweet(t: SynTweetBase & { quoted_tweet?: SynTweetBase | Syn
     // Long posts: syndication sends only the first ~280 characters and a note id, never the full text.
     // Articles come as a preview only.
     truncated: t.note_tweet || article ? true : undefined,
+    edits: parseEditControl(t.id_str, t.edit_control),
   });
   return post;
 }

@@ -70,6 +70,8 @@ export interface SynTweetBase {
   in_reply_to_status_id_str?: string;
   card?: SynCard;
   note_tweet?: { id: string };
+  /** Same shapes as GraphQL's (see providers/shared/edits.ts); `isEdited`/`isStaleEdit` carry no ids. */
+  edit_control?: unknown;
   /** X Article preview only (obs.: title, preview text, cover); the body is never included. */
   article?: { rest_id?: string; title?: string; preview_text?: string; cover_media?: { media_info?: { original_img_url?: string } } };
 }

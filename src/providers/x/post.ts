@@ -4,6 +4,7 @@ import { permalink, toIso } from '../shared/dates.ts';
 import { segmentsFromRaw, textOf, type RawText, type TextFacet } from '../shared/segments.ts';
 import { parseUser } from './user.ts';
 import type { XCardBinding, XCardLegacy, XEntitySet, XMedia, XTweet, XTweetResult } from './wire.ts';
+import { parseEditControl } from '../shared/edits.ts';
 
 /** Quotes of quotes of reposts...: X nests at most a couple of levels; more is a malformed answer. */
 const MAX_DEPTH = 3;
@@ -91,6 +92,8 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
   }
   if (legacy.conversation_id_str) post.conversationId = legacy.conversation_id_str;
   if (legacy.possibly_sensitive !== undefined) post.sensitive = legacy.possibly_sensitive;
+  const edits = parseEditControl(id, tweet.edit_control);
+  if (edits) post.edits = edits;
   const communityNote = tweet.birdwatch_pivot?.subtitle?.text ?? tweet.birdwatch_pivot?.note?.summary?.text;
   if (communityNote) post.communityNote = communityNote;
 

@@ -1,6 +1,6 @@
 // Pieces shared by the list documents (profile, connections, search): page line, notes, Continue link.
 import type { Author, Post } from '../../domain/models.ts';
-import type { ListMeta, RenderContext } from '../../domain/reads.ts';
+import type { ListMeta, ReadWindow, RenderContext } from '../../domain/reads.ts';
 import { authorDetails, bioLine, plainByline } from './author.ts';
 import { markdownDialect as md } from './dialect.ts';
 import { codeSpan, escapeLine, safeHref } from './escape.ts';
@@ -8,6 +8,14 @@ import { formatTime } from './format.ts';
 import { renderPostBlock } from './post.ts';
 
 /** `Page 2 · 3 results` plus provider notes. */
+/** The window a list read was limited to, for its heading: ` · from … to …` (until is exclusive). */
+export function windowLabel(w: ReadWindow | undefined): string {
+  if (!w || (!w.since && !w.until)) return '';
+  const at = (iso: string) => escapeLine(/:00\.000Z$/.test(iso) ? formatTime(iso) : iso);
+  if (w.since && w.until) return ` · from ${at(w.since)} to before ${at(w.until)}`;
+  return w.since ? ` · since ${at(w.since)}` : ` · before ${at(w.until!)}`;
+}
+
 export function pageLine(meta: ListMeta, n: number, noun: string): string {
   const line = `Page ${meta.page} · ${n} ${noun}${n === 1 ? '' : 's'}`;
   return meta.warnings.length > 0 ? `${line} · *Note: ${meta.warnings.map((w) => escapeLine(w)).join(' · ')}*` : line;

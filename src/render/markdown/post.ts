@@ -1,6 +1,6 @@
 // One post as a Markdown block: heading, text, media, quote, poll, card, community note, article, permalink.
 // The expanded representation only inserts lines (a metrics paragraph), so compact ⊂ full line by line.
-import { isUnavailable, type Card, type Media, type Poll, type Post, type UnavailablePost } from '../../domain/models.ts';
+import { isEarlierVersion, isUnavailable, latestVersionId, type Card, type Media, type Poll, type Post, type UnavailablePost } from '../../domain/models.ts';
 import { articleParts } from './article.ts';
 import { plainByline } from './author.ts';
 import type { Dialect } from './dialect.ts';
@@ -72,6 +72,23 @@ function unavailableQuote(q: UnavailablePost, d: Dialect): string {
   return `**Quoted post unavailable** (${q.reason})${where}${why}`;
 }
 
+/**
+ * An edited post names its versions and links each one; an earlier version says so first and links the latest,
+ * so nobody quotes superseded text without knowing.
+ */
+export function editPart(p: Post): string | undefined {
+  const versions = p.edits?.versions;
+  if (!versions) return undefined;
+  const at = (id: string) => `https://x.com/${encodeURIComponent(p.author.handle)}/status/${id}`;
+  const n = versions.length;
+  const mine = versions.indexOf(p.id) + 1;
+  const list = versions.map((id, i) => (id === p.id ? `${i + 1} (this one)` : `[${i + 1}](${at(id)})`)).join(' · ');
+  if (isEarlierVersion(p)) {
+    return `*Earlier version ${mine} of ${n} of an edited post; the latest is [version ${n}](${at(latestVersionId(p))}).* Versions: ${list}`;
+  }
+  return `*Edited: ${n} versions, this is the latest.* Versions: ${list}`;
+}
+
 function blockquote(s: string): string {
   return s
     .split('\n')
@@ -95,6 +112,8 @@ function postBodyParts(p: Post, o: Pick<PostBlockOptions, 'level' | 'full' | 'sh
   const text = renderSegments(segmentsOf(p), d);
   if (text) parts.push(text);
   if (p.truncated) parts.push('*(The source gave only the start of this post; open the permalink for the rest.)*');
+  const edited = depth === 0 ? editPart(p) : undefined;
+  if (edited) parts.push(edited);
   if (p.media.length > 0) parts.push(p.media.map(mediaLine).join('\n'));
   if (p.quote) {
     if (isUnavailable(p.quote)) parts.push(blockquote(unavailableQuote(p.quote, d)));

@@ -4,7 +4,7 @@ import { authorDetails, plainByline } from './author.ts';
 import { markdownDialect as md, xProfileUrl } from './dialect.ts';
 import { escapeLine, urlLink } from './escape.ts';
 import { count, formatDate } from './format.ts';
-import { finish, listPostBlock, pageLine } from './list.ts';
+import { finish, listPostBlock, pageLine, windowLabel } from './list.ts';
 import { renderSegments, renderText } from './segments.ts';
 
 export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): string {
@@ -25,7 +25,7 @@ export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): st
   }
   const onX = xProfileUrl(a.handle);
   parts.push((onX ? `[Profile on X](${onX}) · ` : '') + `[Followers](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/followers) · [Following](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/following)`);
-  parts.push(`## Recent posts`, pageLine(read, read.posts.length, 'post'));
+  parts.push(read.window ? `## Posts${windowLabel(read.window)}` : '## Recent posts', pageLine(read, read.posts.length, 'post'));
   if (read.posts.length === 0) parts.push('No original posts on this page.');
   for (const p of read.posts) parts.push(listPostBlock(p, ctx, 3, false));
   if (ctx.full) parts.push(`Source: ${escapeLine(read.source)}`);

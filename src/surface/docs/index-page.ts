@@ -7,6 +7,7 @@ import { fixedMediaTypes } from '../fixed-media.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { SERVICE_DESCRIPTION } from '../service-info.ts';
 import { esc, page, prose, table } from './html.ts';
+import { LINK_PREVIEW_CRAWLERS } from '../../http/link-preview.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
   { surface: 'v1', title: 'Versioned routes (/api/v1)', intro: 'The machine surface. Breaking changes only ever ship under a new prefix.' },
@@ -96,6 +97,16 @@ curl -s '${baseUrl}/api/v1/search?q=open%20source&feed=latest'`)}</code></pre>
 
 <h2 id="representations">Representations</h2>
 <p>Compact Markdown is the default. <code>full=true</code> adds metrics, timestamps and profile counts. <code>format=json</code> (or <code>Accept: application/json</code>) gives JSON; <code>Accept: text/html</code> a small HTML page; <code>format=obsidian</code> (posts only) an Obsidian note. <code>format</code> overrides <code>Accept</code>; an unsatisfiable <code>Accept</code> answers 406.</p>
+
+<h2 id="date-windows">Date windows</h2>
+<p>The profile routes (<code>/{handle}</code>, <code>/api/v1/profiles/{handle}</code>, <code>/i/user/{id}</code>, <code>/api/v1/users/{id}</code>) and search take <code>since</code> and <code>until</code>: an ISO 8601 date (<code>2026-03-01</code>, UTC midnight) or date-time (<code>2026-03-01T12:00:00Z</code>, UTC unless it carries an offset such as <code>+01:00</code>). The window is <code>since</code> ≤ time &lt; <code>until</code>, either end optional. It is read straight away, without paging through everything newer: the window becomes X search operators (<code>since_time:</code>, <code>until_time:</code>, and <code>from:&lt;handle&gt;</code> for a profile), so a windowed profile read is a live search lookup, charged like one and answering 503 <code>search_unavailable</code> when search cannot be served. Cursors stay tied to their window; the Markdown heading and the JSON <code>window</code> member say which window was read. An unparseable value, or <code>since</code> not earlier than <code>until</code>, is 400 <a href="${link(DISCOVERY_PATHS.reliability)}#invalid-date"><code>invalid_date</code></a>.</p>
+
+<h2 id="edits">Edited posts</h2>
+<p>X keeps every version of an edited post under its own id. When the provider that answered reports edits (the syndication and X providers do; the FxTwitter API does not, so a post it serves shows no edit data), the post says so: JSON carries <code>post.edits.versions</code> (every version id, the original first and the latest last; absent for a post never edited or when unknown), and Markdown and HTML add a line such as <em>Edited: 3 versions, this is the latest</em> with a link to each version. Reading an earlier version shows that version's text and says <em>Earlier version 1 of 3 of an edited post; the latest is version 3</em> with its link; the same news is in <code>warnings</code> / <code>X-Warnings</code> and in a <code>Link: &lt;…/status/{latest}&gt;; rel="latest-version"</code> header (RFC 5829), plus <code>rel="predecessor-version"</code> for the version before.</p>
+
+<h2 id="link-previews">Link previews</h2>
+<p>The HTML page of a post or a profile carries Open Graph and Twitter-card metadata: the author as title, the text (or bio and counts) as description, the first photo, video still, article cover or link-card image (else the avatar, as a small card) and, for videos, the mp4 as <code>og:video</code>. Paste a permalink (<code>/{handle}/status/{id}</code> or <code>/{handle}</code>) into a chat and its crawler gets that page even when it sends no <code>Accept</code> header, or <code>*/*</code>; everyone else keeps the Markdown default, and those routes answer with <code>Vary: Accept, User-Agent</code>. A crawler that asks for another type, or a <code>format</code> parameter, still decides. The <code>/api/v1</code> routes are for programs and never switch on the User-Agent. Crawlers recognised by a User-Agent token (case-insensitive):</p>
+${table(['Service', 'User-Agent token'], LINK_PREVIEW_CRAWLERS.map((c) => [esc(c.name), `<code>${esc(c.token)}</code>`]))}
 
 <h2 id="paging">Paging</h2>
 <p>List routes return <code>nextCursor</code>, <code>page</code> and <code>limit</code>. Send <code>nextCursor</code> back unchanged as <code>cursor</code> to the same route, query and feed. Stop when <code>nextCursor</code> is absent: a short or empty page is not the end. <code>limit</code> is at most 20, <code>page</code> at most 10.</p>

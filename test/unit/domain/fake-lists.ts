@@ -47,6 +47,12 @@ export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } 
       if (!author) throw new Problem('not_found', `@${handle} is not public.`);
       return { value: author, source: 'fake', cache: 'hit', warnings: [] };
     },
+    async profileById(id) {
+      record('profileById', id);
+      const author = Object.values(data.profiles ?? {}).find((a) => a.id === id);
+      if (!author) throw new Problem('not_found', `account ${id} is not public.`);
+      return { value: author, source: 'fake', cache: 'hit', warnings: [] };
+    },
     async timeline(handle, call) {
       record('timeline', handle, call);
       return pageOf(data.timelines?.[handle.toLowerCase()] ?? [], call);

@@ -19,30 +19,46 @@ const older = post('4', 'alice', 7);
 describe('readProfile', () => {
   test('the account and its original posts: replies and reposts are filtered out, the page may come up short', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, reply, shared, older] } });
-    const { read, cache } = await readProfile(src, { handle: 'Alice', limit: 3 }, POLICY);
+    const { read, cache } = await readProfile(src, { ref: { handle: 'Alice' }, limit: 3 }, POLICY);
     assert.equal(read.profile, alice);
     assert.deepEqual(read.posts.map((p) => p.id), ['1']);
     assert.equal(read.page, 1);
     assert.equal(read.limit, 3);
     assert.ok(read.nextCursor, 'a short page is not the end');
     assert.equal(cache, 'miss');
-    const next = await readProfile(src, { handle: 'alice', cursor: read.nextCursor, limit: 3 }, POLICY);
+    const next = await readProfile(src, { ref: { handle: 'alice' }, cursor: read.nextCursor, limit: 3 }, POLICY);
     assert.deepEqual(next.read.posts.map((p) => p.id), ['4']);
     assert.equal(next.read.nextCursor, undefined);
   });
 
   test('the profile is read once, even on a page=N walk', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, older, original, older] } });
-    await readProfile(src, { handle: 'alice', page: 3, limit: 1 }, POLICY);
+    await readProfile(src, { ref: { handle: 'alice' }, page: 3, limit: 1 }, POLICY);
     assert.deepEqual(src.calls.map((c) => c.method), ['profile', 'timeline', 'timeline', 'timeline']);
   });
 
   test('a missing account is not_found; a cursor from another handle is invalid_cursor', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, older] } });
-    await assert.rejects(readProfile(src, { handle: 'nobody' }, POLICY), (e) => codeOf(e) === 'not_found');
-    const { read } = await readProfile(src, { handle: 'alice', limit: 1 }, POLICY);
-    await assert.rejects(readProfile(src, { handle: 'bob', cursor: read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    await assert.rejects(readProfile(src, { ref: { handle: 'nobody' } }, POLICY), (e) => codeOf(e) === 'not_found');
+    const { read } = await readProfile(src, { ref: { handle: 'alice' }, limit: 1 }, POLICY);
+    await assert.rejects(readProfile(src, { ref: { handle: 'bob' }, cursor: read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
   });
+});
+
+test('readProfile by account id reads the profile behind the id; a window reads the posts through X search', async () => {
+  const src = sources({ profiles: { alice }, timelines: { alice: [original] }, search: [{ kind: 'post', post: older }, { kind: 'user', user: alice }] });
+  const byId = await readProfile(src, { ref: { accountId: alice.id } }, POLICY);
+  assert.equal(byId.read.profile, alice);
+  assert.deepEqual(byId.read.posts.map((p) => p.id), ['1']);
+  const window = { iso: { since: '2026-03-01T00:00:00.000Z' }, operators: 'since_time:1772323200' };
+  const windowed = await readProfile(src, { ref: { handle: 'alice' }, window }, POLICY);
+  assert.deepEqual(windowed.read.window, window.iso);
+  assert.deepEqual(windowed.read.posts.map((p) => p.id), ['4'], 'only posts, from the search');
+  assert.ok(src.calls.some((c) => c.method === 'search:latest:from:alice since_time:1772323200'));
+  // A cursor issued inside one window is not valid in another, nor without one.
+  const paged = await readProfile(src, { ref: { handle: 'alice' }, window, limit: 1 }, POLICY);
+  assert.ok(paged.read.nextCursor);
+  await assert.rejects(readProfile(src, { ref: { handle: 'alice' }, cursor: paged.read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
 });
 
 describe('readConnections', () => {
