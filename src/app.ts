@@ -33,7 +33,9 @@ export interface AppOptions extends ServerOptions {
 }
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const log = pino({ level: opts.logger === false ? 'silent' : config.logLevel });
+  const level = opts.logger === false ? 'silent' : config.logLevel;
+  const stream = typeof opts.logger === 'object' ? opts.logger.stream : undefined;
+  const log = stream ? pino({ level }, stream) : pino({ level });
   const stores = await createStores({
     redisUrl: config.redisUrl,
     keysDb: config.keysDb,

@@ -21,7 +21,8 @@ import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 
 export interface ServerOptions {
-  logger?: boolean | { level: string };
+  /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
 }

@@ -16,6 +16,8 @@ export interface ListFlags {
   full?: boolean;
   nocache?: boolean;
   feed?: string;
+  sinceId?: string;
+  budget?: string;
 }
 
 export interface ListTarget {
@@ -63,6 +65,8 @@ export async function runList(client: Client, kind: ListKind, subject: string, f
     limit: flags.limit === undefined ? undefined : String(flags.limit),
     full: flags.full ? 'true' : undefined,
     nocache: flags.nocache ? 'true' : undefined,
+    since_id: flags.sinceId,
+    budget: flags.budget,
   };
   if (!flags.all) {
     writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));

@@ -9,6 +9,7 @@ import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts
 import type { CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
+import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
 
 interface ConnectionFlags {
@@ -70,6 +71,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
       .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
       .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
       .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+      .option('--budget <chars>', 'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way')
       .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
       .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
   )
@@ -102,8 +104,12 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
         .option('--all', 'follow nextCursor to the end (a progress line per page on stderr)')
         .option('--full', 'expanded representation')
         .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+        .option('--budget <chars>', 'at most this many characters of Markdown per page (500-200000): trailing items give way')
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
+    if (kind === 'profile' || kind === 'search') {
+      cmd.option('--since-id <id>', 'only posts newer than this status id, newest first (an empty page when nothing is new)');
+    }
     if (kind === 'search') {
       cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(['latest', 'top', 'photos', 'videos', 'users']));
     }
@@ -117,6 +123,22 @@ ${kind === 'profile' ? 'posts' : 'items'} hold every page's ${kind === 'profile'
       withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),
     );
   }
+
+  withConnection(
+    program
+      .command('mcp')
+      .description('serve the read tools over MCP on stdin/stdout, for agents that launch local servers'),
+  )
+    .addHelpText(
+      'after',
+      `
+Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
+One tool per read (post, profile, followers, following, search), each answering Markdown text plus
+structured data; resources: the agent guide (llms.txt) and the OpenAPI description. Runs until the client
+closes stdin. Exit codes: 0 when the client hung up, 2 for a bad configuration, 1 anything else.`,
+    )
+    // Loaded on use: the other commands never pay for the route table and the MCP SDK.
+    .action(async (flags: McpFlags) => done(await (await import('./mcp.ts')).runMcp(flags, io)));
 
   program
     .command('keys')

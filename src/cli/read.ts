@@ -16,6 +16,7 @@ export interface ReadFlags {
   userinfo?: string;
   full?: boolean;
   nocache?: boolean;
+  budget?: string;
   format: PostFormat;
   out?: string;
 }
@@ -37,6 +38,7 @@ function optionQuery(f: ReadFlags): Query {
     userinfo: f.userinfo,
     full: f.full ? 'true' : undefined,
     nocache: f.nocache ? 'true' : undefined,
+    budget: f.budget,
   };
 }
 

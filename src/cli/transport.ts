@@ -55,7 +55,12 @@ export function httpTransport(server: string): Transport {
   };
 }
 
-export async function inProcessTransport(env: NodeJS.ProcessEnv): Promise<Transport> {
+export interface InProcessOptions {
+  /** Where the service's log lines go; unset = no logging (they would interleave with the output on stdout). */
+  logTo?: NodeJS.WritableStream;
+}
+
+export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcessOptions = {}): Promise<Transport> {
   let config;
   try {
     config = loadConfig(env);
@@ -65,8 +70,8 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv): Promise<Transp
   }
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
   const { createApp } = await import('../app.ts');
-  // Logs would interleave with the output on stdout; problems still reach the user as problem documents.
-  const app = await createApp(config, { logger: false });
+  // Problems reach the user as problem documents either way.
+  const app = await createApp(config, { logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false });
   await app.server.ready();
   return {
     target: 'in-process',
@@ -81,7 +86,7 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv): Promise<Transp
 }
 
 /** `--server` wins over THREADMARK_SERVER; neither means in-process. */
-export function openTransport(server: string | undefined, env: NodeJS.ProcessEnv): Promise<Transport> {
+export function openTransport(server: string | undefined, env: NodeJS.ProcessEnv, opts: InProcessOptions = {}): Promise<Transport> {
   const url = server ?? (env.THREADMARK_SERVER || undefined);
-  return url ? Promise.resolve(httpTransport(url)) : inProcessTransport(env);
+  return url ? Promise.resolve(httpTransport(url)) : inProcessTransport(env, opts);
 }

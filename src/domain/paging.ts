@@ -196,11 +196,21 @@ export interface ReadPage<T> {
   cache: CacheStatus;
 }
 
-/** Opens the position, walks to it and seals the cursor of the page after: the whole paging flow of a list read. */
-export async function readPage<T>(codec: CursorCodec, scope: CursorScope, input: PageInput, policy: ReadPolicy, load: PageLoader<T>): Promise<ReadPage<T>> {
+/**
+ * Opens the position, walks to it and seals the cursor of the page after: the whole paging flow of a list read.
+ * `caughtUp` is a second end-of-list rule for incremental reads: a page it accepts is the last one worth reading.
+ */
+export async function readPage<T>(
+  codec: CursorCodec,
+  scope: CursorScope,
+  input: PageInput,
+  policy: ReadPolicy,
+  load: PageLoader<T>,
+  caughtUp?: (items: T[]) => boolean,
+): Promise<ReadPage<T>> {
   const pos = openPosition(input, codec, scope, policy);
   const page = await walkToPage(pos, load);
-  const nextCursor = page.next ? codec.encode(scope, { ...page.next, page: page.page + 1 }) : undefined;
+  const nextCursor = page.next && !caughtUp?.(page.items) ? codec.encode(scope, { ...page.next, page: page.page + 1 }) : undefined;
   return {
     items: page.items,
     cache: page.cache,

@@ -2,6 +2,7 @@
 import type { Author, Post } from './models.ts';
 import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
+import { newerThan, reachesSince } from './since.ts';
 import type { ProfileRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
 
@@ -16,6 +17,8 @@ export type ProfileRef = { handle: string } | { accountId: string };
 export interface ProfileInput extends PageInput {
   ref: ProfileRef;
   window?: WindowInput;
+  /** Incremental read: only posts newer than this status id. */
+  sinceId?: string;
 }
 
 /**
@@ -31,15 +34,29 @@ export async function readProfile(src: ListSources, input: ProfileInput, policy:
     ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: '' }
     : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: '' };
   let author: Author | undefined;
-  const page = await readPage(src.cursors, scope, input, policy, async (call) => {
-    author ??= (await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))).value;
-    if (!window) return src.lists.timeline(author.handle, call);
-    const got = await src.lists.search(`from:${author.handle} ${ops}`, 'latest', call);
-    return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
-  });
+  const { sinceId } = input;
+  const page = await readPage(
+    src.cursors,
+    scope,
+    input,
+    policy,
+    async (call) => {
+      author ??= (await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))).value;
+      if (!window) return src.lists.timeline(author.handle, call);
+      const got = await src.lists.search(`from:${author.handle} ${ops}`, 'latest', call);
+      return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
+    },
+    (items) => sinceId !== undefined && reachesSince(items, sinceId, (p) => p.id),
+  );
   if (!author) throw new Error('the profile is read before the first page');
+  const posts = page.items.filter(isOriginal);
   return {
-    read: { profile: author, posts: page.items.filter(isOriginal), ...(window ? { window: window.iso } : {}), ...page.meta },
+    read: {
+      profile: author,
+      posts: sinceId === undefined ? posts : newerThan(posts, sinceId, (p) => p.id),
+      ...(window ? { window: window.iso } : {}),
+      ...page.meta,
+    },
     cache: page.cache,
   };
 }

@@ -154,7 +154,8 @@ function trimToBudget(
   return { thread: [...before, ...after], parents: keptParents, replies: takeReplies(replies, { left: budget }) };
 }
 
-function takeReplies(nodes: ReplyNode[], budget: { left: number }): ReplyNode[] {
+/** The first `budget.left` replies in rank order (pre-order: a reply before the replies below it). */
+export function takeReplies(nodes: ReplyNode[], budget: { left: number }): ReplyNode[] {
   const out: ReplyNode[] = [];
   for (const n of nodes) {
     if (budget.left <= 0) break;

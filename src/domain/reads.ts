@@ -41,6 +41,8 @@ export interface ListMeta {
   continueUrl?: string;
   source: string;
   warnings: string[];
+  /** The line naming what an output budget left out; Markdown puts it just above `Continue →`. */
+  budgetLine?: string;
 }
 
 export interface ProfileRead extends ListMeta {

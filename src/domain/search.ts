@@ -1,5 +1,6 @@
 // The search use case: normalised terms, a feed, and a page of posts or accounts.
-import type { SearchFeed } from './capabilities.ts';
+import type { SearchFeed, SearchItem } from './capabilities.ts';
+import { newerThan, reachesSince } from './since.ts';
 import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import type { SearchRead } from './reads.ts';
@@ -40,11 +41,25 @@ export interface SearchInput extends PageInput {
   q: string;
   feed: SearchFeed;
   window?: WindowInput;
+  /** Incremental read: only posts newer than this status id (not on the users feed). */
+  sinceId?: string;
 }
 
+/** Search items by post id; accounts (the users feed) have none. */
+const postIdOf = (i: SearchItem) => (i.kind === 'post' ? i.post.id : '0');
+
 export async function readSearch(src: ListSources, input: SearchInput, policy: ReadPolicy): Promise<Listed<SearchRead>> {
-  const { q, feed, window } = input;
+  const { q, feed, window, sinceId } = input;
   const terms = upstreamTerms(q, window);
-  const page = await readPage(src.cursors, { route: 'search', query: terms, feed }, input, policy, (call) => src.lists.search(terms, feed, call));
-  return { read: { q, feed, items: page.items, ...(window ? { window: window.iso } : {}), ...page.meta }, cache: page.cache };
+  const page = await readPage(
+    src.cursors,
+    { route: 'search', query: terms, feed },
+    input,
+    policy,
+    (call) => src.lists.search(terms, feed, call),
+    // Only the latest feed is in time order; a page of top results says nothing about the next page.
+    (items) => sinceId !== undefined && feed === 'latest' && reachesSince(items, sinceId, postIdOf),
+  );
+  const items = sinceId === undefined ? page.items : newerThan(page.items, sinceId, postIdOf);
+  return { read: { q, feed, items, ...(window ? { window: window.iso } : {}), ...page.meta }, cache: page.cache };
 }

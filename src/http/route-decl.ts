@@ -62,6 +62,8 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   errors: CatalogCode[];
   browseResource?: BrowseResource;
   deprecated?: Deprecation;
+  /** Body of the JSON representation (drives the OpenAPI response schema and the MCP tool's outputSchema). */
+  json?: z.ZodType;
   /** The MCP tool generated from this route, if any (only one route per capability carries it). */
   mcpTool?: string;
   /** Whether the route counts against the search allowance. */

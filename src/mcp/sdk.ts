@@ -3,12 +3,15 @@
 type ServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type TypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
 type TransportModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+type StdioModule = typeof import('@modelcontextprotocol/sdk/server/stdio.js');
 
 export interface McpSdk {
   Server: ServerModule['Server'];
   StreamableHTTPServerTransport: TransportModule['StreamableHTTPServerTransport'];
   CallToolRequestSchema: TypesModule['CallToolRequestSchema'];
   ListToolsRequestSchema: TypesModule['ListToolsRequestSchema'];
+  ListResourcesRequestSchema: TypesModule['ListResourcesRequestSchema'];
+  ReadResourceRequestSchema: TypesModule['ReadResourceRequestSchema'];
   ErrorCode: TypesModule['ErrorCode'];
   McpError: TypesModule['McpError'];
 }
@@ -25,10 +28,17 @@ export function loadMcpSdk(): Promise<McpSdk> {
     StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
     CallToolRequestSchema: types.CallToolRequestSchema,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
+    ListResourcesRequestSchema: types.ListResourcesRequestSchema,
+    ReadResourceRequestSchema: types.ReadResourceRequestSchema,
     ErrorCode: types.ErrorCode,
     McpError: types.McpError,
   }));
   // A failed load (a broken install) is retried by the next request rather than remembered.
   loading.catch(() => (loading = undefined));
   return loading;
+}
+
+/** The stdio transport, for `threadmark mcp` only. */
+export async function loadStdioTransport(): Promise<StdioModule['StdioServerTransport']> {
+  return (await import('@modelcontextprotocol/sdk/server/stdio.js')).StdioServerTransport;
 }

@@ -47,6 +47,8 @@ export const CATALOG = {
   bad_request: { status: 400, title: 'Malformed HTTP request', resolution: 'Send a well-formed HTTP/1.1 request: a percent-encoded target without spaces or control characters, path segments of at most 1000 characters, and valid header syntax.' },
   request_timeout: { status: 408, title: 'Request timeout', resolution: 'Send the whole request promptly; the connection is closed.' },
   request_too_large: { status: 431, title: 'Request head too large', resolution: 'Keep the request line and headers under 16 KB; search terms are at most 512 characters.' },
+  invalid_since_id: { status: 400, title: 'Invalid since_id', resolution: '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.' },
+  invalid_budget: { status: 400, title: 'Invalid budget', resolution: '`budget` is a whole number of characters from 500 to 200000, and at least what the requested post (or a list page without its items) needs: the detail says how many.' },
   invalid_dimension: { status: 400, title: 'Invalid maxwidth or maxheight', resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.' },
   invalid_feed_option: { status: 400, title: 'Invalid feed parameter', resolution: 'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.' },
   too_many_handles: { status: 400, title: 'Too many handles', resolution: 'A multi-account feed takes at most 10 handles, separated by commas (repeats count once).' },

@@ -1,5 +1,7 @@
 // MCP tools generated from the route declarations that name one (`mcpTool`): the input schema is the route's own
-// path and query parameters, minus the ones that pick a representation (tools always answer Markdown).
+// path and query parameters, minus the ones that pick a representation; the output schema is the route's JSON
+// representation. A call reads that JSON: its data is the structured result, its `markdown` member the text.
+import { z } from 'zod';
 import type { RouteDecl, RouteDef } from '../http/route-decl.ts';
 import { routeParams, type JsonSchema, type ParamInfo } from './params.ts';
 
@@ -8,17 +10,40 @@ export interface ToolDef {
   title: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required: string[]; additionalProperties: false };
+  outputSchema: { type: 'object'; [k: string]: unknown };
   decl: RouteDecl;
   params: ParamInfo[];
 }
+
+export const TOOL_ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
 
 function representationParams(decl: RouteDecl): Set<string> {
   return new Set(decl.formatParams ?? ['format']);
 }
 
+/**
+ * JSON Schema draft-07 without `$schema`: MCP clients validate structuredContent with it (the official SDK uses
+ * Ajv's draft-07 default, which refuses a 2020-12 meta-schema reference).
+ */
+export function outputSchemaOf(schema: z.ZodType): ToolDef['outputSchema'] {
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  if (json.type !== 'object') throw new Error('an MCP output schema must describe an object');
+  return json as ToolDef['outputSchema'];
+}
+
+const RESULT_NOTE =
+  ' The result carries the Markdown as text and the same read as structured data (the JSON representation); ' +
+  'failures come back as isError results holding the problem document (code, detail, resolution).';
+
 export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
   return routes.flatMap(({ decl }) => {
     if (!decl.mcpTool) return [];
+    if (!decl.json) throw new Error(`${decl.operationId} names an MCP tool but declares no JSON body schema`);
     const skip = representationParams(decl);
     const params = routeParams(decl).filter((p) => !skip.has(p.name));
     const properties: Record<string, JsonSchema> = {};
@@ -27,8 +52,9 @@ export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
       {
         name: decl.mcpTool,
         title: decl.summary,
-        description: `${decl.summary}. ${decl.description} Returns the Markdown representation of GET ${decl.path}.`,
+        description: `${decl.summary}. ${decl.description}${RESULT_NOTE} Same as GET ${decl.path}.`,
         inputSchema: { type: 'object', properties, required: params.filter((p) => p.required).map((p) => p.name), additionalProperties: false },
+        outputSchema: outputSchemaOf(decl.json),
         decl,
         params,
       },
@@ -36,7 +62,7 @@ export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
   });
 }
 
-/** Tool arguments → the REST URL they stand for. Scalars are sent as their string form (true → "true"). */
+/** Tool arguments → the REST URL of the JSON representation they stand for. Scalars go as their string form. */
 export function toolRequestUrl(tool: ToolDef, args: Record<string, unknown>): string {
   const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
   let path = tool.decl.path;
@@ -50,6 +76,6 @@ export function toolRequestUrl(tool: ToolDef, args: Record<string, unknown>): st
       qs.set(p.name, value);
     }
   }
-  const query = qs.toString();
-  return query ? `${path}?${query}` : path;
+  qs.set((tool.decl.formatParams ?? ['format'])[0]!, 'json');
+  return `${path}?${qs.toString()}`;
 }

@@ -34,7 +34,14 @@ describe('distributed mode: two instances, one Redis', { skip: redisSkip }, () =
       // Would be used only in embedded mode; distinct per instance to show nothing rides on it.
       THREADMARK_KEYS_DB: join(dir, 'unused.db'),
     };
-    [a, b] = await Promise.all([spawnInstance(env), spawnInstance({ ...env, THREADMARK_KEYS_DB: join(dir, 'unused-b.db') })]);
+    // allSettled, so that an instance that did start is still stopped by `after` when its twin failed to.
+    const started = await Promise.allSettled([
+      spawnInstance(env),
+      spawnInstance({ ...env, THREADMARK_KEYS_DB: join(dir, 'unused-b.db') }),
+    ]);
+    if (started[0].status === 'fulfilled') a = started[0].value;
+    if (started[1].status === 'fulfilled') b = started[1].value;
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
     assert.notEqual(a.port, b.port);
   });
 

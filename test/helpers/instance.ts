@@ -35,7 +35,7 @@ export function simEnv(sim: Simulator): Record<string, string> {
   };
 }
 
-export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_000): Promise<Instance> {
+export async function spawnInstance(env: Record<string, string>, timeoutMs = 60_000): Promise<Instance> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -47,7 +47,12 @@ export async function spawnInstance(env: Record<string, string>, timeoutMs = 20_
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not report its port; stderr: ${stderr}`)), timeoutMs);
+    // A child that never reports its port is killed: left running, it would keep the test file's process (and
+    // the whole suite) alive after its hooks have failed.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`instance did not report its port within ${timeoutMs} ms; stderr: ${stderr}`));
+    }, timeoutMs);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`instance exited (${code}) before listening; stderr: ${stderr}`));

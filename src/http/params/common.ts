@@ -98,6 +98,25 @@ export const limitParam = wholeNumber('invalid_page')
   .optional()
   .describe('Items per page, 1-20 (default 20, above 20 is clamped).');
 
+export const sinceIdParam = z
+  .string(code('invalid_since_id'))
+  .regex(new RegExp(`^[0-9]{1,${MAX_ID_DIGITS}}$`), code('invalid_since_id'))
+  .optional()
+  .describe(
+    'Incremental read: only posts newer than this status id (the newest one you already have), newest first. ' +
+      'Nothing new gives an empty page in the usual envelope; a page that reaches since_id has no nextCursor.',
+  );
+
+export const budgetParam = wholeNumber('invalid_budget')
+  .refine((n) => n >= 500 && n <= 200_000, code('invalid_budget'))
+  .optional()
+  .describe(
+    'Output budget: at most this many characters (Unicode code points) of Markdown, 500-200000. What gives way ' +
+      'first: the lowest-ranked replies, then further replies, then the oldest earlier posts, then trailing posts ' +
+      'or list items; never the requested post, never a post cut mid-text. What was left out is named in X-Warnings ' +
+      'and in a closing line linking to the unbudgeted read; JSON holds only what the Markdown kept.',
+  );
+
 export const cursorParam = z
   .string(code('invalid_cursor'))
   .max(4096, code('invalid_cursor'))

@@ -11,7 +11,10 @@ import { renderRecoveryMarkdown } from '../../render/markdown/recovery.ts';
 import { connectionsJson, profileJson, searchJson } from '../../render/json.ts';
 import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
 import { profilePreview } from '../../render/link-preview.ts';
-import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
+import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
+import { fitBudget } from '../../render/budget.ts';
+import { listGiveWay } from '../../domain/give-way.ts';
+import { Problem } from '../../problems/problem.ts';
 import { docsUrlFor } from '../problem-reply.ts';
 
 export type ListRead =
@@ -27,6 +30,7 @@ export interface ListPresentContext {
   keyStatus: string;
   keyed: boolean;
   title: string;
+  budget?: BudgetRequest;
 }
 
 function markdownOf(l: ListRead, ctx: RenderContext): string {
@@ -55,6 +59,38 @@ function resultCount(l: ListRead): number {
   return l.resource === 'profile' ? l.read.posts.length : l.read.items.length;
 }
 
+/** The first `n` posts or items of the page. */
+function firstOf(l: ListRead, n: number): ListRead {
+  switch (l.resource) {
+    case 'profile':
+      return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
+    case 'search':
+      return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
+    default:
+      return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
+  }
+}
+
+const NOUNS: Record<ListRead['resource'], [string, string]> = {
+  profile: ['post', 'posts'],
+  followers: ['account', 'accounts'],
+  following: ['account', 'accounts'],
+  search: ['result', 'results'],
+};
+
+/** The page as a document; under a budget, cut to the leading items that fit, with the warning naming the rest. */
+function documentOf(l: ListRead, rctx: RenderContext, budget?: BudgetRequest): { shown: ListRead; markdown: string } {
+  if (!budget) return { shown: l, markdown: markdownOf(l, rctx) };
+  const render = (r: ListRead, budgetLine?: string) => markdownOf({ ...r, read: { ...r.read, budgetLine } } as ListRead, rctx);
+  const fitted = fitBudget(listGiveWay(resultCount(l), NOUNS[l.resource], (n) => firstOf(l, n)), render, budget.chars, budget.fullUrl);
+  if (!fitted.fits) {
+    throw new Problem('invalid_budget', `The page without any of its items takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`);
+  }
+  if (!fitted.leftOut.length) return { shown: l, markdown: fitted.markdown };
+  const warnings = [...l.read.warnings, budgetWarning(budget.chars, fitted.leftOut)];
+  return { shown: { ...fitted.read, read: { ...fitted.read.read, warnings } } as ListRead, markdown: fitted.markdown };
+}
+
 export function browseCacheControl(keyed: boolean, ttlS: number, cache?: CacheStatus): string {
   return keyed ? 'private, no-store' : publicCacheControl(ttlS, cache);
 }
@@ -77,9 +113,9 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
   };
 }
 
-export function presentList(l: ListRead, rep: Representation, ctx: ListPresentContext): Rendered {
+export function presentList(whole: ListRead, rep: Representation, ctx: ListPresentContext): Rendered {
   const rctx: RenderContext = { baseUrl: ctx.baseUrl, full: ctx.full };
-  const markdown = markdownOf(l, rctx);
+  const { shown: l, markdown } = documentOf(whole, rctx, ctx.budget);
   const body =
     rep === 'json' ? JSON.stringify(jsonOf(l, markdown)) : rep === 'html' ? renderHtmlPage(markdown, { title: ctx.title, ...pageLinks(l, ctx.baseUrl) }) : markdown;
   return {

@@ -10,7 +10,25 @@ import { renderHtmlPage } from '../../render/html.ts';
 import { postPreview } from '../../render/link-preview.ts';
 import type { Representation } from '../negotiate.ts';
 import type { Rendered } from '../rendered.ts';
-import { CONTENT_TYPES, headerSafe, publicCacheControl } from './common.ts';
+import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
+import { appendClosing, fitBudget } from '../../render/budget.ts';
+import { postGiveWay } from '../../domain/give-way.ts';
+import { Problem } from '../../problems/problem.ts';
+
+/**
+ * The document of the representation; under a budget, the read cut down to what fits (the budget bounds the
+ * Obsidian note when that is asked for, the Markdown otherwise) and the warning naming what was left out.
+ */
+function documentOf(read: PostRead, rep: Representation, mdOpts: Parameters<typeof renderPostMarkdown>[1], budget?: BudgetRequest) {
+  const render = rep === 'obsidian' ? (r: PostRead) => renderPostObsidian(r, mdOpts) : (r: PostRead) => renderPostMarkdown(r, mdOpts);
+  if (!budget) return { shown: read, text: render(read), warnings: read.warnings };
+  const fitted = fitBudget(postGiveWay(read), (r, closing) => appendClosing(render(r), closing), budget.chars, budget.fullUrl);
+  if (!fitted.fits) {
+    throw new Problem('invalid_budget', `The requested post alone takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`);
+  }
+  const warnings = fitted.leftOut.length ? [...read.warnings, budgetWarning(budget.chars, fitted.leftOut)] : read.warnings;
+  return { shown: fitted.read, text: fitted.markdown, warnings };
+}
 
 /** RFC 5829 version relations for an edited post: where the latest and the previous versions are read here. */
 function versionLinks(p: Post, baseUrl: string): { link?: string } {
@@ -25,19 +43,21 @@ function versionLinks(p: Post, baseUrl: string): { link?: string } {
 }
 
 export function presentPost(
-  read: PostRead,
+  full: PostRead,
   opts: PostReadOptions,
   rep: Representation,
-  ctx: { baseUrl: string; cache: CacheStatus; cacheTtlS: number; version: string },
+  ctx: { baseUrl: string; cache: CacheStatus; cacheTtlS: number; version: string; budget?: BudgetRequest },
 ): Rendered {
   const mdOpts = { full: opts.full, userinfo: opts.userinfo, baseUrl: ctx.baseUrl };
-  const markdown = rep === 'obsidian' ? '' : renderPostMarkdown(read, mdOpts);
+  const { shown, text, warnings } = documentOf(full, rep, mdOpts, ctx.budget);
+  const read = { ...shown, warnings };
+  const markdown = text;
   const p = read.requested;
   const permalink = `${ctx.baseUrl}/${p.author.handle}/status/${p.id}`;
   let body: string;
   switch (rep) {
     case 'obsidian':
-      body = renderPostObsidian(read, mdOpts);
+      body = text;
       break;
     case 'json':
       body = JSON.stringify(postJson(read, markdown));

@@ -5,6 +5,7 @@ import { readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/fee
 import type { Post } from '../../domain/models.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import { searchCharge } from '../../domain/search.ts';
+import { newerThan } from '../../domain/since.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentFeed, serializeFeed, type SerializedFeed } from '../present/feeds.ts';
@@ -19,6 +20,8 @@ export interface FeedOptions {
   nocache: boolean;
   /** Canonical URL of the feed (atom:link rel="self"). */
   selfUrl: string;
+  /** Only posts newer than this status id (a poller that keeps the newest id it has seen). */
+  since?: string;
 }
 
 const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', with_replies: ' · posts and replies' };
@@ -44,7 +47,8 @@ type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 async function respond(ctx: HandlerContext, head: FeedHead, read: FeedRead, opts: FeedOptions): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const key = keyStateOf(ctx.req);
-  const out = presentFeed(feedOf(ctx, head, read.posts, opts), {
+  const posts = opts.since === undefined ? read.posts : newerThan(read.posts, opts.since, (p) => p.id);
+  const out = presentFeed(feedOf(ctx, head, posts, opts), {
     source: read.source,
     cache: read.cache,
     warnings: read.warnings,

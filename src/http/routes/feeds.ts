@@ -6,7 +6,7 @@ import {
 } from '../../domain/feeds.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { HANDLE_RE, code, flag, isReservedPath } from '../params/common.ts';
+import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
@@ -50,21 +50,21 @@ const searchFeedParam = z
 const qParam = z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).');
 
 const handleParams = z.object({ handle: feedHandles });
-const permalinkProfileQuery = z.object({ threads: threadsParam, nocache: nocacheParam });
-const v1ProfileQuery = z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam });
-const searchFeedQuery = z.object({ q: qParam, feed: searchFeedParam, type: typeParam, nocache: nocacheParam });
+const permalinkProfileQuery = z.object({ threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
+const v1ProfileQuery = z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
+const searchFeedQuery = z.object({ q: qParam, feed: searchFeedParam, type: typeParam, nocache: nocacheParam, since_id: sinceIdParam });
 const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
-/** What every feed route reads: the feed's threading and whether to bypass the cache. */
-type FeedQuery = { threads?: ThreadMode; nocache?: boolean };
+/** What every feed route reads: the feed's threading, whether to bypass the cache, and an incremental since_id. */
+type FeedQuery = { threads?: ThreadMode; nocache?: boolean; since_id?: string };
 
 const POLLING =
   ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
   'gets a 304 without an upstream lookup (and without live-lookup charge); items come from the application cache ' +
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
 
-const PROFILE_ERRORS: CatalogCode[] = ['invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
-const SEARCH_ERRORS: CatalogCode[] = ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
+const PROFILE_ERRORS: CatalogCode[] = ['invalid_since_id', 'invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+const SEARCH_ERRORS: CatalogCode[] = ['invalid_since_id', 'missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
 
 const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
 const ANY_TYPE = { mediaType: FEED_MEDIA_TYPES.rss, alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json] };
@@ -83,7 +83,7 @@ function withQuery(url: string, params: Record<string, string | undefined>): str
 }
 
 function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
-  return { type, threads: q.threads ?? 'separate', nocache: q.nocache ?? false, selfUrl };
+  return { type, threads: q.threads ?? 'separate', nocache: q.nocache ?? false, selfUrl, since: q.since_id };
 }
 
 const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summary: string }> = [

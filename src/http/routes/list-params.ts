@@ -1,7 +1,7 @@
 // Query parameters shared by the list routes (profile, followers, following, search, browse); paging itself is
 // the domain's (domain/paging.ts).
 import { z } from 'zod';
-import { browseFormat, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
+import { browseFormat, budgetParam, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import type { PageInput } from '../../domain/paging.ts';
 
@@ -12,12 +12,13 @@ export const listShape = {
   format: browseFormat,
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
 };
 
 export const listQuery = z.object(listShape);
 export type ListQuery = z.output<typeof listQuery>;
 
-export const LIST_ERRORS: CatalogCode[] = ['invalid_format', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+export const LIST_ERRORS: CatalogCode[] = ['invalid_format', 'invalid_budget', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
 
 /** The paging part of a list query, as the use cases take it. */
 export function pageInput(q: ListQuery): PageInput {

@@ -5,6 +5,7 @@ import type { ReadPolicy } from '../../domain/sourced.ts';
 import { isProblem } from '../../problems/problem.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
+import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../route-decl.ts';
 import { continueUrl, pageInput, type ListQuery } from './list-params.ts';
 
@@ -23,6 +24,8 @@ export interface ListPlan {
   read(policy: ReadPolicy, page: PageInput): Promise<Listed<ListRead>>;
   /** Headers the 200 carries besides the list's own, from what was read (a profile read by id names its handle). */
   headers?(list: ListRead): Record<string, string>;
+  /** The caller's since_id (profile and search), kept in the Continue → link. */
+  sinceId?: string;
 }
 
 export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: ListPlan): Promise<Rendered> {
@@ -32,7 +35,12 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
   try {
     const policy = guards.policy(ctx.req, { nocache: q.nocache ?? false, search: plan.search });
     const { read: list, cache } = await plan.read(policy, pageInput(q));
-    const keep = { ...plan.keep, limit: q.limit !== undefined ? String(q.limit) : undefined, full: q.full ? 'true' : undefined };
+    const keep = {
+      ...plan.keep,
+      limit: q.limit !== undefined ? String(q.limit) : undefined,
+      full: q.full ? 'true' : undefined,
+      since_id: plan.sinceId,
+    };
     const next = list.read.nextCursor;
     // The read model is this request's own: the link to the next page is the presenter's to add.
     list.read.continueUrl = next ? continueUrl(config.baseUrl, plan.path, keep, next) : undefined;
@@ -44,6 +52,7 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
       keyStatus: key.status,
       keyed: key.status === 'valid',
       title: plan.title,
+      budget: q.budget === undefined ? undefined : { chars: q.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) },
     });
     const extra = plan.headers?.(list);
     return extra ? { ...out, headers: { ...out.headers, ...extra } } : out;

@@ -14,7 +14,7 @@ import type { Services } from '../../services.ts';
 import { Problem } from '../../problems/problem.ts';
 import { DISCOVERY_PATHS } from '../../surface/paths.ts';
 import { SERVICE_NAME } from '../../surface/service-info.ts';
-import { createMcpServer } from '../../mcp/server.ts';
+import { createMcpServer, type RouteFetch } from '../../mcp/server.ts';
 import { loadMcpSdk } from '../../mcp/sdk.ts';
 import { toolDefs } from '../../surface/mcp-tools.ts';
 import type { RouteDef } from '../route-decl.ts';
@@ -91,10 +91,19 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
     scope.post(DISCOVERY_PATHS.mcp, { preValidation: keyCheck }, async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.body === undefined) throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
       const { StreamableHTTPServerTransport } = await loadMcpSdk();
-      const server = await createMcpServer(app, tools, services.version, {
-        authorization: typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined,
-        ip: req.ip,
-      });
+      const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+      // The caller's Authorization header and resolved address go with every tool call, so a bearer key counts
+      // and rate limits charge the caller exactly as on REST.
+      const fetchRoute: RouteFetch = async (url) => {
+        const res = await app.inject({
+          method: 'GET',
+          url,
+          remoteAddress: req.ip,
+          headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+        });
+        return { status: res.statusCode, headers: res.headers, body: res.body };
+      };
+      const server = await createMcpServer(fetchRoute, tools, services.version);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {
         void transport.close();

@@ -4,7 +4,7 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, code, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE, STATUS_ID_RE, budgetParam, code, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
@@ -12,6 +12,8 @@ import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
+import { unbudgetedUrl } from '../present/common.ts';
+import { postJsonSchema } from '../../render/json-schemas.ts';
 
 const optionShape = {
   format: postFormat,
@@ -21,6 +23,7 @@ const optionShape = {
   userinfo: userinfoParam,
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
 };
 
 const identShape = {
@@ -43,7 +46,7 @@ const EDIT_NOTE =
   'from the syndication and X providers; FxTwitter does not report edits.';
 
 const POST_ERRORS: CatalogCode[] = [
-  'invalid_format', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
+  'invalid_format', 'invalid_budget', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
 ];
 const IDENT_ERRORS: CatalogCode[] = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
@@ -61,6 +64,7 @@ export const postsDecl = {
   params: NO_PARAMS,
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
@@ -79,6 +83,7 @@ export const statusPermalinkDecl = {
   params: z.object({ handle: statusHandle, id: statusId }),
   query: optionQuery,
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
@@ -120,6 +125,7 @@ export const convertDecl = {
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
+  json: postJsonSchema,
   keyAware: false,
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
@@ -162,10 +168,12 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
   const { read, cache } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const chars = ctx.query.budget;
+  const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
-    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version });
+    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version, budget });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
-  // entry render identically, except for X-Cache.
+  // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
   // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
   const author = read.requested.author.handle;
   const canonical = (out: Rendered): Rendered => {
@@ -173,7 +181,8 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
     const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
     return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
   };
-  if (cache !== 'hit' && cache !== 'miss') return canonical(render());
+  // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered.
+  if ((cache !== 'hit' && cache !== 'miss') || budget) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).
   const out = renderOnce(ctx.services.renders, read.requested, { representation: ctx.representation, ...opts, nocache: false }, render);

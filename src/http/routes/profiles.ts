@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
-import { profileHandle } from '../params/common.ts';
+import { profileHandle, sinceIdParam } from '../params/common.ts';
+import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
 import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 import { defineRoute, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
@@ -47,7 +48,7 @@ const WINDOW_NOTE =
   'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
 
 /** Query parameters of the profile routes: the list ones and a date window. */
-export const profileShape = { since: sinceParam, until: untilParam, ...listShape };
+export const profileShape = { since: sinceParam, until: untilParam, since_id: sinceIdParam, ...listShape };
 export const profileQuery = z.object(profileShape);
 export type ProfileQuery = z.output<typeof profileQuery>;
 
@@ -57,7 +58,7 @@ function decl<Q extends z.ZodObject>(kind: Kind, surface: 'v1' | 'permalink', qu
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
   const profile = kind === 'profile';
-  const extraErrors: CatalogCode[] = profile ? ['invalid_date', 'search_unavailable'] : [];
+  const extraErrors: CatalogCode[] = profile ? ['invalid_date', 'invalid_since_id', 'search_unavailable'] : [];
   return {
     operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,
     path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
@@ -68,6 +69,7 @@ function decl<Q extends z.ZodObject>(kind: Kind, surface: 'v1' | 'permalink', qu
     params: handleParams,
     query,
     representations: ['markdown', 'json', 'html'],
+    json: profile ? profileJsonSchema : connectionsJsonSchema,
     keyAware: true,
     errors: ['invalid_handle', ...extraErrors, ...LIST_ERRORS],
     browseResource: kind,
@@ -85,7 +87,7 @@ export function windowInput(since: string | undefined, until: string | undefined
 export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: ProfileRef, path: string): Promise<Rendered> {
   const byId = 'accountId' in ref;
   const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
-  const { since, until } = ctx.query;
+  const { since, until, since_id: sinceId } = ctx.query;
   const window = windowInput(since, until);
   return serveList(ctx, {
     resource: 'profile',
@@ -93,9 +95,10 @@ export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: Pr
     title: `${what} on X`,
     missing: { kind: 'profile', what },
     keep: { since, until },
+    sinceId,
     ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
-      const { read, cache } = await readProfile(ctx.services, { ref, window, ...page }, policy);
+      const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, ...page }, policy);
       return { read: { resource: 'profile', read }, cache };
     },
     // Read by account id: tell the handle the account has today.

@@ -1,7 +1,9 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
 import { DEFAULT_FEED, SEARCH_FEEDS, normalizeQuery, readSearch, searchCharge, upstreamTerms } from '../../domain/search.ts';
-import { code } from '../params/common.ts';
+import { code, sinceIdParam } from '../params/common.ts';
+import { Problem } from '../../problems/problem.ts';
+import { searchJsonSchema } from '../../render/json-schemas.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
@@ -17,6 +19,7 @@ export const searchShape = {
   since: sinceParam,
   until: untilParam,
   ...listShape,
+  since_id: sinceIdParam,
 };
 
 const searchQuery = z.object(searchShape);
@@ -38,8 +41,9 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
     params: NO_PARAMS,
     query: searchQuery,
     representations: ['markdown', 'json', 'html'],
+    json: searchJsonSchema,
     keyAware: true,
-    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'invalid_since_id', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
@@ -49,7 +53,10 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
 export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: string): Promise<Rendered> {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
-  const { since, until } = ctx.query;
+  const { since, until, since_id: sinceId } = ctx.query;
+  if (sinceId !== undefined && feed === 'users') {
+    throw new Problem('invalid_since_id', 'since_id selects posts; the users feed lists accounts.');
+  }
   const window = windowInput(since, until);
   // Checked before anything is read: terms and window together must fit the limit.
   upstreamTerms(q, window);
@@ -58,9 +65,10 @@ export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: str
     path,
     title: `Search: ${q}`,
     keep: { q, feed: ctx.query.feed, since, until },
+    sinceId,
     search: searchCharge(feed),
     async read(policy, page) {
-      const { read, cache } = await readSearch(ctx.services, { q, feed, window, ...page }, policy);
+      const { read, cache } = await readSearch(ctx.services, { q, feed, window, sinceId, ...page }, policy);
       return { read: { resource: 'search', read }, cache };
     },
   });

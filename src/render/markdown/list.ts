@@ -60,6 +60,7 @@ export function listPostBlock(p: Post, ctx: RenderContext, level: number, withAu
 
 /** Join document parts and end with the Continue link (or nothing) as the very last line. */
 export function finish(parts: string[], meta: ListMeta): string {
+  if (meta.budgetLine) parts.push(meta.budgetLine);
   const cont = continueLine(meta);
   if (cont) parts.push(cont);
   return parts.join('\n\n') + '\n';

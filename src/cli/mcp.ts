@@ -1,0 +1,35 @@
+// `threadmark mcp`: the read tools over MCP on stdin/stdout. In-process by default (the same THREADMARK_*
+// environment as `npm start`: embedded cache, limits and key store, no port opened); with --server URL or
+// THREADMARK_SERVER every tool call is forwarded to that running service over HTTP.
+import { PUBLIC_ROUTES } from '../http/route-table.ts';
+import { serveStdio } from '../mcp/stdio.ts';
+import { toolDefs } from '../surface/mcp-tools.ts';
+import type { RouteFetch } from '../mcp/server.ts';
+import { VERSION } from '../version.ts';
+import { EXIT } from './exit.ts';
+import type { CliIO } from './output.ts';
+import { openTransport } from './transport.ts';
+
+export interface McpFlags {
+  server?: string;
+  apiKey?: string;
+}
+
+export async function runMcp(flags: McpFlags, io: CliIO, streams = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
+  // stdout is the protocol stream: anything a library prints with console.log would corrupt it.
+  console.log = console.info = console.debug = console.error;
+  const transport = await openTransport(flags.server, io.env, { logTo: process.stderr });
+  const apiKey = flags.apiKey ?? (io.env.THREADMARK_API_KEY || undefined);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': `threadmark-mcp/${VERSION}`,
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  };
+  const fetchRoute: RouteFetch = (url) => transport.get(url, {}, headers);
+  try {
+    await serveStdio(fetchRoute, toolDefs(PUBLIC_ROUTES), VERSION, streams);
+  } finally {
+    await transport.close();
+  }
+  return EXIT.ok;
+}

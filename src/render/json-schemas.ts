@@ -1,0 +1,174 @@
+// The JSON representation's bodies as zod schemas: what render/json.ts emits, declared once. Route declarations
+// name theirs, so the OpenAPI document and the MCP tools' outputSchema describe exactly what a caller receives.
+// Objects are open (unknown members may be added inside v1, as the versioning policy allows); members the
+// renderer always writes are required, the rest optional, absent rather than null.
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+const isoTime = z.string().describe('ISO 8601 UTC timestamp.');
+
+const segment = z.looseObject({
+  type: z.enum(['text', 'link', 'mention', 'hashtag', 'cashtag']),
+  text: z.string(),
+  href: z.string().optional(),
+  handle: z.string().optional(),
+  tag: z.string().optional(),
+  symbol: z.string().optional(),
+});
+
+export const authorSchema = z
+  .looseObject({
+    id: z.string(),
+    handle: z.string(),
+    name: z.string(),
+    avatarUrl: z.string().optional(),
+    bannerUrl: z.string().optional(),
+    bio: z.string().optional(),
+    bioSegments: z.array(segment).optional(),
+    location: z.string().optional(),
+    website: z.string().optional(),
+    joined: isoTime.optional(),
+    followers: count.optional(),
+    following: count.optional(),
+    posts: count.optional(),
+    likes: count.optional(),
+    mediaCount: count.optional(),
+    verified: z.boolean().optional(),
+    protected: z.boolean().optional(),
+  })
+  .describe('An account.');
+
+const media = z.looseObject({
+  kind: z.enum(['photo', 'video', 'gif']),
+  url: z.string(),
+  thumbnailUrl: z.string().optional(),
+  altText: z.string().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  durationSeconds: z.number().optional(),
+});
+
+const poll = z.looseObject({
+  choices: z.array(z.looseObject({ label: z.string(), votes: count, percent: z.number() })),
+  totalVotes: count,
+  endsAt: isoTime.optional(),
+  final: z.boolean(),
+});
+
+const metrics = z.looseObject({
+  likes: count.optional(),
+  reposts: count.optional(),
+  quotes: count.optional(),
+  replies: count.optional(),
+  views: count.optional(),
+  bookmarks: count.optional(),
+});
+
+const card = z.looseObject({
+  url: z.string(),
+  title: z.string().optional(),
+  domain: z.string().optional(),
+  description: z.string().optional(),
+  imageUrl: z.string().optional(),
+});
+
+const article = z.looseObject({
+  id: z.string().optional(),
+  title: z.string(),
+  previewText: z.string().optional(),
+  coverUrl: z.string().optional(),
+  blocks: z.array(z.looseObject({ type: z.string() })).describe('Headings, paragraphs, lists, quotes, code, images, dividers, in order.'),
+});
+
+const unavailablePost = z.looseObject({
+  unavailable: z.literal(true),
+  id: z.string().optional(),
+  reason: z.enum(['deleted', 'suspended', 'private', 'blocked', 'unavailable']),
+  message: z.string().optional(),
+});
+
+export const postSchema = z
+  .looseObject({
+    id: z.string(),
+    url: z.string().describe('Canonical platform permalink.'),
+    author: authorSchema,
+    createdAt: isoTime,
+    text: z.string(),
+    segments: z.array(segment),
+    media: z.array(media),
+    get quote() {
+      return z.union([postSchema, unavailablePost]).optional();
+    },
+    poll: poll.optional(),
+    article: article.optional(),
+    card: card.optional(),
+    metrics,
+    lang: z.string().optional(),
+    source: z.string().optional(),
+    replyTo: z.looseObject({ id: z.string().optional(), handle: z.string() }).optional(),
+    conversationId: z.string().optional(),
+    communityNote: z.string().optional(),
+    sensitive: z.boolean().optional(),
+    get repostOf() {
+      return postSchema.optional();
+    },
+    truncated: z.boolean().optional(),
+  })
+  .describe('A post.');
+
+const replyNode = z.looseObject({
+  post: postSchema,
+  get children() {
+    return z.array(replyNode);
+  },
+});
+
+const provenance = {
+  markdown: z.string().describe('The Markdown representation of the same read.'),
+  source: z.string().describe('Provider that answered.'),
+  warnings: z.array(z.string()).describe('What was left out or degraded (also in X-Warnings).'),
+};
+
+export const postJsonSchema = z.looseObject({
+  ...provenance,
+  post: postSchema.describe('The requested post.'),
+  thread: z.array(postSchema).describe("The author's own chain containing the requested post, in order."),
+  conversation: z.looseObject({
+    parents: z.array(postSchema).describe('Posts above the chain by other authors, root first.'),
+    replies: z.array(replyNode),
+  }),
+});
+
+const paging = {
+  nextCursor: z.string().optional().describe('Send back as `cursor` for the next page; absent at the end.'),
+  page: z.number().int().min(1),
+  limit: z.number().int().min(1),
+};
+
+export const profileJsonSchema = z.looseObject({
+  ...provenance,
+  profile: authorSchema,
+  posts: z.array(postSchema).describe('Most recent original posts, newest first.'),
+  ...paging,
+});
+
+export const connectionsJsonSchema = z.looseObject({
+  ...provenance,
+  kind: z.enum(['followers', 'following']),
+  handle: z.string(),
+  items: z.array(authorSchema),
+  ...paging,
+});
+
+const searchItem = z.union([
+  z.looseObject({ kind: z.literal('post'), post: postSchema }),
+  z.looseObject({ kind: z.literal('user'), user: authorSchema }),
+]);
+
+export const searchJsonSchema = z.looseObject({
+  ...provenance,
+  q: z.string(),
+  feed: z.enum(['latest', 'top', 'photos', 'videos', 'users']),
+  items: z.array(searchItem),
+  ...paging,
+});
