@@ -82,6 +82,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         threadRatio: thread.ratios.service!,
         singleFastifyRatio: single.ratios.fastify!,
         threadFastifyRatio: thread.ratios.fastify!,
+        singleCpuRatio: single.median['serviceCpuRatio']!,
+        threadCpuRatio: thread.median['serviceCpuRatio']!,
         singleBytes: hits[0]!.body.length,
         threadBytes: hits[1]!.body.length,
         ...prefix('single', single.median),
@@ -91,6 +93,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       notes: [
         `GET ${SINGLE_PATH} and ${THREAD_PATH}; wrk, 1 thread, ${CONNECTIONS} connections, ${ctx.durationS} s per measurement, a new X-Forwarded-For per request (trusted proxy), identity coding`,
         'fastify*: Fastify 5 with no hooks replaying the same response; *Cpu: cores used by wrk and by the server during the run',
+        '*CpuRatio: bare CPU time per request ÷ the service\'s (a second view of the same rounds, less sensitive to a busy machine)',
       ],
     };
   } finally {

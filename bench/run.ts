@@ -15,9 +15,10 @@ import * as coalescing from './coalescing.ts';
 import * as render from './render.ts';
 import * as memory from './memory.ts';
 import * as redisHit from './redis-hit.ts';
+import * as flood from './flood.ts';
 
 /** Benchmarks that drive load with wrk. */
-const NEEDS_WRK = new Set(['cache-hit', 'redis-hit']);
+const NEEDS_WRK = new Set(['cache-hit', 'redis-hit', 'flood']);
 
 const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> = [
   ['cache-hit', cacheHit.run],
@@ -26,6 +27,7 @@ const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> =
   ['render', render.run],
   ['memory', memory.run],
   ['redis-hit', redisHit.run],
+  ['flood', flood.run],
 ];
 
 const args = process.argv.slice(2);

@@ -10,6 +10,7 @@ const config = loadConfig({
   THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
   THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
   THREADMARK_X_API_URL: sim.xApiUrl,
+  THREADMARK_X_WEB_URL: sim.xWebUrl,
 });
 const app = await createApp(config);
 await app.server.listen({ port: config.port, host: config.host });

@@ -74,6 +74,12 @@ export const IDS = {
   editedFirst: '1900000000000000701',
   editedSecond: '1900000000000000702',
   editedLatest: '1900000000000000703',
+  /** reader_0401's root <- reader_0402's reply (deleted) <- reader_0403's reply: a chain broken in the middle. */
+  gapRoot: '1900000000000000711',
+  gapDeleted: '1900000000000000712',
+  gapReply: '1900000000000000713',
+  /** A reply chain 25 posts deep (root first), three readers answering each other in turn. */
+  deepChain: Array.from({ length: 25 }, (_, i) => String(1900000000000000801n + BigInt(i))),
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
@@ -316,6 +322,15 @@ function build(): SimCorpus {
   b.post({ id: IDS.daveRoot, author: 'dave', at: T0 + 3 * HOUR, text: 'Is it ever OK to cache POST responses?', likes: 25 });
   b.post({ id: IDS.carolReplyToDave, author: 'carol', at: T0 + 3 * HOUR + 20 * MIN, text: 'Only when the request is idempotent and you key on the body.', replyToId: IDS.daveRoot, likes: 11 });
   b.post({ id: IDS.bobReplyToCarol, author: 'bob', at: T0 + 3 * HOUR + 45 * MIN, text: 'And never for anything that moves money.', replyToId: IDS.carolReplyToDave, likes: 6 });
+
+  // --- a chain with a deleted middle post, and one deeper than the ancestor cap ----------------------
+  b.post({ id: IDS.gapRoot, author: readerHandle(401), at: T0 + 5 * HOUR, text: 'Which queue do you reach for first?', likes: 9 });
+  b.post({ id: IDS.gapDeleted, author: readerHandle(402), at: T0 + 5 * HOUR + 10 * MIN, text: 'Whatever the team already runs.', replyToId: IDS.gapRoot, deleted: true });
+  b.post({ id: IDS.gapReply, author: readerHandle(403), at: T0 + 5 * HOUR + 20 * MIN, text: 'Boring answer, right answer.', replyToId: IDS.gapDeleted, likes: 4 });
+  IDS.deepChain.forEach((id, i) => {
+    const text = i === 0 ? 'Tabs or spaces, final answer?' : `Round ${i + 1}: I still disagree with you.`;
+    b.post({ id, author: readerHandle(411 + (i % 3)), at: T0 + 6 * HOUR + i * MIN, text, replyToId: i ? IDS.deepChain[i - 1] : undefined, likes: i % 5 });
+  });
 
   // --- special posts ----------------------------------------------------------------------------
   const note = [

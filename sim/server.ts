@@ -17,6 +17,8 @@ export interface Simulator {
   syndicationUrl: string;
   /** `${url}/x/i/api` */
   xApiUrl: string;
+  /** `${url}/x-web`: X's web app (home page, scripts) */
+  xWebUrl: string;
   /** Requests received by route modules, optionally filtered by target and path substring. */
   calls(filter?: { target?: string; path?: string }): number;
   resetCalls(): void;
@@ -144,6 +146,7 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
     fxtwitterUrl: `${url}/fx`,
     syndicationUrl: `${url}/syndication`,
     xApiUrl: `${url}/x/i/api`,
+    xWebUrl: `${url}/x-web`,
     calls: count,
     resetCalls: () => {
       log = [];

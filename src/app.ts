@@ -13,6 +13,8 @@ import { CachedReader } from './app/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { createStores } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
+import { XProvider } from './providers/x/provider.ts';
+import { SessionAdmin } from './providers/x/session-admin.ts';
 import type { Services } from './services.ts';
 import { VERSION } from './version.ts';
 import { ResponseCache } from './stores/cache/responses.ts';
@@ -48,6 +50,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     syndicationUrl: config.syndicationUrl,
     xApiUrl: config.xApiUrl,
     xSessionsPath: config.xSessionsPath,
+    xOperationsPath: config.xOperationsPath,
+    xDiscover: config.xDiscover,
+    xWebUrl: config.xWebUrl,
+    log,
     timeoutMs: config.upstreamTimeoutMs,
     policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
   });
@@ -55,6 +61,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     deadlineMs: config.upstreamDeadlineMs,
     circuit: { threshold: config.breakerThreshold, cooldownMs: config.breakerCooldownMs },
   });
+  const x = providers.find((p): p is XProvider => p instanceof XProvider);
+  const xSessions = x ? new SessionAdmin(x.pool, stores.sharedHash?.('x-sessions'), log) : undefined;
+  await xSessions?.start();
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
   const responses = new ResponseCache(config.responseCacheBytes);
   const cursors = new CursorCodec(config.cursorSecret);
@@ -72,6 +81,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     responses,
     renders: responses.slot('render', renderedSize),
     feeds: responses.slot('feed', serializedFeedSize),
+    xSessions,
     metrics: new Metrics({
       providers: () => chain.health(),
       responses: () => responses.stats(),
@@ -85,6 +95,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     chain,
     async close() {
       stopSharingCursors();
+      xSessions?.stop();
+      for (const p of providers) p.close?.();
       await server.close();
       await stores.close();
     },

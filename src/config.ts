@@ -1,6 +1,7 @@
 // The configuration contract of architecture.md: every variable validated once at start-up.
 import { z } from 'zod';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
+import { loadOperationsOverride } from './providers/x/operation-table.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -20,6 +21,9 @@ const schema = z.object({
   THREADMARK_SYNDICATION_URL: httpUrl.default('https://cdn.syndication.twimg.com'),
   THREADMARK_X_API_URL: httpUrl.default('https://x.com/i/api'),
   THREADMARK_X_SESSIONS: z.string().min(1).optional(),
+  THREADMARK_X_OPERATIONS: z.string().min(1).optional(),
+  THREADMARK_X_DISCOVER: bool.default(false),
+  THREADMARK_X_WEB_URL: httpUrl.default('https://x.com'),
   THREADMARK_PROVIDERS: z
     .string()
     .default('fxtwitter,syndication,x')
@@ -55,6 +59,12 @@ export interface Config {
   syndicationUrl: string;
   xApiUrl: string;
   xSessionsPath?: string;
+  /** JSON file merged over the shipped X operations table (validated here, watched by the provider). */
+  xOperationsPath?: string;
+  /** Read current query ids (and the transaction-id inputs) from X's web bundle. */
+  xDiscover: boolean;
+  /** Where X's web app lives (home page, scripts). */
+  xWebUrl: string;
   providers: string[];
   redisUrl?: string;
   /** Root of every Redis key (default `tm:`), so several deployments or test runs can share one Redis. */
@@ -99,6 +109,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${name} ${issue.message}${shown}`);
   }
   const c = parsed.data;
+  if (c.THREADMARK_X_OPERATIONS) {
+    try {
+      loadOperationsOverride(c.THREADMARK_X_OPERATIONS);
+    } catch (err) {
+      throw new ConfigError(`invalid configuration: THREADMARK_X_OPERATIONS (${c.THREADMARK_X_OPERATIONS}) ${(err as Error).message}`);
+    }
+  }
   return {
     port: c.PORT,
     host: c.HOST,
@@ -107,6 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syndicationUrl: c.THREADMARK_SYNDICATION_URL,
     xApiUrl: c.THREADMARK_X_API_URL,
     xSessionsPath: c.THREADMARK_X_SESSIONS,
+    xOperationsPath: c.THREADMARK_X_OPERATIONS,
+    xDiscover: c.THREADMARK_X_DISCOVER,
+    xWebUrl: c.THREADMARK_X_WEB_URL,
     providers: c.THREADMARK_PROVIDERS,
     redisUrl: c.THREADMARK_REDIS_URL,
     redisPrefix: c.THREADMARK_REDIS_PREFIX,

@@ -19,12 +19,15 @@ import { observeRequests } from './http/observe.ts';
 import { drainOnClose } from './http/drain.ts';
 import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
+import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
 
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
+  /** false = every request goes through Fastify (tests compare the two paths). Default: on when it can be. */
+  replay?: boolean;
 }
 
 export function buildServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
@@ -80,9 +83,14 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
+  const replay = hitReplay(app, services, opts);
+  app.decorate('hitReplay', replay ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
     const pending = services.guards.headers(req, reply);
-    if (!pending) return done(null, payload);
+    if (!pending) {
+      replay?.mark(req, reply);
+      return done(null, payload);
+    }
     pending.then(() => done(null, payload), done);
   });
 
@@ -90,11 +98,39 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => services.guards.hooks(decl)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
-  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys });
+  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions });
   registerMcp(app, services, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits.
   app.register(opsRoutes, { stores: services.stores, providers: services.providerHealth, metrics: services.metrics });
   observeRequests(app, services.metrics);
   drainOnClose(app);
+  if (replay) {
+    app.addHook('preClose', (done) => {
+      replay.disable();
+      done();
+    });
+    installReplay(app, replay);
+  }
   return app;
+}
+
+/**
+ * The cache-hit replay (http/hit-replay.ts), when it can answer exactly as Fastify would: in-process cache and
+ * limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at debug;
+ * a debug log wants every line).
+ */
+function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions): HitReplay | undefined {
+  const { stores } = services;
+  const cache = stores.cache as Partial<SyncCache>;
+  const clientIp = fastifyClientIp(app);
+  const log = app.log as { isLevelEnabled?: (level: string) => boolean };
+  if (!clientIp || opts.replay === false || log.isLevelEnabled?.('debug')) return undefined;
+  const sync = typeof cache.getNow === 'function' && stores.limiter.synchronous ? { cache: cache as SyncCache, limiter: stores.limiter } : undefined;
+  if (!sync && !stores.hitCheck) return undefined;
+  return new HitReplay({
+    ...(sync ? { sync } : { shared: stores.hitCheck }),
+    metrics: services.metrics,
+    partitionOf: (ip) => services.guards.partitionOf(ip),
+    clientIp,
+  });
 }

@@ -10,6 +10,7 @@ import type { ProviderHealth } from './providers/chain.ts';
 import type { ResponseCache, ResponseSlot } from './stores/cache/responses.ts';
 import type { Rendered } from './http/rendered.ts';
 import type { SerializedFeed } from './http/present/feeds.ts';
+import type { SessionAdmin } from './providers/x/session-admin.ts';
 
 export interface Services {
   config: Config;
@@ -28,4 +29,6 @@ export interface Services {
   responses: ResponseCache;
   renders: ResponseSlot<Rendered>;
   feeds: ResponseSlot<SerializedFeed>;
+  /** Run-time X sessions (GET/POST/DELETE /admin/sessions); undefined when x is not a configured provider. */
+  xSessions?: SessionAdmin;
 }

@@ -48,7 +48,12 @@ export async function compareUnderLoad(contenders: Contender[], baseline: string
       row[`${label}Errors`] = f.errors;
       row[`${label}WrkCpu`] = round(f.wrkCpu, 2);
       row[`${label}ServerCpu`] = round(f.serverCpu, 2);
-      if (label !== baseline) row[`${label}Ratio`] = round(f.rps / base.rps);
+      // CPU time per request: steadier than req/s when other work shares the cores (it still inflates a little).
+      row[`${label}UsPerReq`] = round((f.serverCpu / f.rps) * 1e6, 1);
+      if (label !== baseline) {
+        row[`${label}Ratio`] = round(f.rps / base.rps);
+        row[`${label}CpuRatio`] = round(base.serverCpu / base.rps / (f.serverCpu / f.rps));
+      }
     }
     out.push(row);
   }

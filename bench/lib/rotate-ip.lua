@@ -2,7 +2,8 @@
 -- turns cache hits into 429s, and the limiter does its real per-client bookkeeping on every request.
 -- Arguments (after `--`): first address number, how many addresses, mode, wrk's thread count.
 --   mode "cycle":  each thread cycles through its share of the range with prebuilt requests (cheap for wrk)
---   mode "unique": every request gets the next address of the range, built on the fly (for floods)
+--   mode "unique": every request gets the next address of the range, built on the fly (for floods); each
+--                  thread stops once it has sent its share of the range and says so on stdout
 -- Address number n is 10.(n>>16).(n>>8 & 255).(n & 255), so a range is at most 2^24 addresses.
 local first, count, mode = 0, 65536, "cycle"
 local created = 0
@@ -47,7 +48,13 @@ function request()
   end
   headers["X-Forwarded-For"] = addr(i)
   i = i + 1
-  if i >= stop then i = start end
+  if i >= stop then
+    -- wrk itself would wait out its duration: the harness stops it (SIGINT) when every thread has said so.
+    i = start
+    io.write("WRK_THREAD_DONE\n")
+    io.flush()
+    wrk.thread:stop()
+  end
   return wrk.format(nil, path, headers)
 end
 

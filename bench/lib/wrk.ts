@@ -76,7 +76,14 @@ export function load(opts: LoadOptions): Promise<LoadFigures> {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    let threadsDone = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      const text = d.toString();
+      out += text;
+      // A unique-mode run is over when every thread has sent its share; wrk prints its figures on SIGINT.
+      threadsDone += text.split('WRK_THREAD_DONE').length - 1;
+      if (threadsDone >= threads) child.kill('SIGINT');
+    });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     // CPU shares over the loaded part of the run: first sample after start-up, last one just before the end.
     let first: { t: number; wrk: number; server: number } | undefined;

@@ -2,6 +2,7 @@
 import { fxtwitterRoutes } from './fxtwitter.ts';
 import { syndicationRoutes } from './syndication.ts';
 import { xGraphqlRoutes } from './x-graphql.ts';
+import { xWebRoutes } from './x-web.ts';
 import type { RouteModule } from './types.ts';
 
-export const routeModules: RouteModule[] = [fxtwitterRoutes, syndicationRoutes, xGraphqlRoutes];
+export const routeModules: RouteModule[] = [fxtwitterRoutes, syndicationRoutes, xGraphqlRoutes, xWebRoutes];

@@ -1,6 +1,6 @@
 // The simulated X accounts behind logged-in sessions: which cookie pairs are accepted, per-account
-// per-operation rate-limit windows (x-rate-limit-* headers, 429 + code 88 when used up) and locked
-// accounts (code 326). Any auth_token is a valid account until locked, so tests can invent sessions.
+// per-operation rate-limit windows (x-rate-limit-* headers, 429 + code 88 when used up), locked accounts
+// (code 326) and logged-out sessions (401, code 32). Any auth_token is a valid account until locked, so tests can invent sessions.
 import type { IncomingHttpHeaders } from 'node:http';
 import { WEB_BEARER } from '../../src/providers/x/client.ts';
 import { json, type SimResponse } from './types.ts';
@@ -22,6 +22,7 @@ export class XAccounts {
   private limits: XAccountLimits = { ...DEFAULT_LIMITS };
   private readonly windows = new Map<string, Window>();
   private readonly locked = new Set<string>();
+  private readonly loggedOut = new Set<string>();
 
   constructor(private readonly nowMs: () => number = Date.now) {}
 
@@ -34,10 +35,16 @@ export class XAccounts {
     this.locked.add(authToken);
   }
 
+  /** The account's cookies stop working (password change, X ended the session): 401 with code 32. */
+  logout(authToken: string): void {
+    this.loggedOut.add(authToken);
+  }
+
   reset(): void {
     this.limits = { ...DEFAULT_LIMITS };
     this.windows.clear();
     this.locked.clear();
+    this.loggedOut.clear();
   }
 
   /**
@@ -54,6 +61,9 @@ export class XAccounts {
     }
     if (!ct0 || headers['x-csrf-token'] !== ct0) {
       return { refuse: json(403, { errors: [{ code: 353, message: 'This request requires a matching csrf cookie and header.' }] }) };
+    }
+    if (this.loggedOut.has(authToken)) {
+      return { refuse: json(401, { errors: [{ code: 32, message: 'Could not authenticate you.' }] }) };
     }
     if (this.locked.has(authToken)) {
       return {

@@ -1,15 +1,20 @@
 // X web GraphQL (x.com/i/api/graphql/<queryId>/<Operation>), served under /x/i/api from the shared corpus
-// in the real nested timeline shape. Every call passes the account check of x-accounts.ts first (cookies,
-// csrf, locked accounts, per-operation rate-limit windows). Query ids are not checked: X rotates them and
-// the simulator should not care which table version a client carries.
+// in the real nested timeline shape. A query id other than the one the current deploy (x-deploy.ts) gives
+// the operation answers 404, as X does after a web deploy; a signed operation (search) without a valid
+// x-client-transaction-id answers X's bare 404 (x-web-bundle.ts). Every call then passes the account check of
+// x-accounts.ts (cookies, csrf, locked accounts, per-operation rate-limit windows).
 //
 // Control (for the demo and other processes): POST /x/__accounts/reset, POST /x/__accounts/limits
-// {"limit","windowS"}, POST /x/__accounts/lock {"auth_token"}.
+// {"limit","windowS"}, POST /x/__accounts/lock {"auth_token"}, POST /x/__accounts/logout {"auth_token"}, POST /x/__deploy/rotate {"operation"}
+// (answers {"queryId"}), POST /x/__deploy/reset.
 import type { SimCorpus, SimUser } from '../corpus-types.ts';
 import { ancestorIds, continuationIds, findUser, relationship, replyModules, search, timeline, visibility } from '../corpus-queries.ts';
 import { decodeCursor, encodeCursor, paginate } from '../cursor.ts';
 import type { XEntry, XEnvelope, XInstruction } from '../../src/providers/x/wire.ts';
 import { xAccounts } from './x-accounts.ts';
+import { xDeploy } from '../x-deploy.ts';
+import { transactionIdProblem } from '../x-web-bundle.ts';
+import { DEFAULT_OPERATIONS, OPERATION_NAMES, type OperationName } from '../../src/providers/x/operations.ts';
 import { cursorEntry, cursorItemEntry, moduleEntry, moduleItem, tweetEntry, userEntry, xRepost, xTweetResult, xUser } from './x-wire.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
 
@@ -198,6 +203,9 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
   return ok({ data: { search_by_raw_query: { search_timeline: { timeline: { instructions } } } } });
 }
 
+/** The operations whose calls must carry a valid `x-client-transaction-id` (those the shipped table signs). */
+const SIGNED = new Set<string>(OPERATION_NAMES.filter((n) => DEFAULT_OPERATIONS[n].transactionId));
+
 const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   TweetDetail: tweetDetail,
   UserByScreenName: userByScreenName,
@@ -222,7 +230,13 @@ function control(req: SimRequest): SimResponse | null {
       ...(typeof body.windowS === 'number' ? { windowS: body.windowS } : {}),
     });
   } else if (req.path === '/__accounts/lock' && typeof body.auth_token === 'string') xAccounts.lock(body.auth_token);
-  else return null;
+  else if (req.path === '/__accounts/logout' && typeof body.auth_token === 'string') xAccounts.logout(body.auth_token);
+  else if (req.path === '/__deploy/reset') xDeploy.reset();
+  else if (req.path === '/__deploy/rotate') {
+    const op = String(body.operation ?? '');
+    if (!(OPERATION_NAMES as readonly string[]).includes(op)) return json(400, { error: `operation must be one of ${OPERATION_NAMES.join(', ')}` });
+    return json(200, { queryId: xDeploy.rotate(op as OperationName) });
+  } else return null;
   return { status: 204, headers: {}, body: '' };
 }
 
@@ -230,10 +244,17 @@ export const xGraphqlRoutes: RouteModule = {
   target: 'x',
   prefix: '/x',
   handle(req, { corpus }) {
-    if (req.path.startsWith('/__accounts/')) return control(req);
+    if (req.path.startsWith('/__accounts/') || req.path.startsWith('/__deploy/')) return control(req);
     const m = /^\/i\/api\/graphql\/([A-Za-z0-9_-]+)\/([A-Za-z]+)$/.exec(req.path);
     const op = m ? OPERATIONS[m[2]!] : undefined;
     if (!op || req.method !== 'GET') return null;
+    // X's answer to a query id its current deploy does not know.
+    if (xDeploy.queryId(m![2]!) !== m![1]) return json(404, { errors: [{ message: 'Query: Unspecified' }] });
+    // Operations X protects with a transaction id answer a bare 404 to a missing or malformed one.
+    const txHeader = req.headers['x-client-transaction-id'];
+    if (SIGNED.has(m![2]!) && transactionIdProblem(typeof txHeader === 'string' ? txHeader : undefined, Date.now())) {
+      return { status: 404, headers: {}, body: '' };
+    }
     const admitted = xAccounts.admit(req.headers, m![2]!);
     if ('refuse' in admitted) return admitted.refuse;
     let variables: Vars;

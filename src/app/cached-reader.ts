@@ -40,7 +40,12 @@ export class CachedReader {
       this.cache,
       this.coalescer,
       key,
-      { freshMs: this.freshMs, staleMs: this.staleMs, bypass: policy.mode === 'refresh' },
+      {
+        freshMs: this.freshMs,
+        staleMs: this.staleMs,
+        bypass: policy.mode === 'refresh',
+        ...(policy.onHit ? { onHit: (e) => policy.onHit!(key, e, e.freshUntil) } : {}),
+      },
       live,
     );
     return { value: r.value.value, source: r.value.source, cache: r.cacheStatus as CacheStatus, warnings: r.warnings };

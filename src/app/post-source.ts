@@ -4,27 +4,31 @@ import type { PostSource } from '../domain/read-post.ts';
 import type { PostRead } from '../domain/reads.ts';
 import type { Derived } from '../domain/sourced.ts';
 import type { ConversationBundle } from '../domain/models.ts';
+import type { ReadBudget } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
-import type { Deadline } from '../providers/deadline.ts';
-import { isProblem } from '../problems/problem.ts';
+import { Deadline } from '../providers/deadline.ts';
+import { isProblem, isUnconfirmedNotFound } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedPostSource(chain: ProviderChain, reader: CachedReader, assembled?: Derived<PostRead>): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
+  // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
+  const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   return {
     ...(assembled ? { assembled } : {}),
-    post(id, policy) {
-      return reader.read(`post:${id}`, policy, () => single(id));
+    budget: () => chain.deadline(),
+    post(id, policy, budget) {
+      return reader.read(`post:${id}`, policy, () => single(id, deadlineOf(budget)));
     },
-    conversation(id, o, policy) {
+    conversation(id, o, policy, budget) {
       const key = `conv:${id}:${o.ranking}:${o.withReplies ? 'r' : 't'}`;
       return reader.read<ConversationBundle>(key, policy, async () => {
         // One budget for the conversation and its fallback: the fallback only gets the time left over.
-        const deadline = chain.deadline();
+        const deadline = deadlineOf(budget) ?? chain.deadline();
         try {
           return await chain.run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline });
         } catch (err) {
-          if (isProblem(err) && err.code === 'not_found') throw err;
+          if (isProblem(err) && err.code === 'not_found' && !isUnconfirmedNotFound(err)) throw err;
           const one = await single(id, deadline);
           return {
             source: one.source,

@@ -11,6 +11,7 @@ import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts
 import { runServe, type ServeFlags } from './serve.ts';
 import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
+import { runXOperations, type XOperationsFlags } from './x-operations.ts';
 
 interface ConnectionFlags {
   server?: string;
@@ -148,6 +149,19 @@ closes stdin. Exit codes: 0 when the client hung up, 2 for a bad configuration, 
     .allowExcessArguments()
     .argument('[args...]')
     .action(async (args: string[]) => done(await runKeysCommand(args, io.stdout, io.stderr, { env: io.env })));
+
+  program
+    .command('x-operations')
+    .description('print the X GraphQL operations in force (query ids, flags) for this configuration')
+    .option('--json', 'the whole table as JSON (variables, features, fieldToggles, where each query id came from)')
+    .addHelpText(
+      'after',
+      `
+Reads THREADMARK_X_OPERATIONS (merged over the shipped table; a bad file exits 2 naming the bad key).
+"source" says where each query id came from: shipped, override, or discovered (THREADMARK_X_DISCOVER=true
+reads the ids from the web bundle at THREADMARK_X_WEB_URL first).`,
+    )
+    .action(async (flags: XOperationsFlags) => done(await runXOperations(flags, io)));
 
   program
     .command('serve')

@@ -1,27 +1,36 @@
 // The readPost use case: decides what to fetch for the thread/context/replies options and assembles
 // the parents, the author's chain and the replies. Pure apart from the injected source.
+import { ancestorChain, MAX_PARENTS, type AncestorChain, type AncestorSource } from './ancestors.ts';
 import type { ConversationBundle, Post, ReplyNode } from './models.ts';
 import { isEarlierVersion, latestVersionId } from './models.ts';
 import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
-import type { Derived, ReadPolicy, Sourced } from './sourced.ts';
+import type { Derived, ReadBudget, ReadPolicy, Sourced } from './sourced.ts';
 
-export interface PostSource {
-  post(id: string, policy: ReadPolicy): Promise<Sourced<Post>>;
+export interface PostSource extends AncestorSource {
+  post(id: string, policy: ReadPolicy, budget?: ReadBudget): Promise<Sourced<Post>>;
   conversation(
     id: string,
     opts: { ranking: 'top' | 'recent'; withReplies: boolean },
     policy: ReadPolicy,
+    budget?: ReadBudget,
   ): Promise<Sourced<ConversationBundle>>;
   /**
    * Assembled reads remembered per cached bundle and the options assembly depends on: the in-process cache hands
    * out the same bundle object on every hit, so a hit skips the re-assembly. Absent = assemble every time.
    */
   assembled?: Derived<PostRead>;
+  /** A fresh upstream budget for one request, shared by the conversation and the walk above it. */
+  budget?(): ReadBudget;
 }
 
 export interface PostReadResult {
   read: PostRead;
   cache: Sourced<unknown>['cache'];
+  /**
+   * False when the read depends on a passing failure (an ancestor that could not be read just now): it must be
+   * rendered afresh rather than remembered with the cached entry.
+   */
+  settled: boolean;
 }
 
 /** Whoever reads an earlier version of an edited post is told which one is current. */
@@ -39,6 +48,7 @@ export async function readPost(
     const got = await source.post(id, policy);
     return {
       cache: got.cache,
+      settled: true,
       read: {
         requested: got.value,
         parents: [],
@@ -52,35 +62,51 @@ export async function readPost(
   }
 
   const wantReplies = opts.context === 'full' && opts.replies !== 'off';
+  const budget = source.budget?.();
   const got = await source.conversation(
     id,
     { ranking: opts.replies === 'recent' ? 'recent' : 'top', withReplies: wantReplies },
     policy,
+    budget,
   );
+  const chain = await ancestorChain(source, got.value, opts.context, policy, budget);
   const bundle = got.value;
-  const build = () => assemble(bundle, opts, got.source);
-  // Keyed by the whole typed options, not a hand-picked few: an option added later cannot share a read it changes.
-  const read = source.assembled ? source.assembled.derive(bundle, { opts, source: got.source }, build) : build();
+  const build = () => assemble(bundle, opts, got.source, chain);
+  // Keyed by the bundle and the ancestor chain it was assembled with, and by the whole typed options rather than a
+  // hand-picked few: an option added later cannot share a read it changes.
+  const read = source.assembled ? source.assembled.derive([bundle, chain], { opts, source: got.source }, build) : build();
   // The memoised read is shared: a read with warnings of its own gets its own copy.
-  if (got.warnings.length === 0) return { read, cache: got.cache };
-  return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache };
+  if (got.warnings.length === 0) return { read, cache: got.cache, settled: chain.settled };
+  return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache, settled: chain.settled };
 }
 
-export function assemble(bundle: ConversationBundle, opts: PostReadOptions, source: string): PostRead {
+export function assemble(
+  bundle: ConversationBundle,
+  opts: PostReadOptions,
+  source: string,
+  chain: AncestorChain = { posts: bundle.ancestors, end: 'root', settled: true },
+): PostRead {
   const warnings: string[] = [];
   const { post } = bundle;
   const authorId = post.author.id;
   const sameAuthor = (p: Post) => p.author.id === authorId;
 
   // The author's chain above the post: the unbroken run of their own posts ending at the direct parent.
-  let split = bundle.ancestors.length;
-  while (split > 0 && sameAuthor(bundle.ancestors[split - 1]!)) split--;
-  const ownAncestors = bundle.ancestors.slice(split);
-  const otherParents = opts.context === 'full' ? bundle.ancestors.slice(0, split) : [];
+  const ancestors = chain.posts;
+  let split = ancestors.length;
+  while (split > 0 && sameAuthor(ancestors[split - 1]!)) split--;
+  const ownAncestors = ancestors.slice(split);
+  let otherParents = opts.context === 'full' ? ancestors.slice(0, split) : [];
   const continuations = bundle.continuations.filter(sameAuthor);
   let thread = [...ownAncestors, post, ...continuations];
 
   warnings.push(...(bundle.notes ?? []));
+  let parentsOmitted: number | undefined;
+  if (otherParents.length > MAX_PARENTS) {
+    parentsOmitted = otherParents.length - MAX_PARENTS;
+    otherParents = [otherParents[0]!, ...otherParents.slice(otherParents.length - (MAX_PARENTS - 1))];
+  }
+  let earlier = chain.end === 'root' ? undefined : chain.end;
   warnings.push(...editWarnings(post));
   if (!bundle.threadAvailable) warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
 
@@ -97,13 +123,32 @@ export function assemble(bundle: ConversationBundle, opts: PostReadOptions, sour
     const limit = opts.thread;
     const total = parents.length + thread.length + countReplies(replies);
     if (total > limit) {
+      const top = parents[0] ?? thread[0];
       const trimmed = trimToBudget(thread, post.id, parents, replies, limit);
       ({ thread, parents, replies } = trimmed);
       warnings.push(`truncated to ${limit} of ${total} posts (thread=${limit})`);
+      // With the top of the conversation trimmed away, the markers about what lies above it no longer apply.
+      if ((parents[0] ?? thread[0]) !== top) parentsOmitted = earlier = undefined;
     }
   }
+  if (earlier === 'unavailable') warnings.push('an earlier post in this conversation is unavailable');
+  if (earlier === 'cut_short') warnings.push('earlier posts in this conversation were not read: the upstream time ran out');
+  if (parentsOmitted) {
+    const what = `${parentsOmitted} earlier ${parentsOmitted === 1 ? 'post' : 'posts'}`;
+    warnings.push(`${what} of the conversation left out: showing its first post and the ${MAX_PARENTS - 1} nearest`);
+  }
 
-  return { requested: post, parents, thread, replies, repliesMode, source, warnings };
+  return {
+    requested: post,
+    parents,
+    ...(parentsOmitted ? { parentsOmitted } : {}),
+    ...(earlier ? { earlier } : {}),
+    thread,
+    replies,
+    repliesMode,
+    source,
+    warnings,
+  };
 }
 
 /** Continuations already shown in the chain must not reappear as replies. */

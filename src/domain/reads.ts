@@ -21,6 +21,16 @@ export interface PostRead {
   requested: Post;
   /** Posts above the author's chain when context=full (other authors' parents), root first. */
   parents: Post[];
+  /**
+   * Conversation ancestors left out between the root (`parents[0]`) and the nearest ones (`parents[1..]`):
+   * at most MAX_PARENTS are shown.
+   */
+  parentsOmitted?: number;
+  /**
+   * The conversation goes on above the first post shown but could not be read: an earlier post is deleted,
+   * protected or unavailable (`unavailable`), or the request's upstream time ran out first (`cut_short`).
+   */
+  earlier?: 'unavailable' | 'cut_short';
   /** The author's own chain containing the requested post, in order (just [requested] for thread=off). */
   thread: Post[];
   /** Replies below the requested post (or below the chain's last post), already ordered and trimmed. */

@@ -19,6 +19,19 @@ export interface ReadPolicy {
   mode: CacheMode;
   /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
   beforeLive?: () => Promise<void>;
+  /**
+   * Told of every fresh cache entry a read was answered from (the entry object is its identity), so a
+   * response built only from such entries can be replayed while they stay the same (http/hit-replay.ts).
+   */
+  onHit?: (key: string, entry: object, freshUntil: number) => void;
+}
+
+/**
+ * The time one request may still spend on upstream reads, shared by every read it makes (a conversation,
+ * its fallback, the walk up to the conversation root). Opaque to the domain beyond "is it spent".
+ */
+export interface ReadBudget {
+  readonly expired: boolean;
 }
 
 /**
@@ -26,5 +39,6 @@ export interface ReadPolicy {
  * so a cache hit does not derive it again. `options` must name every input besides `source`.
  */
 export interface Derived<V> {
-  derive(source: object, options: unknown, build: () => V): V;
+  /** `source`: the cached value (or values, all of which must be the same objects) the derivation reads. */
+  derive(source: object | readonly object[], options: unknown, build: () => V): V;
 }

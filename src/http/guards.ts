@@ -12,6 +12,8 @@ import { keyStateOf } from './key-state.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     rateStates?: LimitState[];
+    /** Fresh cache entries this request was answered from (key, entry, fresh until), for the hit replay. */
+    cacheHits?: Array<[string, object, number]>;
     /** Live-lookup charges taken by this request, so a feed poll that ends in 304 can give them back. */
     liveCharges?: Array<[Policy | FixedPolicyName, string]>;
   }
@@ -38,7 +40,12 @@ export class Guards {
   ) {}
 
   private partition(req: FastifyRequest): string {
-    return clientKey(req.ip);
+    return this.partitionOf(req.ip);
+  }
+
+  /** The api-ip partition of a client address (also used by the hit replay, which has no Fastify request). */
+  partitionOf(ip: string): string {
+    return clientKey(ip);
   }
 
   private async charge(req: FastifyRequest, policy: Policy | FixedPolicyName, partition: string): Promise<void> {
@@ -123,7 +130,7 @@ export class Guards {
     const keyed = key.status === 'valid' && key.id !== undefined;
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
     const charged = opts.search !== undefined || opts.nocache;
-    if (!charged) return { mode };
+    if (!charged) return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
     // One request is one live lookup, however many upstream reads it takes (profile + posts, page=N walks).
     let once: Promise<void> | undefined;
     return {

@@ -129,6 +129,33 @@ export class Metrics {
         for (const p of sources.providers()) this.set({ provider: p.name }, p.capabilities.length);
       },
     });
+    // Account-backed providers (x): which operation broke after an upstream deploy, and what sessions are left.
+    new Counter({
+      name: 'threadmark_upstream_operation_answers_total',
+      help: 'Answers per upstream operation of account-backed providers: success, failure (refused, rate limited, unusable) or stale (out-of-date query id or features).',
+      labelNames: ['provider', 'operation', 'result'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of sources.providers()) {
+          for (const [operation, o] of Object.entries(p.operations ?? {})) {
+            for (const result of ['success', 'failure', 'stale'] as const) this.inc({ provider: p.name, operation, result }, o[result]);
+          }
+        }
+      },
+    });
+    new Gauge({
+      name: 'threadmark_upstream_sessions_usable',
+      help: 'Sessions of an account-backed provider that can serve each operation right now (not parked, locked or logged out).',
+      labelNames: ['provider', 'operation'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of sources.providers()) {
+          for (const [operation, o] of Object.entries(p.operations ?? {})) this.set({ provider: p.name, operation }, o.usableSessions);
+        }
+      },
+    });
     if (sources.responses) {
       const stats = sources.responses;
       new Gauge({

@@ -35,3 +35,8 @@ export class Problem extends Error {
 export function isProblem(e: unknown): e is Problem {
   return e instanceof Problem;
 }
+
+/** A "not found" no provider could vouch for (see the chain): a stale copy may still stand in for it. */
+export function isUnconfirmedNotFound(e: unknown): boolean {
+  return e instanceof Problem && e.code === 'not_found' && e.extensions.confirmed === false;
+}

@@ -2,7 +2,7 @@ import { Problem } from '../problems/problem.ts';
 import { providerCode } from '../problems/catalog.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
-import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider } from './types.ts';
+import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider, type ProviderOperationHealth } from './types.ts';
 
 export interface ChainOptions {
   /** Breaker settings per provider; `false` turns the breaker off. Default: 5 failures, 30 s. */
@@ -43,6 +43,8 @@ export interface ProviderHealth {
   failures: number;
   lastFailure?: { kind: FailureKind; at: string };
   breaker: 'closed' | 'open' | 'half-open' | 'off';
+  /** Account-backed providers: per upstream operation. */
+  operations?: Record<string, ProviderOperationHealth>;
 }
 
 /**
@@ -50,6 +52,8 @@ export interface ProviderHealth {
  *
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
  *   chain with Problem `not_found`.
+ * - `unconfirmed` ("not found" from a provider that says so on its own failures too) falls through; when
+ *   every tried provider answered that way the read is `not_found` with `confirmed: false`.
  * - `error`, `empty`, `network` and `unavailable` fall through to the next provider.
  * - When every tried provider failed: exactly one failure gives `<provider>_<kind>` (`unavailable` is
  *   reported as `<provider>_error`, the catalog has no `_unavailable` code); several give
@@ -87,6 +91,7 @@ export class ProviderChain {
         failures: c.failures,
         ...(c.lastFailure ? { lastFailure: c.lastFailure } : {}),
         breaker: this.circuits.get(p.name)?.state ?? 'off',
+        ...(p.operationHealth ? { operations: p.operationHealth() } : {}),
       };
     });
   }
@@ -166,8 +171,9 @@ export class ProviderChain {
           settleEmpty(true);
           throw new Problem('not_found', failure.message, { extensions: { source: p.name } });
         }
-        // A provider saying "no session right now" is healthy, just idle; only real failures trip the breaker.
-        if (failure.kind === 'unavailable') {
+        // A provider saying "no session right now" is healthy, just idle, and one saying "not found" without
+        // vouching for it answered; only real failures trip the breaker.
+        if (failure.kind === 'unavailable' || failure.kind === 'unconfirmed') {
           circuit?.release(ticket);
         } else if (failure.kind === 'empty') {
           emptyPending.push({ circuit, ticket, name: p.name });
@@ -178,6 +184,13 @@ export class ProviderChain {
       }
     }
     settleEmpty(false);
+    if (failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed')) {
+      // Nobody contradicted it and nobody else failed: "not found" is the best answer there is, marked as
+      // unconfirmed so that a stale copy still stands in for it (read-through) and an ancestor walk retries.
+      throw new Problem('not_found', `${failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`, {
+        extensions: { source: failures[0]!.provider, confirmed: false },
+      });
+    }
     const anyTried = failures.length > 0;
     if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, !!opts.search)));
     const notes = [
@@ -221,6 +234,18 @@ export class ProviderChain {
       const why = waits.length > 0 ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.` : '';
       throw new Problem('search_unavailable', `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
     }
+    // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.
+    const parked = this.providers
+      .filter((p) => !opts.only || p.name === opts.only)
+      .map((p) => ({ name: p.name, waitS: p.retryAfterS?.(capability) }))
+      .filter((p): p is { name: string; waitS: number } => typeof p.waitS === 'number' && p.waitS > 0)
+      .sort((a, b) => a.waitS - b.waitS)[0];
+    if (parked) {
+      throw new Problem(`${parked.name}_error`, `${detail} Every ${parked.name} session that could serve it is parked; the first frees up in ${parked.waitS} s.`, {
+        status: 503,
+        headers: { 'Retry-After': String(parked.waitS) },
+      });
+    }
     throw new Problem('upstream_error', detail);
   }
 
@@ -236,13 +261,16 @@ export class ProviderChain {
     if (search && failures.every((f) => f.kind === 'unavailable')) {
       throw new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });
     }
+    // Nothing failed, the capable providers only had no usable session: a wait, not an upstream failure.
+    const waiting = failures.every((f) => f.kind === 'unavailable') && retryAfter !== undefined ? { status: 503 } : {};
     if (failures.length === 1) {
       const f = failures[0]!;
-      // not_found never gets here (it stops the chain), but the code must stay inside the documented family.
-      const kind = f.kind === 'unavailable' || f.kind === 'not_found' ? 'error' : f.kind;
-      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, { headers, extensions, search });
+      // The code must stay inside the documented family: not_found stops the chain before this, and a lone
+      // unconfirmed "not found" becomes not_found, but a breaker skip reports the last kind it saw (any of them).
+      const kind = f.kind === 'unavailable' || f.kind === 'not_found' || f.kind === 'unconfirmed' ? 'error' : f.kind;
+      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, { headers, extensions, search, ...waiting });
     }
-    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });
+    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search, ...waiting });
   }
 }
 

@@ -3,7 +3,7 @@ import { FxTwitterProvider } from './fxtwitter/client.ts';
 import type { UpstreamPolicy } from './http.ts';
 import { SyndicationProvider } from './syndication/client.ts';
 import type { Provider } from './types.ts';
-import { createXProvider } from './x/provider.ts';
+import { createXProvider, type XProviderConfig } from './x/setup.ts';
 
 export interface ProvidersConfig {
   /** THREADMARK_PROVIDERS split on commas, e.g. ['fxtwitter', 'syndication', 'x']. */
@@ -33,6 +33,10 @@ const factories = new Map<string, ProviderFactory>([
         return createXProvider({
           xApiUrl: String(cfg.xApiUrl ?? ''),
           xSessionsPath: typeof cfg.xSessionsPath === 'string' ? cfg.xSessionsPath : undefined,
+          xOperationsPath: typeof cfg.xOperationsPath === 'string' ? cfg.xOperationsPath : undefined,
+          xDiscover: cfg.xDiscover === true,
+          xWebUrl: typeof cfg.xWebUrl === 'string' ? cfg.xWebUrl : undefined,
+          log: cfg.log as XProviderConfig['log'],
           upstreamTimeoutMs: cfg.timeoutMs,
           policy: cfg.policy,
         }).provider;

@@ -45,14 +45,38 @@ export interface Provider {
    * again. Undefined when it cannot say (e.g. no sessions configured at all).
    */
   retryAfterS?(capability: Capability): number | undefined;
+  /** Releases what the provider holds open (file watchers, timers). */
+  close?(): void;
+  /** Per upstream operation (account-backed providers): answers by kind and sessions able to serve it. */
+  operationHealth?(): Record<string, ProviderOperationHealth>;
+}
+
+/** One upstream operation of a provider, in GET /api provider health and /metrics. */
+export interface ProviderOperationHealth {
+  /** ok, stale (the last answer showed an out-of-date query id), parked (no session can serve it now), no_sessions. */
+  state: 'ok' | 'stale' | 'parked' | 'no_sessions';
+  queryId?: string;
+  /** Where the query id in force came from: shipped, override or discovered. */
+  source?: string;
+  transactionId?: boolean;
+  success: number;
+  failure: number;
+  stale: number;
+  lastStaleAt?: string;
+  sessions: number;
+  usableSessions: number;
+  /** Seconds until a session can serve it again, when none can now. */
+  retryAfterS?: number;
 }
 
 /**
  * How a provider call failed. `not_found` is a positive statement that the content is missing,
  * deleted or protected; the others make the chain fall through to the next provider.
  * `unavailable` = the provider cannot serve this right now (no usable session); `retryAfterS` says when.
+ * `unconfirmed` = the provider says "not found" in a way it also uses for its own failures (FxTwitter's bare
+ * 404): another provider may confirm or contradict it.
  */
-export type FailureKind = 'error' | 'empty' | 'network' | 'not_found' | 'unavailable';
+export type FailureKind = 'error' | 'empty' | 'network' | 'not_found' | 'unavailable' | 'unconfirmed';
 
 export class ProviderError extends Error {
   constructor(

@@ -134,7 +134,25 @@ export const postJsonSchema = z.looseObject({
   post: postSchema.describe('The requested post.'),
   thread: z.array(postSchema).describe("The author's own chain containing the requested post, in order."),
   conversation: z.looseObject({
-    parents: z.array(postSchema).describe('Posts above the chain by other authors, root first.'),
+    parents: z
+      .array(postSchema)
+      .describe(
+        "With context=full: the posts above the author's own chain, from the conversation's first post down to the direct " +
+          'parent, across authors. At most 20: the first post and the 19 nearest. Empty with context=thread or thread=off.',
+      ),
+    parentsOmitted: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('How many ancestors were left out between parents[0] and parents[1]; absent when none were.'),
+    earlier: z
+      .enum(['unavailable', 'cut_short'])
+      .optional()
+      .describe(
+        'The conversation continues above the first post shown but could not be read: an earlier post is deleted, protected ' +
+          'or unavailable, or the request ran out of upstream time. Absent when the top was reached.',
+      ),
     replies: z.array(replyNode),
   }),
 });

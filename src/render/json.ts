@@ -8,7 +8,14 @@ export interface PostJson {
   markdown: string;
   post: Post;
   thread: Post[];
-  conversation: { parents: Post[]; replies: ReplyNode[] };
+  conversation: {
+    parents: Post[];
+    /** Ancestors left out between `parents[0]` (the conversation's first post) and `parents[1]`. */
+    parentsOmitted?: number;
+    /** The conversation continues above the first post shown but could not be read. */
+    earlier?: 'unavailable' | 'cut_short';
+    replies: ReplyNode[];
+  };
   source: string;
   warnings: string[];
 }
@@ -46,7 +53,12 @@ export function postJson(read: PostRead, markdown: string): PostJson {
     markdown,
     post: read.requested,
     thread: read.thread,
-    conversation: { parents: read.parents, replies: read.replies },
+    conversation: {
+      parents: read.parents,
+      ...(read.parentsOmitted ? { parentsOmitted: read.parentsOmitted } : {}),
+      ...(read.earlier ? { earlier: read.earlier } : {}),
+      replies: read.replies,
+    },
     source: read.source,
     warnings: read.warnings,
   };

@@ -8,7 +8,11 @@ import { RedisKeyStore } from './keys/redis.ts';
 import { SqliteKeyStore } from './keys/sqlite.ts';
 import type { KeyStore } from './keys/types.ts';
 import { Limiter } from './limits/limiter.ts';
+import { SharedHitCheck } from './shared-hit-check.ts';
+import { POLICIES } from './limits/policies.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
+import { redisHash, type SharedHash } from './shared-hash.ts';
+export type { SharedHash } from './shared-hash.ts';
 
 // The surface the HTTP layer needs, in one import.
 export type { Cache, CacheEntry } from './cache/types.ts';
@@ -43,6 +47,8 @@ export interface Stores {
   coalescer: Coalescer;
   limiter: Limiter;
   keys: KeyStore;
+  /** Distributed mode: the one-round-trip check of a replayed cache hit (http/hit-replay.ts). */
+  hitCheck?: SharedHitCheck;
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
   sharedStoreUp(): boolean;
   /**
@@ -50,6 +56,8 @@ export interface Stores {
    * embedded mode or while Redis is unreachable.
    */
   sharedSecret(name: string, candidate: string): Promise<string | undefined>;
+  /** Distributed mode: a map shared by every instance (operator state); undefined in embedded mode. */
+  sharedHash?(name: string): SharedHash;
   close(): Promise<void>;
 }
 
@@ -82,14 +90,23 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const prefix = cfg.redisPrefix;
   const shared = new RedisCache(redis, { prefix, onDegraded: (err, op) => health.down(err, op) });
   const cache = new FailoverCache(shared, memory, () => isReady(redis));
+  const limiter = new Limiter({ redis, prefix });
+  const api = POLICIES['api-ip'];
   return {
     mode: 'distributed',
     cache,
     coalescer: new Coalescer({ lock: new RedisFillLock(redis, { prefix }) }),
-    limiter: new Limiter({ redis, prefix }),
+    limiter,
+    hitCheck: new SharedHitCheck(redis, {
+      limitKey: (partition) => limiter.redisKey('api-ip', partition),
+      cacheKey: (key) => shared.redisKey(key),
+      quota: api.quota,
+      windowS: api.windowS,
+    }),
     keys: new RedisKeyStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
+    sharedHash: (name) => redisHash(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}h:${name}`),
     close: async () => {
       health.stop();
       await cache.close();

@@ -1,4 +1,5 @@
 // OpenAPI 3.1 description generated from the route declarations and the problem catalog.
+import { z } from 'zod';
 import { CATALOG, type CatalogCode, type CatalogEntry } from '../problems/catalog.ts';
 import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
 import { CONTENT_TYPES } from '../http/present/common.ts';
@@ -57,7 +58,7 @@ function mediaTypeKey(contentType: string): string {
   return contentType.replace(/;\s*charset=[^;]+/i, '');
 }
 
-function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }> {
+function successContent(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
   const fixed = decl.fixed;
   if (fixed) {
     const schemaOf = (t: string) => (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
@@ -65,9 +66,25 @@ function successContent(decl: RouteDecl): Record<string, { schema: JsonSchema }>
   }
   const out: Record<string, { schema: JsonSchema }> = {};
   for (const rep of decl.representations) {
-    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? JSON_ENVELOPE : TEXT };
+    out[mediaTypeKey(CONTENT_TYPES[rep])] = { schema: rep === 'json' ? jsonBodyOf(decl, defs) : TEXT };
   }
   return out;
+}
+
+/**
+ * The route's declared JSON body (the same schema the MCP tools' outputSchema comes from), else an open envelope.
+ * Recursive parts (reply trees) become named components: a `#/$defs/…` pointer means nothing inside OpenAPI.
+ */
+function jsonBodyOf(decl: RouteDecl, defs: Record<string, JsonSchema>): JsonSchema {
+  if (!decl.json) return JSON_ENVELOPE;
+  const { $schema: _drop, $defs, ...schema } = z.toJSONSchema(decl.json, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const prefix = `${decl.operationId}_`;
+  const moved = JSON.parse(JSON.stringify({ schema, $defs: $defs ?? {} }).replaceAll('"#/$defs/', `"#/components/schemas/${prefix}`)) as {
+    schema: JsonSchema;
+    $defs: Record<string, JsonSchema>;
+  };
+  for (const [name, def] of Object.entries(moved.$defs)) defs[prefix + name] = def;
+  return moved.schema;
 }
 
 function entryOf(code: CatalogCode): CatalogEntry {
@@ -92,7 +109,7 @@ function errorResponses(decl: RouteDecl): Record<string, unknown> {
   return out;
 }
 
-function operation(decl: RouteDecl): Record<string, unknown> {
+function operation(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters = routeParams(decl).map((p) => ({
     name: p.name,
     in: p.in,
@@ -110,7 +127,7 @@ function operation(decl: RouteDecl): Record<string, unknown> {
       '200': {
         description: 'OK',
         ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
-        content: successContent(decl),
+        content: successContent(decl, defs),
       },
       ...errorResponses(decl),
     },
@@ -133,8 +150,9 @@ function operation(decl: RouteDecl): Record<string, unknown> {
 export function buildOpenApi(routes: readonly RouteDef[], opts: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
+  const defs: Record<string, JsonSchema> = {};
   for (const { decl } of routes) {
-    paths[decl.path] = { get: operation(decl) };
+    paths[decl.path] = { get: operation(decl, defs) };
     for (const t of decl.tags) tags.add(t);
   }
   return {
@@ -150,7 +168,7 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: OpenApiOptions):
     tags: [...tags].map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA },
+      schemas: { Problem: PROBLEM_SCHEMA, ...defs },
       securitySchemes: {
         bearerKey: {
           type: 'http',

@@ -317,3 +317,46 @@ test('serve starts the service and stops on SIGTERM', async () => {
     await sim.close();
   }
 });
+
+describe('x-operations', () => {
+  test('prints the table in force: shipped ids, the override file merged over them', async () => {
+    const shipped = await run(['x-operations']);
+    assert.equal(shipped.code, 0, shipped.stderr);
+    assert.match(shipped.stdout, /^operation\s+queryId\s+source\s+transactionId\s+features\s+fieldToggles\n/);
+    assert.match(shipped.stdout, /\nTweetDetail\s+559hs_YZNV4IgA3Z6zIIuw\s+shipped\s+no\s+31\s+2\n/);
+    assert.match(shipped.stdout, /\nSearchTimeline\s+BGd0T_j7oVwlW5U79tO_0A\s+shipped\s+yes\s+/);
+
+    const file = join(dir, 'x-operations.json');
+    writeFileSync(file, JSON.stringify({ SearchTimeline: { queryId: 'newSearchId_0001', features: { a_new_flag: true } } }));
+    const r = await run(['x-operations', '--json'], { THREADMARK_X_OPERATIONS: file });
+    assert.equal(r.code, 0, r.stderr);
+    const table = JSON.parse(r.stdout) as Record<string, { queryId: string; source: string; features: Record<string, boolean> }>;
+    assert.deepEqual([table.SearchTimeline!.queryId, table.SearchTimeline!.source], ['newSearchId_0001', 'override']);
+    assert.equal(table.SearchTimeline!.features.a_new_flag, true);
+    assert.equal(table.SearchTimeline!.features.longform_notetweets_consumption_enabled, true);
+    assert.equal(table.TweetDetail!.source, 'shipped');
+  });
+
+  test('with THREADMARK_X_DISCOVER=true the ids the web bundle names now are shown as discovered', async () => {
+    const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    try {
+      const rotated = await (await fetch(`${sim.url}/x/__deploy/rotate`, { method: 'POST', body: JSON.stringify({ operation: 'Followers' }) })).json() as { queryId: string };
+      const r = await run(['x-operations'], { THREADMARK_X_DISCOVER: 'true', THREADMARK_X_WEB_URL: sim.xWebUrl });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`\\nFollowers\\s+${rotated.queryId}\\s+discovered\\s`));
+      assert.match(r.stdout, /\nFollowing\s+\S+\s+shipped\s/);
+      assert.match(r.stderr, /^threadmark: discovery: new ids for Followers \(http:.*main\.\w+\.js\)\n$/);
+    } finally {
+      await fetch(`${sim.url}/x/__deploy/reset`, { method: 'POST' });
+      await sim.close();
+    }
+  });
+
+  test('a bad override file exits 2 with one line naming the bad key', async () => {
+    const file = join(dir, 'x-operations-bad.json');
+    writeFileSync(file, JSON.stringify({ Followers: { queryId: 'okQueryId_123', fieldtoggles: {} } }));
+    const r = await run(['x-operations'], { THREADMARK_X_OPERATIONS: file });
+    assertProblem(r, 2, 'config');
+    assert.match(r.stderr, /THREADMARK_X_OPERATIONS .*Followers\.fieldtoggles is not a field of an operation/);
+  });
+});

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
@@ -53,6 +53,16 @@ for (const [name, value, needle] of [
     assert.match(lines[0]!, new RegExp(needle));
   });
 }
+
+test('a bad THREADMARK_X_OPERATIONS file stops start-up with one line naming the bad key', async () => {
+  const file = join(dir, 'bad-operations.json');
+  writeFileSync(file, JSON.stringify({ SearchTimeline: { queryId: 'fresh_id_1234', features: { rweb_video_timestamps_enabled: 'yes' } } }));
+  const { code, stderr } = await collect(start({ THREADMARK_X_OPERATIONS: file, THREADMARK_X_DISCOVER: 'false' }));
+  assert.equal(code, 2);
+  const lines = stderr.trim().split('\n');
+  assert.equal(lines.length, 1, stderr);
+  assert.match(lines[0]!, /THREADMARK_X_OPERATIONS .*SearchTimeline\.features\.rweb_video_timestamps_enabled must be true, false or null/);
+});
 
 test('a secret is never echoed in the configuration error', async () => {
   const { stderr } = await collect(start({ THREADMARK_ADMIN_TOKEN: 'short' }));

@@ -24,6 +24,8 @@ export interface StackOptions {
   sim?: Simulator;
   /** Socket timeouts of the server (tests shorten them). */
   timeouts?: AppOptions['timeouts'];
+  /** false = no cache-hit replay: every request through Fastify. */
+  replay?: boolean;
 }
 
 /** The settings that point a service (in-process, child process or CLI) at the simulator. */
@@ -33,6 +35,7 @@ export function upstreamEnv(sim: Simulator): Record<string, string> {
     THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
     THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
     THREADMARK_X_API_URL: sim.xApiUrl,
+    THREADMARK_X_WEB_URL: sim.xWebUrl,
     THREADMARK_PROVIDERS: 'fxtwitter,syndication',
     THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
   };
@@ -47,7 +50,7 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
   });
-  const app = await createApp(config, { logger: false, redisPrefix: opts.redisPrefix, timeouts: opts.timeouts });
+  const app = await createApp(config, { logger: false, redisPrefix: opts.redisPrefix, timeouts: opts.timeouts, replay: opts.replay });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
 let s: Stack;
 let client: Client;
@@ -93,6 +94,38 @@ describe('tool calls', () => {
       assert.equal(unseal(textOf(result)), unseal(restText));
     });
   }
+});
+
+describe('structured results over HTTP', () => {
+  test('every tool: structuredContent validates against its outputSchema and carries the same Markdown', async () => {
+    const { tools } = await client.listTools();
+    const args: Record<string, Record<string, unknown>> = {
+      read_post: { handle: HANDLES.alice, id: IDS.threadRoot },
+      read_profile: { handle: HANDLES.alice },
+      list_followers: { handle: HANDLES.big, limit: 5 },
+      list_following: { handle: HANDLES.big, limit: 5 },
+      search: { q: SEARCH_TERMS.caching },
+    };
+    assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(args).sort());
+    for (const t of tools) {
+      assert.deepEqual(
+        { ...t.annotations, title: undefined },
+        { title: undefined, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      );
+      const r = (await client.callTool({ name: t.name, arguments: args[t.name] })) as ToolResult & { structuredContent?: Record<string, unknown> };
+      assert.ok(!r.isError, textOf(r));
+      const verdict = new AjvJsonSchemaValidator().getValidator(t.outputSchema!)(r.structuredContent);
+      assert.ok(verdict.valid, `${t.name}: ${verdict.errorMessage}`);
+      assert.equal(textOf(r), r.structuredContent!.markdown);
+    }
+  });
+
+  test('the agent guide and the OpenAPI document are resources over HTTP too', async () => {
+    const { resources } = await client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri).sort(), ['threadmark://llms.txt', 'threadmark://openapi.json']);
+    const guide = await client.readResource({ uri: 'threadmark://llms.txt' });
+    assert.match(String((guide.contents[0] as { text: string }).text), /budget/);
+  });
 });
 
 describe('errors', () => {

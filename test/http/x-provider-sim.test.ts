@@ -7,6 +7,8 @@ import { xAccounts } from '../../sim/routes/x-accounts.ts';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { WEB_BEARER } from '../../src/providers/x/client.ts';
 import { XProvider } from '../../src/providers/x/provider.ts';
+import { OperationTable } from '../../src/providers/x/operation-table.ts';
+import { XWebApp } from '../../src/providers/x/web-app.ts';
 import { parseSessionLines, SessionPool } from '../../src/providers/x/sessions.ts';
 import { ProviderError } from '../../src/providers/types.ts';
 
@@ -28,7 +30,9 @@ function provider(n = 2): { x: XProvider; pool: SessionPool; tokens: string[] } 
   const tokens = Array.from({ length: n }, (_, i) => `tok${++seq}_${i}`);
   const lines = tokens.map((t, i) => JSON.stringify({ username: `acct${i}`, auth_token: t, ct0: `csrf_${t}` })).join('\n');
   const pool = new SessionPool(parseSessionLines(lines).sessions);
-  return { x: new XProvider({ apiUrl: sim.xApiUrl, pool, timeoutMs: 3000 }), pool, tokens };
+  const operations = new OperationTable();
+  const web = new XWebApp({ webUrl: sim.xWebUrl, discover: false, table: operations, timeoutMs: 3000 });
+  return { x: new XProvider({ apiUrl: sim.xApiUrl, pool, operations, web, timeoutMs: 3000 }), pool, tokens };
 }
 
 const graphqlCalls = (op: string) => sim.calls({ target: 'x', path: `/${op}?` });
@@ -86,7 +90,7 @@ describe('x provider on the simulator: sessions', () => {
     const conv = await x.getConversation(IDS.daveRoot, { ranking: 'top', withReplies: true });
     assert.equal(conv.post.id, IDS.daveRoot);
     assert.equal(graphqlCalls('TweetDetail'), 2);
-    assert.deepEqual(pool.status()[0], { label: 'acct0', state: 'dead', availableInS: 86400, deadReason: 'account locked (code 326)' });
+    assert.deepEqual(pool.status()[0], { label: 'acct0', state: 'locked', availableInS: 86400, deadReason: 'account locked (code 326)' });
     await x.getProfile(HANDLES.alice, {});
     await x.getProfile(HANDLES.bob, {});
     assert.equal(graphqlCalls('UserByScreenName'), 2, 'the locked account is not tried again');

@@ -166,7 +166,7 @@ describe('sessions: rotation and parking', () => {
     assert.equal(got.res.headers.get('x-source'), 'x');
     assert.equal(detailCalls(s), 2, 'refused once with code 326, then served');
     const [locked, ok] = poolOf(s).status();
-    assert.deepEqual([locked!.state, locked!.deadReason], ['dead', 'account locked (code 326)']);
+    assert.deepEqual([locked!.state, locked!.deadReason], ['locked', 'account locked (code 326)']);
     assert.equal(ok!.state, 'ok');
     for (const id of [IDS.carolReplyToDave, IDS.bobReplyToCarol]) await read(s, `/${HANDLES.dave}/status/${id}`);
     assert.equal(detailCalls(s), 4, 'the locked account is not tried again');

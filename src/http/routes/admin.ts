@@ -4,11 +4,15 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
 import type { KeyStore } from '../../stores/keys/types.ts';
+import type { SessionAdmin } from '../../providers/x/session-admin.ts';
+import { registerSessionRoutes } from './admin-sessions.ts';
 
 export interface AdminRoutesOptions {
   /** THREADMARK_ADMIN_TOKEN; unset = every admin route answers 503 admin_unconfigured. */
   token?: string;
   keys: KeyStore;
+  /** The X provider's session admin; undefined when x is not a configured provider. */
+  sessions?: SessionAdmin;
 }
 
 const NewKeyBody = z
@@ -98,6 +102,8 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
   });
 
   app.get('/admin/keys', async () => ({ keys: await keys.list() }));
+
+  registerSessionRoutes(app, opts.sessions);
 
   app.post('/admin/keys/:id/disable', async (req) => {
     const id = parseId(req.params);

@@ -80,7 +80,7 @@ export class FxTwitterProvider implements Provider {
     const a = await this.get(`/2/status/${encodeURIComponent(id)}`, opts);
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
-    this.failOnStatus(a, 'post', true);
+    this.failOnStatus(a, 'post');
     if (!isUsableStatus(body?.status)) throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
     return parseStatus(body.status, { now: this.now() });
   }
@@ -92,9 +92,7 @@ export class FxTwitterProvider implements Provider {
     const a = await this.get(path, opts);
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
-    // Threads and replies need FxTwitter's own account pool; a bare 404 here can mean "pool exhausted",
-    // so only a tombstone is trusted as "gone" and anything else lets the chain try the next provider.
-    this.failOnStatus(a, 'conversation', false);
+    this.failOnStatus(a, 'conversation');
     if (!isUsableStatus(body?.status)) throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
     const ctx = { now: this.now() };
     const post = parseStatus(body.status, ctx);
@@ -178,7 +176,8 @@ export class FxTwitterProvider implements Provider {
 
   private async profileAt(segment: string, what: string, opts: CallOptions): Promise<Author> {
     const a = await this.get(`/2/profile/${segment}`, opts);
-    this.failOnStatus(a, 'profile', true);
+    this.failOnSuspended(a);
+    this.failOnStatus(a, 'profile');
     const body = a.body as Partial<FxUserResponse> | undefined;
     if (!body?.user?.screen_name) throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for ${what}`, { status: a.status });
     return parseUser(body.user);
@@ -187,7 +186,7 @@ export class FxTwitterProvider implements Provider {
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
     const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`, req);
     if (a.status === 204) return { items: [] };
-    this.failOnStatus(a, 'timeline', false);
+    this.failOnStatus(a, 'timeline');
     const body = this.listBody<FxSearchResults>(a, 'timeline');
     const ctx = { now: this.now() };
     const statuses = body.results.flatMap((r) => ('statuses' in r && r.type === 'thread' ? r.statuses : [r as FxStatus]));
@@ -208,7 +207,7 @@ export class FxTwitterProvider implements Provider {
     }
     const a = await this.get(`/2/search?${pageQuery(req, { q, feed })}`, req);
     // FxTwitter answers 404 both for "no results" and for "search timeline unavailable".
-    this.failOnStatus(a, 'search', false);
+    this.failOnStatus(a, 'search', 'empty');
     const body = this.listBody<FxSearchResults>(a, 'search');
     const ctx = { now: this.now() };
     const items = body.results.filter(isUsableStatus).map((s): SearchItem => ({ kind: 'post', post: parseStatus(s, ctx) }));
@@ -217,7 +216,7 @@ export class FxTwitterProvider implements Provider {
 
   private async connections(handle: string, which: 'followers' | 'following', req: PageRequest): Promise<Page<Author>> {
     const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/${which}?${pageQuery(req, {})}`, req);
-    this.failOnStatus(a, which, false);
+    this.failOnStatus(a, which);
     const body = this.listBody<FxProfileRelationshipList>(a, which);
     const users = body.results.filter((u) => typeof u?.screen_name === 'string' && typeof u.id === 'string').map(parseUser);
     return withCursor(users, body.cursor?.bottom, req);
@@ -250,18 +249,31 @@ export class FxTwitterProvider implements Provider {
     throw new ProviderError(this.name, gone ? 'not_found' : 'empty', `${this.name}: post ${t.reason}${t.message ? ` (${t.message})` : ''}`);
   }
 
+  /** A suspended account's profile is a definitive answer: FxTwitter names the reason. */
+  private failOnSuspended(a: Answer): void {
+    const reason = (a.body as { reason?: unknown } | undefined)?.reason;
+    if (a.status === 404 && reason === 'suspended') {
+      throw new ProviderError(this.name, 'not_found', `${this.name}: account suspended`, { status: 404 });
+    }
+  }
+
   /**
-   * HTTP status (or the body `code` that mirrors it) to failure kind. `trust404` says whether this route's
-   * 404 means the content does not exist; 401 is FxTwitter's "private post" answer.
+   * HTTP status (or the body `code` that mirrors it) to failure kind. 401 is FxTwitter's "private post"
+   * answer and definitive. A bare 404 (no tombstone) is not: FxTwitter gives it as well when its own upstream
+   * call failed or X limited it, so it is `unconfirmed` (another provider may confirm it); on search, where it
+   * also means "no results", it is `empty`.
    */
-  private failOnStatus(a: Answer, what: string, trust404: boolean): void {
+  private failOnStatus(a: Answer, what: string, on404: 'unconfirmed' | 'empty' = 'unconfirmed'): void {
     const code = typeof (a.body as { code?: unknown })?.code === 'number' ? ((a.body as { code: number }).code) : a.status;
     const status = a.status >= 200 && a.status < 300 ? code : a.status;
     if (status >= 200 && status < 300) return;
-    if (status === 401 || (status === 404 && trust404)) {
-      throw new ProviderError(this.name, 'not_found', `${this.name}: ${what} not found or not public (HTTP ${status})`, { status });
+    if (status === 401) {
+      throw new ProviderError(this.name, 'not_found', `${this.name}: ${what} not public (HTTP 401)`, { status });
     }
-    if (status === 404) throw new ProviderError(this.name, 'empty', `${this.name}: ${what} not available (HTTP 404)`, { status });
+    if (status === 404) {
+      const said = on404 === 'unconfirmed' ? 'reports it missing (HTTP 404), which it also answers when its own upstream fails' : 'not available (HTTP 404)';
+      throw new ProviderError(this.name, on404, `${this.name}: ${what} ${said}`, { status });
+    }
     throw new ProviderError(this.name, 'error', `${this.name}: ${what} request failed with HTTP ${status}`, {
       status,
       retryAfterS: retryAfterSeconds(a.headers),

@@ -5,7 +5,11 @@ import type { Deadline } from '../deadline.ts';
 import { fetchUpstream, parseJson, type UpstreamPolicy } from '../http.ts';
 import { ProviderError } from '../types.ts';
 import { graphqlUrl, type OperationName } from './operations.ts';
-import type { SessionPool, XSession } from './sessions.ts';
+import { OperationTable } from './operation-table.ts';
+import { OperationStats } from './operation-stats.ts';
+import { transactionId } from './transaction-id.ts';
+import type { XWebApp } from './web-app.ts';
+import type { DeadState, SessionPool, XSession } from './sessions.ts';
 import type { XEnvelope, XGraphqlError } from './wire.ts';
 
 export const PROVIDER = 'x';
@@ -21,12 +25,13 @@ const USER_AGENT =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36';
 
 /** GraphQL error codes that mean the account itself is unusable (Nitter/twscrape treat them alike). */
-const DEAD_CODES: ReadonlyMap<number, string> = new Map([
-  [32, 'could not authenticate'],
-  [89, 'expired token'],
-  [239, 'bad token'],
-  [326, 'account locked'],
-  [353, 'csrf token mismatch'],
+const DEAD_CODES: ReadonlyMap<number, { reason: string; state: DeadState }> = new Map([
+  [32, { reason: 'could not authenticate', state: 'logged_out' }],
+  [64, { reason: 'account suspended', state: 'suspended' }],
+  [89, { reason: 'expired token', state: 'logged_out' }],
+  [239, { reason: 'bad token', state: 'logged_out' }],
+  [326, { reason: 'account locked', state: 'locked' }],
+  [353, { reason: 'csrf token mismatch', state: 'logged_out' }],
 ]);
 const RATE_LIMITED = 88;
 
@@ -34,9 +39,13 @@ export interface XClientOptions {
   /** `$THREADMARK_X_API_URL`, e.g. https://x.com/i/api */
   apiUrl: string;
   pool: SessionPool;
+  /** The operations in force; the shipped table when omitted. */
+  operations?: OperationTable;
   timeoutMs: number;
   /** Retries and body limit; without one each read is tried once. */
   policy?: UpstreamPolicy;
+  /** X's web app: signing inputs and query-id discovery; without it nothing is signed or discovered. */
+  web?: XWebApp;
 }
 
 export interface XCallOptions {
@@ -45,7 +54,13 @@ export interface XCallOptions {
 }
 
 export class XGraphqlClient {
-  constructor(private readonly opts: XClientOptions) {}
+  readonly operations: OperationTable;
+  /** Per-operation answers by verdict, for /metrics and GET /api. */
+  readonly stats = new OperationStats();
+
+  constructor(private readonly opts: XClientOptions) {
+    this.operations = opts.operations ?? new OperationTable();
+  }
 
   get pool(): SessionPool {
     return this.opts.pool;
@@ -57,30 +72,56 @@ export class XGraphqlClient {
    * session can serve `op`, 'error' for bad statuses or bodies, 'network' from the transport.
    */
   async call(op: OperationName, variables: Record<string, unknown>, call: XCallOptions = {}): Promise<XEnvelope> {
-    const url = graphqlUrl(this.opts.apiUrl, op, variables);
     const tried = new Set<XSession>();
+    let refreshedIds = false;
+    let refreshedSigning = false;
     for (;;) {
       const session = this.opts.pool.acquire(op, tried);
       if (!session) throw this.exhausted(op, tried.size);
       tried.add(session);
+      const operation = this.operations.get(op);
+      const url = graphqlUrl(this.opts.apiUrl, operation, variables);
+      const headers = sessionHeaders(session);
+      if (operation.transactionId) {
+        const inputs = await this.opts.web?.signingInputs();
+        if (inputs) headers['x-client-transaction-id'] = transactionId(inputs, 'GET', new URL(url).pathname);
+      }
       const res = await fetchUpstream(PROVIDER, url, {
         signal: call.signal,
         deadline: call.deadline,
         timeoutMs: this.opts.timeoutMs,
         policy: this.opts.policy,
-        headers: sessionHeaders(session),
+        headers,
       });
       this.opts.pool.recordRateLimit(session, op, res.headers);
       const verdict = judge(res.status, res.text);
+      this.stats.count(op, verdict.kind);
       if (verdict.kind === 'rate_limited') {
         this.opts.pool.parkRateLimited(session, op, res.headers);
         continue;
       }
       if (verdict.kind === 'dead') {
-        this.opts.pool.markDead(session, verdict.reason);
+        this.opts.pool.markDead(session, verdict.reason, verdict.state);
         continue;
       }
-      if (verdict.kind === 'retry') continue;
+      if (verdict.kind === 'retry') {
+        // A signed call refused with X's bare 404: the signing inputs may be out of date; read them again once.
+        if (operation.transactionId && this.opts.web && !refreshedSigning) {
+          refreshedSigning = true;
+          if (await this.opts.web.resetSigning()) tried.delete(session);
+        }
+        continue;
+      }
+      if (verdict.kind === 'stale') {
+        // One refresh of the ids from X's web bundle, then one retry if it changed this operation's id.
+        if (!refreshedIds && this.opts.web && (await this.opts.web.refreshFor(op, operation.queryId))) {
+          refreshedIds = true;
+          tried.delete(session);
+          continue;
+        }
+        const advice = this.opts.web?.discover ? 'the web bundle has no newer id; refresh THREADMARK_X_OPERATIONS' : 'refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true';
+        throw new ProviderError(PROVIDER, 'error', `x ${op}: ${verdict.reason}; ${advice}`, { status: res.status });
+      }
       if (verdict.kind === 'fail') {
         throw new ProviderError(PROVIDER, 'error', `x ${op}: ${verdict.reason}`, { status: res.status });
       }
@@ -122,9 +163,15 @@ export function sessionHeaders(s: XSession): Record<string, string> {
 type Verdict =
   | { kind: 'ok'; body: XEnvelope }
   | { kind: 'rate_limited' }
-  | { kind: 'dead'; reason: string }
+  | { kind: 'dead'; reason: string; state: DeadState }
   | { kind: 'retry' }
+  | { kind: 'stale'; reason: string }
   | { kind: 'fail'; reason: string };
+
+/** X's code for a request whose feature flags do not match what the operation expects now. */
+const FEATURES_MISMATCH = 336;
+/** X's code for a bad request it can explain (bad cursor, bad query): not a sign of a stale table. */
+const BAD_REQUEST = 214;
 
 /** Sorts one answer into: usable, session problem (rotate), transient (rotate) or upstream failure. */
 function judge(status: number, text: string): Verdict {
@@ -133,12 +180,21 @@ function judge(status: number, text: string): Verdict {
   const codes = errorCodes(body);
   if (codes.includes(RATE_LIMITED)) return { kind: 'rate_limited' };
   const dead = codes.find((c) => DEAD_CODES.has(c));
-  if (dead !== undefined) return { kind: 'dead', reason: `${DEAD_CODES.get(dead)} (code ${dead})` };
+  if (dead !== undefined) {
+    const { reason, state } = DEAD_CODES.get(dead)!;
+    return { kind: 'dead', reason: `${reason} (code ${dead})`, state };
+  }
   // An HTML error page comes from the edge (Cloudflare-style block of our address), not from the account.
   if (status >= 400 && /^\s*</.test(text)) return { kind: 'fail', reason: `blocked with an HTML page (HTTP ${status})` };
-  if (status === 401 || status === 403) return { kind: 'dead', reason: `refused with HTTP ${status}` };
+  if (status === 401) return { kind: 'dead', reason: 'logged out (HTTP 401)', state: 'logged_out' };
+  if (status === 403) return { kind: 'dead', reason: 'refused with HTTP 403', state: 'locked' };
   // X answers a transient 404 with an empty body (stale transaction id, shard hiccup): another session may pass.
   if (status === 404 && text.trim() === '') return { kind: 'retry' };
+  // After a web deploy an old query id answers 404 and old flags 400 / code 336, whichever session asks.
+  if (codes.includes(FEATURES_MISMATCH)) return { kind: 'stale', reason: `features out of date (code ${FEATURES_MISMATCH})` };
+  if (status === 404 || (status === 400 && !codes.includes(BAD_REQUEST))) {
+    return { kind: 'stale', reason: `query id or features out of date (HTTP ${status})` };
+  }
   if (status >= 400) return { kind: 'fail', reason: `HTTP ${status}` };
   if (body === undefined) {
     parseJson(PROVIDER, text); // throws the canonical malformed-JSON ProviderError

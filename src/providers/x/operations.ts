@@ -1,128 +1,135 @@
-// The one table of X web GraphQL operations we call. X rotates query ids and feature flags with its web
-// deploys; when calls start failing with 400/404 or error 336 ("features cannot be null"), refresh the ids
-// below and the flag set from a maintained client (twscrape `twscrape/api.py` OP_* + GQL_FEATURES is the
-// source these were taken from; Nitter `src/consts.nim` and FxEmbed `graphql/queries.ts` carry the same facts).
+// X web GraphQL operations as data. X rotates query ids and feature flags with its web deploys, so the
+// values live in operations.json (shipped, the current table), an operator's THREADMARK_X_OPERATIONS file
+// merged over it, and ids read from X's web bundle when discovery is on. This module holds the shapes, the
+// validation of an override file and the merge; operation-table.ts keeps the table in force at run time.
+// The shipped values come from twscrape `twscrape/api.py` OP_* + GQL_FEATURES (Nitter `src/consts.nim`
+// and FxEmbed carry the same facts); upstreams.md §3.2 records when they were taken.
+import { z } from 'zod';
+import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
 
-export type OperationName = 'TweetDetail' | 'UserByScreenName' | 'UserTweets' | 'Followers' | 'Following' | 'SearchTimeline';
+export const OPERATION_NAMES = ['TweetDetail', 'UserByScreenName', 'UserTweets', 'Followers', 'Following', 'SearchTimeline'] as const;
+export type OperationName = (typeof OPERATION_NAMES)[number];
 
 export interface Operation {
   queryId: string;
   operationName: OperationName;
+  /** Whether X wants an `x-client-transaction-id` header on this operation. */
+  transactionId: boolean;
   /** Defaults merged under the per-call variables. */
   variables: Readonly<Record<string, unknown>>;
   features: Readonly<Record<string, boolean>>;
   fieldToggles?: Readonly<Record<string, boolean>>;
 }
 
-/** twscrape GQL_FEATURES: the flags the web app sends with every timeline query. */
-export const GQL_FEATURES: Readonly<Record<string, boolean>> = {
-  articles_preview_enabled: false,
-  c9s_tweet_anatomy_moderator_badge_enabled: true,
-  communities_web_enable_tweet_community_results_fetch: true,
-  creator_subscriptions_quote_tweet_preview_enabled: false,
-  creator_subscriptions_tweet_preview_api_enabled: true,
-  freedom_of_speech_not_reach_fetch_enabled: true,
-  graphql_is_translatable_rweb_tweet_is_translatable_enabled: true,
-  longform_notetweets_consumption_enabled: true,
-  longform_notetweets_inline_media_enabled: true,
-  longform_notetweets_rich_text_read_enabled: true,
-  responsive_web_edit_tweet_api_enabled: true,
-  responsive_web_enhance_cards_enabled: false,
-  responsive_web_graphql_exclude_directive_enabled: true,
-  responsive_web_graphql_skip_user_profile_image_extensions_enabled: false,
-  responsive_web_graphql_timeline_navigation_enabled: true,
-  responsive_web_media_download_video_enabled: false,
-  responsive_web_twitter_article_tweet_consumption_enabled: true,
-  rweb_tipjar_consumption_enabled: true,
-  rweb_video_timestamps_enabled: true,
-  standardized_nudges_misinfo: true,
-  tweet_awards_web_tipping_enabled: false,
-  tweet_with_visibility_results_prefer_gql_limited_actions_policy_enabled: true,
-  tweet_with_visibility_results_prefer_gql_media_interstitial_enabled: false,
-  tweetypie_unmention_optimization_enabled: true,
-  verified_phone_label_enabled: false,
-  view_counts_everywhere_api_enabled: true,
-  responsive_web_grok_analyze_button_fetch_trends_enabled: false,
-  premium_content_api_read_enabled: false,
-  profile_label_improvements_pcf_label_in_post_enabled: false,
-  responsive_web_grok_share_attachment_enabled: false,
-  responsive_web_grok_analyze_post_followups_enabled: false,
-};
+export type OperationsTable = Readonly<Record<OperationName, Operation>>;
 
-/** twscrape's extra flags for the user lookup. */
-const USER_FEATURES: Readonly<Record<string, boolean>> = {
-  ...GQL_FEATURES,
-  highlights_tweets_tab_ui_enabled: true,
-  hidden_profile_likes_enabled: true,
-  hidden_profile_subscriptions_enabled: true,
-  subscriptions_verification_info_verified_since_enabled: true,
-  subscriptions_verification_info_is_identity_verified_enabled: false,
-  responsive_web_twitter_article_notes_tab_enabled: false,
-  subscriptions_feature_can_gift_premium: false,
-};
+/** X's query ids are 22 URL-safe base64 characters today; a little slack in case that changes. */
+const QUERY_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-const CONNECTION_FEATURES: Readonly<Record<string, boolean>> = {
-  ...GQL_FEATURES,
-  responsive_web_twitter_article_notes_tab_enabled: false,
-};
+const flags = (nullable: boolean) =>
+  z.record(z.string().regex(/^[A-Za-z0-9_]{1,100}$/, 'is not a feature flag name'), nullable ? z.boolean().nullable() : z.boolean());
 
-/** Query ids: the twscrape column of upstreams.md §3.2 (Aug 2026). */
-export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
-  TweetDetail: {
-    queryId: '559hs_YZNV4IgA3Z6zIIuw',
-    operationName: 'TweetDetail',
-    variables: {
-      with_rux_injections: false,
-      rankingMode: 'Relevance',
-      includePromotedContent: false,
-      withCommunity: true,
-      withQuickPromoteEligibilityTweetFields: false,
-      withBirdwatchNotes: true,
-      withVoice: true,
-      withV2Timeline: true,
-    },
-    features: GQL_FEATURES,
-    fieldToggles: { withArticleRichContentState: true, withArticlePlainText: false },
-  },
-  UserByScreenName: {
-    queryId: 'Gb-d6r0vxPOADdG62OEBpQ',
-    operationName: 'UserByScreenName',
-    variables: { withSafetyModeUserFields: true },
-    features: USER_FEATURES,
-  },
-  UserTweets: {
-    queryId: 'eoJ5zbv51Z_KVl81v9PmLQ',
-    operationName: 'UserTweets',
-    variables: {
-      count: 20,
-      includePromotedContent: false,
-      withQuickPromoteEligibilityTweetFields: false,
-      withVoice: true,
-      withV2Timeline: true,
-    },
-    features: GQL_FEATURES,
-  },
-  Followers: {
-    queryId: 'vJijlO_CM7dyGFNjDd7iqQ',
-    operationName: 'Followers',
-    variables: { count: 20, includePromotedContent: false },
-    features: CONNECTION_FEATURES,
-  },
-  Following: {
-    queryId: 'b8XpwALENnJdFSHchkK6rw',
-    operationName: 'Following',
-    variables: { count: 20, includePromotedContent: false },
-    features: CONNECTION_FEATURES,
-  },
-  SearchTimeline: {
-    queryId: 'BGd0T_j7oVwlW5U79tO_0A',
-    operationName: 'SearchTimeline',
-    variables: { count: 20, querySource: 'typed_query', product: 'Latest' },
-    features: GQL_FEATURES,
-    fieldToggles: { withArticleRichContentState: false },
-  },
-};
+/** One entry of an override file: every field optional; a flag set to null removes it from the defaults. */
+const OverrideEntry = z
+  .object({
+    queryId: z.string().regex(QUERY_ID, 'must be 8-64 letters, digits, _ or -'),
+    transactionId: z.boolean(),
+    variables: z.record(z.string(), z.unknown()),
+    features: flags(true),
+    fieldToggles: flags(true),
+  })
+  .partial()
+  .strict();
+
+export type OperationOverride = z.infer<typeof OverrideEntry>;
+export type OperationsOverride = Partial<Record<OperationName, OperationOverride>>;
+
+/** A bad override file; the message is one line naming the offending key. */
+export class OperationsFileError extends Error {}
+
+/**
+ * Validates the JSON text of an override file. Throws OperationsFileError with e.g.
+ * `TweetDetail.features.foo must be true, false or null`.
+ */
+export function parseOperationsOverride(text: string): OperationsOverride {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new OperationsFileError(`is not valid JSON (${(err as Error).message.split('\n')[0]})`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new OperationsFileError('must be a JSON object keyed by operation name');
+  }
+  const out: OperationsOverride = {};
+  for (const [name, entry] of Object.entries(raw)) {
+    if (!(OPERATION_NAMES as readonly string[]).includes(name)) {
+      throw new OperationsFileError(`${name} is not a known operation (known: ${OPERATION_NAMES.join(', ')})`);
+    }
+    const parsed = OverrideEntry.safeParse(entry);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const path = [name, ...issue.path.map(String), ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])].join('.');
+      throw new OperationsFileError(`${path} ${describeIssue(issue)}`);
+    }
+    out[name as OperationName] = parsed.data;
+  }
+  return out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return 'is not a field of an operation (queryId, transactionId, variables, features, fieldToggles)';
+  if (issue.code === 'invalid_type' && issue.path.length === 2 && /features|fieldToggles/.test(String(issue.path[0]))) {
+    return 'must be true, false or null';
+  }
+  if (issue.code === 'invalid_type') return `must be ${issue.expected === 'record' ? 'an object' : issue.expected}`;
+  return issue.message;
+}
+
+function mergeFlags(base: Readonly<Record<string, boolean>> | undefined, over: Record<string, boolean | null> | undefined) {
+  if (!over) return base;
+  const out: Record<string, boolean> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** The override merged over `base`, operation by operation and flag by flag. */
+export function mergeOperations(base: OperationsTable, override: OperationsOverride): OperationsTable {
+  const out = { ...base } as Record<OperationName, Operation>;
+  for (const name of OPERATION_NAMES) {
+    const o = override[name];
+    if (!o) continue;
+    const b = base[name];
+    const fieldToggles = mergeFlags(b.fieldToggles, o.fieldToggles);
+    out[name] = {
+      ...b,
+      ...(o.queryId ? { queryId: o.queryId } : {}),
+      ...(o.transactionId !== undefined ? { transactionId: o.transactionId } : {}),
+      ...(o.variables ? { variables: { ...b.variables, ...o.variables } } : {}),
+      features: mergeFlags(b.features, o.features) ?? {},
+    };
+    delete out[name].fieldToggles;
+    if (fieldToggles && Object.keys(fieldToggles).length > 0) out[name].fieldToggles = fieldToggles;
+  }
+  return out;
+}
+
+function shippedTable(): OperationsTable {
+  const override = parseOperationsOverride(JSON.stringify(SHIPPED));
+  const empty = Object.fromEntries(
+    OPERATION_NAMES.map((n) => [n, { queryId: '', operationName: n, transactionId: false, variables: {}, features: {} }]),
+  ) as unknown as OperationsTable;
+  const table = mergeOperations(empty, override);
+  for (const n of OPERATION_NAMES) if (!table[n].queryId) throw new Error(`operations.json lacks ${n}`);
+  return table;
+}
+
+/** The shipped table (operations.json), validated like an override file. */
+export const DEFAULT_OPERATIONS: OperationsTable = shippedTable();
 
 /**
  * Our search feeds → SearchTimeline `product`. X's web app has no Photos/Videos products any more (none of
@@ -140,9 +147,8 @@ export const SEARCH_PRODUCTS: Readonly<Record<SearchFeed, { product: string; med
 /** X ranks conversation replies by Relevance (its "top"), Recency or Likes. */
 export const RANKING_MODES = { top: 'Relevance', recent: 'Recency' } as const;
 
-/** `$THREADMARK_X_API_URL/graphql/<queryId>/<Operation>?variables=..&features=..[&fieldToggles=..]`. */
-export function graphqlUrl(apiRoot: string, name: OperationName, variables: Record<string, unknown>): string {
-  const op = OPERATIONS[name];
+/** `<apiRoot>/graphql/<queryId>/<Operation>?variables=..&features=..[&fieldToggles=..]`. */
+export function graphqlUrl(apiRoot: string, op: Operation, variables: Record<string, unknown>): string {
   const params = new URLSearchParams();
   params.set('variables', JSON.stringify({ ...op.variables, ...dropUndefined(variables) }));
   params.set('features', JSON.stringify(op.features));

@@ -8,6 +8,7 @@ import {
   type ConversationOptions,
   type PageRequest,
   type Provider,
+  type ProviderOperationHealth,
   type SearchFeed,
   type SearchItem,
 } from '../types.ts';
@@ -15,10 +16,14 @@ import type { UpstreamPolicy } from '../http.ts';
 import { PROVIDER, XGraphqlClient } from './client.ts';
 import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
 import { parseConversation, parseProfile, parseReplyPage, parseSearchPage, parseTimelinePage, parseUserPage } from './parse.ts';
-import { loadSessionsFile, SessionPool } from './sessions.ts';
+import type { SessionPool } from './sessions.ts';
+import type { OperationTable } from './operation-table.ts';
+import type { XWebApp } from './web-app.ts';
 
 /** Which operation backs each capability (timeline also needs UserByScreenName once per handle). */
 const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
+  // A single post is the focal post of its conversation answer: one operation, one session budget.
+  ['post', 'TweetDetail'],
   ['conversation', 'TweetDetail'],
   ['profile', 'UserByScreenName'],
   ['timeline', 'UserTweets'],
@@ -45,8 +50,12 @@ const MAX_FILTERED_READS = 4;
 export interface XProviderOptions {
   apiUrl: string;
   pool: SessionPool;
+  operations?: OperationTable;
+  web?: XWebApp;
   timeoutMs: number;
   policy?: UpstreamPolicy;
+  /** Stops what the setup started (file watchers). */
+  onClose?: () => void;
 }
 
 export interface ConversationPageRequest extends CallOptions {
@@ -67,6 +76,42 @@ export class XProvider implements Provider {
     return this.opts.pool;
   }
 
+  get operations(): OperationTable {
+    return this.client.operations;
+  }
+
+  /** Stops watching the operations and sessions files. */
+  close(): void {
+    this.client.operations.close();
+    this.opts.onClose?.();
+  }
+
+  /** Per operation: the id in force, answers counted by kind, and how many sessions can serve it now. */
+  operationHealth(): Record<OperationName, ProviderOperationHealth> {
+    const out = {} as Record<OperationName, ProviderOperationHealth>;
+    for (const row of this.client.operations.rows()) {
+      const wait = this.opts.pool.nextAvailableInS(row.name);
+      const usable = this.opts.pool.usableCount(row.name);
+      const { last, ...counts } = this.client.stats.get(row.name);
+      out[row.name] = {
+        state: this.opts.pool.size === 0 ? 'no_sessions' : usable === 0 ? 'parked' : last === 'stale' ? 'stale' : 'ok',
+        queryId: row.operation.queryId,
+        source: row.source,
+        transactionId: row.operation.transactionId,
+        ...counts,
+        sessions: this.opts.pool.size,
+        usableSessions: usable,
+        ...(wait ? { retryAfterS: wait } : {}),
+      };
+    }
+    return out;
+  }
+
+  /** The web app reader's state (discovery, signing inputs), for GET /api. */
+  webStatus() {
+    return this.opts.web?.status();
+  }
+
   capabilities(): ReadonlySet<Capability> {
     const out = new Set<Capability>();
     for (const [cap, op] of CAPABILITY_OPS) if (this.opts.pool.isAvailable(op)) out.add(cap);
@@ -77,6 +122,11 @@ export class XProvider implements Provider {
   retryAfterS(capability: Capability): number | undefined {
     const op = CAPABILITY_OP.get(capability);
     return op ? this.opts.pool.nextAvailableInS(op) : undefined;
+  }
+
+  async getPost(id: string, opts: CallOptions): Promise<Post> {
+    const req = { ranking: 'top' as const, signal: opts.signal, deadline: opts.deadline };
+    return (await this.getConversationPage(id, req)).bundle.post;
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
@@ -186,39 +236,4 @@ function endAware<T>(page: Page<T>, requested: string | undefined): Page<T> {
   if (c === undefined) return page;
   if (page.items.length === 0 || c === requested || c.startsWith('0|')) return { items: page.items };
   return page;
-}
-
-export interface XProviderConfig {
-  xApiUrl: string;
-  xSessionsPath?: string;
-  upstreamTimeoutMs: number;
-  policy?: UpstreamPolicy;
-}
-
-export interface XProviderSetup {
-  provider: XProvider;
-  /** Labels of the sessions loaded and the number of lines skipped, for a start-up log line. */
-  sessions: string[];
-  skipped: number;
-}
-
-/**
- * Builds the provider from the validated configuration. No path = no sessions (the provider then has no
- * capabilities); a path that cannot be read is a start-up error, since the operator asked for sessions.
- */
-export function createXProvider(cfg: XProviderConfig, now: () => number = Date.now): XProviderSetup {
-  let loaded: { sessions: SessionPool['sessions']; skipped: number } = { sessions: [], skipped: 0 };
-  if (cfg.xSessionsPath) {
-    try {
-      loaded = loadSessionsFile(cfg.xSessionsPath);
-    } catch (err) {
-      throw new Error(`cannot read THREADMARK_X_SESSIONS (${cfg.xSessionsPath}): ${(err as Error).message}`);
-    }
-  }
-  const pool = new SessionPool([...loaded.sessions], now);
-  return {
-    provider: new XProvider({ apiUrl: cfg.xApiUrl, pool, timeoutMs: cfg.upstreamTimeoutMs, policy: cfg.policy }),
-    sessions: loaded.sessions.map((s) => s.label),
-    skipped: loaded.skipped,
-  };
 }

@@ -3,6 +3,7 @@
 // parked for every operation. Cookie values never leave this module except into request headers: the
 // `label` (the username) is what logs and errors may show.
 import { readFileSync } from 'node:fs';
+import { watchPath } from './file-watch.ts';
 import type { OperationName } from './operations.ts';
 
 export interface XSession {
@@ -62,15 +63,41 @@ export function loadSessionsFile(path: string): ParsedSessions {
   return parseSessionLines(readFileSync(path, 'utf8'));
 }
 
-export type SessionState = 'ok' | 'rate_limited' | 'dead';
+/** Re-reads the sessions file into `pool` whenever it changes; a file that cannot be read keeps the pool. */
+export function watchSessionsFile(path: string, pool: SessionPool, log?: PoolLog): () => void {
+  return watchPath(path, () => {
+    try {
+      const { sessions, skipped } = loadSessionsFile(path);
+      pool.setFileSessions(sessions);
+      log?.info({ sessions: sessions.map((s) => s.label), skipped }, 'THREADMARK_X_SESSIONS re-read');
+    } catch (err) {
+      log?.warn({ path }, `THREADMARK_X_SESSIONS could not be re-read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); keeping the sessions in rotation`);
+    }
+  });
+}
+
+/** Why a session is out of every operation: it needs an operator (new cookies, an unlocked account). */
+export type DeadState = 'locked' | 'suspended' | 'logged_out';
+export type SessionState = 'ok' | 'rate_limited' | DeadState;
 
 interface Health {
   /** Per operation: epoch ms until which the session must not be used for it. */
   parkedUntil: Map<OperationName, number>;
   /** Per operation: last seen x-rate-limit-remaining / reset (epoch ms). */
-  limits: Map<OperationName, { remaining: number; resetAt: number }>;
+  limits: Map<OperationName, { remaining: number; limit?: number; resetAt: number }>;
   deadUntil: number;
+  deadState?: DeadState;
   deadReason?: string;
+}
+
+/** One operation's rate-limit window as X last announced it for a session. */
+export interface OperationWindow {
+  remaining?: number;
+  limit?: number;
+  /** ISO time X resets the window. */
+  resetAt?: string;
+  /** Seconds until the session may be used for this operation again (0 = now). */
+  availableInS: number;
 }
 
 export interface SessionStatus {
@@ -81,19 +108,106 @@ export interface SessionStatus {
   deadReason?: string;
 }
 
+export interface SessionDetail extends SessionStatus {
+  /** Where the session came from: the sessions file or an admin request at run time. */
+  origin: SessionOrigin;
+  operations: Partial<Record<OperationName, OperationWindow>>;
+}
+
+export type SessionOrigin = 'file' | 'admin';
+
+export interface PoolLog {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+const same = (a: XSession, b: XSession) => a.label === b.label && a.authToken === b.authToken && a.ct0 === b.ct0;
+
+/**
+ * The sessions in rotation: those of the sessions file plus those added at run time (admin), minus those
+ * removed at run time. Health (parking, windows) follows a session across re-reads as long as its cookies
+ * stay the same.
+ */
 export class SessionPool {
   private readonly health = new Map<XSession, Health>();
   private readonly nextIndex = new Map<OperationName, number>();
+  private fromFile: XSession[] = [];
+  private added: XSession[] = [];
+  private removed = new Set<string>();
+  private active: XSession[] = [];
 
   constructor(
-    readonly sessions: readonly XSession[],
+    sessions: readonly XSession[],
     private readonly now: () => number = Date.now,
+    private readonly log?: PoolLog,
   ) {
-    for (const s of sessions) this.health.set(s, { parkedUntil: new Map(), limits: new Map(), deadUntil: 0 });
+    this.fromFile = [...sessions];
+    this.rebuild();
+  }
+
+  get sessions(): readonly XSession[] {
+    return this.active;
   }
 
   get size(): number {
-    return this.sessions.length;
+    return this.active.length;
+  }
+
+  /** The sessions file was re-read. */
+  setFileSessions(sessions: readonly XSession[]): void {
+    this.fromFile = [...sessions];
+    this.rebuild();
+  }
+
+  /** Run-time changes (admin), as a whole: the shared copy in distributed mode replaces the local one. */
+  setRuntime(added: readonly XSession[], removed: Iterable<string>): void {
+    this.added = [...added];
+    this.removed = new Set([...removed].map((l) => l.toLowerCase()));
+    this.rebuild();
+  }
+
+  /** Adds (or replaces, by username) a session at run time. */
+  add(session: XSession): void {
+    this.added = [...this.added.filter((s) => s.label.toLowerCase() !== session.label.toLowerCase()), session];
+    this.removed.delete(session.label.toLowerCase());
+    this.rebuild();
+  }
+
+  /** Takes a session out of rotation by username; false when no such session is in rotation. */
+  remove(label: string): boolean {
+    const key = label.toLowerCase();
+    if (!this.active.some((s) => s.label.toLowerCase() === key)) return false;
+    this.added = this.added.filter((s) => s.label.toLowerCase() !== key);
+    this.removed.add(key);
+    this.rebuild();
+    return true;
+  }
+
+  runtime(): { added: XSession[]; removed: string[] } {
+    return { added: [...this.added], removed: [...this.removed] };
+  }
+
+  originOf(s: XSession): SessionOrigin {
+    return this.added.includes(s) ? 'admin' : 'file';
+  }
+
+  private rebuild(): void {
+    const byLabel = new Map<string, XSession>();
+    for (const s of this.fromFile) if (!this.removed.has(s.label.toLowerCase())) byLabel.set(s.label.toLowerCase(), s);
+    // A session added at run time replaces a file session of the same username.
+    for (const s of this.added) byLabel.set(s.label.toLowerCase(), s);
+    const old = [...this.health.keys()];
+    const next: XSession[] = [];
+    const health = new Map<XSession, Health>();
+    for (const s of byLabel.values()) {
+      const kept = old.find((o) => same(o, s));
+      const h = kept ? this.health.get(kept)! : { parkedUntil: new Map(), limits: new Map(), deadUntil: 0 };
+      health.set(s, h);
+      next.push(s);
+    }
+    this.health.clear();
+    for (const [s, h] of health) this.health.set(s, h);
+    this.active = next;
   }
 
   /** Next usable session for `op`, round robin per operation; undefined when every session is parked. */
@@ -117,8 +231,9 @@ export class SessionPool {
     if (!Number.isFinite(remaining)) return;
     const h = this.health.get(session);
     if (!h) return;
+    const limit = Number(headers.get('x-rate-limit-limit') ?? NaN);
     const resetAt = Number.isFinite(resetS) ? resetS * 1000 : this.now() + DEFAULT_RATE_LIMIT_PARK_MS;
-    h.limits.set(op, { remaining, resetAt });
+    h.limits.set(op, { remaining, resetAt, ...(Number.isFinite(limit) ? { limit } : {}) });
     if (remaining <= 0) this.park(h, op, resetAt);
   }
 
@@ -132,12 +247,24 @@ export class SessionPool {
     this.park(h, op, resetAt);
   }
 
-  /** Locked (326), logged out (32/89/239) or refused (403): out of rotation for every operation. */
-  markDead(session: XSession, reason: string): void {
+  /**
+   * Locked (326, 403), suspended (64) or logged out (32/89/239/353, 401): out of rotation for every
+   * operation for DEAD_PARK_MS, with one warning naming the session (never its cookies) and what to do.
+   */
+  markDead(session: XSession, reason: string, state: DeadState = 'locked'): void {
     const h = this.health.get(session);
     if (!h) return;
+    const fresh = h.deadUntil <= this.now();
     h.deadUntil = this.now() + DEAD_PARK_MS;
     h.deadReason = reason;
+    h.deadState = state;
+    if (fresh) {
+      const todo = state === 'logged_out' ? 'log in again and replace its cookies' : 'check the account on x.com, then replace or remove it';
+      this.log?.warn(
+        { session: session.label, state, reason, parkedHours: DEAD_PARK_MS / 3_600_000 },
+        `x session ${session.label} ${state.replace('_', ' ')} (${reason}): out of rotation for ${DEAD_PARK_MS / 3_600_000} h; ${todo} (sessions file or POST /admin/sessions)`,
+      );
+    }
   }
 
   /** True when some session can serve `op` now (or any operation when `op` is omitted). */
@@ -163,11 +290,38 @@ export class SessionPool {
       const dead = h.deadUntil > this.now();
       return {
         label: s.label,
-        state: dead ? 'dead' : wait > 0 ? 'rate_limited' : 'ok',
+        state: dead ? (h.deadState ?? 'locked') : wait > 0 ? 'rate_limited' : 'ok',
         availableInS: Math.ceil(wait / 1000),
         ...(dead && h.deadReason ? { deadReason: h.deadReason } : {}),
       };
     });
+  }
+
+  /** Every session with its per-operation windows, for GET /admin/sessions. No cookie value appears. */
+  details(): SessionDetail[] {
+    const now = this.now();
+    return this.status().map((st, i) => {
+      const s = this.sessions[i]!;
+      const h = this.health.get(s)!;
+      const operations: SessionDetail['operations'] = {};
+      const ops = new Set<OperationName>([...h.limits.keys(), ...h.parkedUntil.keys()]);
+      for (const op of ops) {
+        const w = h.limits.get(op);
+        const fresh = w && w.resetAt > now;
+        operations[op] = {
+          ...(fresh ? { remaining: w.remaining, ...(w.limit !== undefined ? { limit: w.limit } : {}), resetAt: new Date(w.resetAt).toISOString() } : {}),
+          availableInS: Math.ceil(this.waitMs(s, op) / 1000),
+        };
+      }
+      // Parked for some operation only: still listed as rate limited, the windows say for which.
+      const parked = st.state === 'ok' && Object.values(operations).some((o) => o.availableInS > 0);
+      return { ...st, state: parked ? 'rate_limited' : st.state, origin: this.originOf(s), operations };
+    });
+  }
+
+  /** Sessions usable for `op` right now. */
+  usableCount(op: OperationName): number {
+    return this.sessions.filter((s) => this.waitMs(s, op) === 0).length;
   }
 
   private park(h: Health, op: OperationName, until: number): void {

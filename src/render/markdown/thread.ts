@@ -57,6 +57,23 @@ function userinfoSection(read: PostRead, opts: PostDocumentOptions, d: Dialect):
   return `## Participants\n\n${items.join('\n')}`;
 }
 
+const EARLIER_NOTE = {
+  unavailable: '*An earlier post in this conversation is unavailable.*',
+  cut_short: '*Earlier posts in this conversation were not read in time.*',
+} as const;
+
+function contextHeading(read: PostRead): string {
+  const shown = read.parents.length;
+  if (shown === 0) return '## Context';
+  const total = shown + (read.parentsOmitted ?? 0);
+  const counted = total === shown ? `${shown}` : `${shown} of ${total}`;
+  return `## Context · ${counted} earlier ${total === 1 ? 'post' : 'posts'}`;
+}
+
+function omittedNote(n: number): string {
+  return `*… ${n} more ${n === 1 ? 'post' : 'posts'} of the conversation left out here …*`;
+}
+
 /** The whole document in a dialect (plain Markdown or Obsidian share everything but escaping and links). */
 export function renderPostDocument(read: PostRead, opts: PostDocumentOptions, d: Dialect, layout: ParentsLayout = 'section'): string {
   const chain = chainOf(read);
@@ -66,13 +83,15 @@ export function renderPostDocument(read: PostRead, opts: PostDocumentOptions, d:
   const info = userinfoSection(read, opts, d);
   if (info) parts.push(info);
   if (read.warnings.length > 0) parts.push(`*Note: ${read.warnings.map((w) => d.text(w.replace(/\s+/g, ' '), false)).join(' · ')}*`);
-  if (read.parents.length > 0) {
+  if (read.parents.length > 0 || read.earlier) {
     const flat = layout === 'flat';
-    if (!flat) parts.push(`## Context · ${read.parents.length} earlier ${read.parents.length === 1 ? 'post' : 'posts'}`);
-    for (const p of read.parents) {
+    if (!flat) parts.push(contextHeading(read));
+    if (read.earlier) parts.push(EARLIER_NOTE[read.earlier]);
+    read.parents.forEach((p, i) => {
       const heading = `${flat ? 'Context · ' : ''}${plainByline(p.author, d)} · ${escapeLine(formatTime(p.createdAt))}`;
       parts.push(renderPostBlock(p, { level: flat ? 2 : 3, heading, full: opts.full, showReplyTo: false }, d));
-    }
+      if (i === 0 && read.parentsOmitted) parts.push(omittedNote(read.parentsOmitted));
+    });
   }
   chain.forEach((p, i) => {
     const when = escapeLine(formatTime(p.createdAt));

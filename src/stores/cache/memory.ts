@@ -31,6 +31,11 @@ export class MemoryCache implements Cache {
     return this.#lru.get(key);
   }
 
+  /** `get` without a promise, for the cache-hit replay (http/hit-replay.ts), which must not wait. */
+  getNow(key: string): CacheEntry | undefined {
+    return this.#lru.get(key);
+  }
+
   async set(key: string, value: unknown, freshMs: number, staleMs: number): Promise<void> {
     const json = JSON.stringify(value);
     if (json === undefined) return;

@@ -1,4 +1,4 @@
-import { Problem } from '../../problems/problem.ts';
+import { isUnconfirmedNotFound, Problem } from '../../problems/problem.ts';
 import { ProviderError } from '../../providers/types.ts';
 import type { Coalescer, FillLock } from './coalesce.ts';
 import type { Cache, CacheEntry } from './types.ts';
@@ -12,6 +12,8 @@ export interface CachedReadOptions {
   staleMs: number;
   /** `nocache`: skip the read, still refresh the entry. */
   bypass: boolean;
+  /** Told of the fresh entry a hit is answered from. */
+  onHit?: (entry: CacheEntry) => void;
 }
 
 export interface CachedRead<T> {
@@ -28,7 +30,7 @@ export interface CachedRead<T> {
  */
 export function isUpstreamFailure(e: unknown): boolean {
   if (e instanceof ProviderError) return e.kind !== 'not_found';
-  if (e instanceof Problem) return e.status >= 500 && e.code !== 'not_found';
+  if (e instanceof Problem) return (e.status >= 500 && e.code !== 'not_found') || isUnconfirmedNotFound(e);
   return statusOf(e) >= 500;
 }
 
@@ -56,6 +58,7 @@ export async function cachedRead<T>(
 ): Promise<CachedRead<T>> {
   const entry = opts.bypass ? undefined : await cache.get(key);
   if (entry && Date.now() < entry.freshUntil) {
+    opts.onHit?.(entry);
     return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [] };
   }
   const run = { charged: false };

@@ -40,6 +40,11 @@ export class RedisCache implements Cache {
     this.#onDegraded = opts.onDegraded ?? (() => {});
   }
 
+  /** The Redis key an entry is stored under. */
+  redisKey(key: string): string {
+    return this.#prefix + key;
+  }
+
   async get(key: string): Promise<CacheEntry | undefined> {
     if (!isReady(this.#redis)) return undefined;
     try {

@@ -84,10 +84,10 @@ export class ResponseSlot<V> implements Derived<V> {
    * `source`. With `unstored`, a value seen for the first time gets `unstored()` and nothing is stored: with a
    * shared backend (Redis) every read parses a new object, and storing those would only churn the cache.
    */
-  derive(source: object, options: unknown, build: () => V, unstored?: () => V): V {
-    const { id, first } = this.cache.identify(source);
-    if (first && unstored) return unstored();
-    return this.remember(`${this.name}|${id}|${stableKey(options)}`, build);
+  derive(source: object | readonly object[], options: unknown, build: () => V, unstored?: () => V): V {
+    const seen = (Array.isArray(source) ? source : [source]).map((s: object) => this.cache.identify(s));
+    if (unstored && seen.some((s) => s.first)) return unstored();
+    return this.remember(`${this.name}|${seen.map((s) => s.id).join(',')}|${stableKey(options)}`, build);
   }
 
   /** `build()` once per content: `inputs` is everything the value is made from (digested into the key). */

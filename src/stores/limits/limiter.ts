@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DEFAULT_REDIS_PREFIX } from '../redis.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
+import { WindowTable } from './window-table.ts';
 
 export interface LimiterOptions {
   /** Set = counters shared by every instance through Redis, with an in-process insurance limiter. */
@@ -12,11 +13,14 @@ export interface LimiterOptions {
 /**
  * Fixed-window counters per policy and partition (client IP group or key id). The account-key policy
  * may carry a different quota per key; all quotas of one policy share a counter namespace.
+ * In process the counters live in one WindowTable per policy (bounded memory, no timer per client, and
+ * synchronous, see consumeNow); with Redis they are shared by every instance.
  */
 export class Limiter {
   readonly #redis: Redis | undefined;
   readonly #prefix: string;
   readonly #limiters = new Map<string, RateLimiterAbstract>();
+  readonly #tables = new Map<string, WindowTable>();
 
   constructor(opts: LimiterOptions = {}) {
     this.#redis = opts.redis;
@@ -25,6 +29,7 @@ export class Limiter {
 
   async consume(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<LimitState> {
     const p = resolvePolicy(policy);
+    if (!this.#redis) return this.#consumeTable(p, partitionKey, points);
     try {
       return toState(p, true, await this.#limiterFor(p).consume(partitionKey, points));
     } catch (e) {
@@ -36,6 +41,12 @@ export class Limiter {
   /** The current state without charging, for headers on responses that do not consume this policy. */
   async peek(policy: Policy | FixedPolicyName, partitionKey: string): Promise<LimitState> {
     const p = resolvePolicy(policy);
+    if (!this.#redis) {
+      const now = Date.now();
+      const got = this.#tableFor(p).peek(partitionKey);
+      if (!got) return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
+      return tableState(p, got.consumed < p.quota, got.consumed, got.endsAt, now);
+    }
     const res = await this.#limiterFor(p).get(partitionKey);
     if (!res) return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
     return toState(p, res.consumedPoints < p.quota, res);
@@ -43,12 +54,53 @@ export class Limiter {
 
   /** Gives back points charged to a request that another policy then refused. */
   async refund(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<void> {
+    if (!this.#redis) {
+      const table = this.#tableFor(resolvePolicy(policy));
+      const now = table.peek(partitionKey);
+      if (now) table.refund(partitionKey, points, now.endsAt);
+      return;
+    }
     await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
   }
 
   /** Clears a partition's counter (operator tooling and tests). */
   async reset(policy: Policy | FixedPolicyName, partitionKey: string): Promise<void> {
+    if (!this.#redis) return this.#tableFor(resolvePolicy(policy)).delete(partitionKey);
     await this.#limiterFor(resolvePolicy(policy)).delete(partitionKey);
+  }
+
+  /**
+   * The in-process charge, synchronous: the cache-hit fast path charges api-ip without a promise. Undefined
+   * with Redis (the shared counters need a round trip).
+   */
+  consumeNow(policy: Policy | FixedPolicyName, partitionKey: string, points = 1, onlyIfAllowed = false): LimitState | undefined {
+    return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points, onlyIfAllowed);
+  }
+
+  /** The Redis key of a partition's counter (the shared limiter's own naming), for scripts that charge it. */
+  redisKey(policy: Policy | FixedPolicyName, partitionKey: string): string {
+    return `${this.#prefix}${resolvePolicy(policy).name}:${partitionKey}`;
+  }
+
+  /** Whether consumeNow can answer (in-process counters). */
+  get synchronous(): boolean {
+    return !this.#redis;
+  }
+
+  #consumeTable(p: Policy, partitionKey: string, points: number, onlyIfAllowed = false): LimitState {
+    const now = Date.now();
+    const got = this.#tableFor(p).consume(partitionKey, points, p.quota, onlyIfAllowed);
+    return tableState(p, got.allowed, got.consumed, got.endsAt, now);
+  }
+
+  #tableFor(p: Policy): WindowTable {
+    // One table per policy name: every account-key quota shares one counter namespace, as with Redis.
+    let table = this.#tables.get(p.name);
+    if (!table) {
+      table = new WindowTable({ windowMs: p.windowS * 1000 });
+      this.#tables.set(p.name, table);
+    }
+    return table;
   }
 
   #limiterFor(p: Policy): RateLimiterAbstract {
@@ -76,5 +128,16 @@ function toState(p: Policy, allowed: boolean, res: RateLimiterRes): LimitState {
     windowS: p.windowS,
     remaining: Math.max(0, p.quota - res.consumedPoints),
     resetS: Math.min(resetS, p.windowS),
+  };
+}
+
+function tableState(p: Policy, allowed: boolean, consumed: number, endsAt: number, now: number): LimitState {
+  return {
+    allowed,
+    policy: p.name,
+    limit: p.quota,
+    windowS: p.windowS,
+    remaining: Math.max(0, p.quota - consumed),
+    resetS: Math.min(p.windowS, Math.max(1, Math.ceil((endsAt - now) / 1000))),
   };
 }

@@ -54,7 +54,10 @@ test('getPost reads /2/status/{id}', async () => {
 test('getPost maps upstream outcomes to failure kinds', async () => {
   const cases: Array<[string, () => [number, unknown, Record<string, string>?], string]> = [
     ['private (401 + tombstone)', () => [401, fixture('fxtwitter/v2-status-private.json')], 'not_found'],
-    ['404 NOT_FOUND', () => [404, { code: 404, message: 'NOT_FOUND' }], 'not_found'],
+    // FxTwitter answers a bare 404 also when its own upstream call failed or X limited it: not definitive.
+    ['404 NOT_FOUND', () => [404, { code: 404, message: 'NOT_FOUND' }], 'unconfirmed'],
+    ['404 with null status', () => [404, { code: 404, status: null, thread: null, author: null }], 'unconfirmed'],
+    ['private (bare 401)', () => [401, { code: 401, status: null, thread: null, author: null }], 'not_found'],
     ['deleted tombstone', () => [200, { code: 200, status: { type: 'tombstone', reason: 'deleted', message: 'gone' } }], 'not_found'],
     ['suspended tombstone', () => [200, { code: 404, status: { type: 'tombstone', reason: 'suspended' } }], 'not_found'],
     ['unavailable tombstone', () => [200, { code: 200, status: { type: 'tombstone', reason: 'unavailable' } }], 'empty'],
@@ -104,7 +107,7 @@ test('getConversation without replies uses /2/thread', async () => {
 
 test('a bare 404 on a conversation lets the chain fall through, a tombstone does not', async () => {
   routes.delete('/2/conversation/5');
-  assert.equal(await kindOf(fx.getConversation('5', { ranking: 'top', withReplies: true })), 'empty');
+  assert.equal(await kindOf(fx.getConversation('5', { ranking: 'top', withReplies: true })), 'unconfirmed');
   routes.set('/2/conversation/5', () => [404, { code: 404, status: { type: 'tombstone', reason: 'deleted' }, thread: null }]);
   assert.equal(await kindOf(fx.getConversation('5', { ranking: 'top', withReplies: true })), 'not_found');
 });
@@ -114,8 +117,9 @@ test('getProfile, 404 and suspended', async () => {
   const a = await fx.getProfile('alice_dev', {});
   assert.equal(a.name, 'Alice Dev');
   assert.equal(a.followers, 45);
+  // 'User not found' is also FxTwitter's answer when its upstream call failed: another provider may confirm.
   routes.set('/2/profile/ghost', () => [404, { code: 404, message: 'User not found' }]);
-  assert.equal(await kindOf(fx.getProfile('ghost', {})), 'not_found');
+  assert.equal(await kindOf(fx.getProfile('ghost', {})), 'unconfirmed');
   routes.set('/2/profile/gone', () => [404, { code: 404, message: 'User is suspended', reason: 'suspended' }]);
   assert.equal(await kindOf(fx.getProfile('gone', {})), 'not_found');
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { ProviderError } from '../../../../src/providers/types.ts';
 import { WEB_BEARER, XGraphqlClient } from '../../../../src/providers/x/client.ts';
-import { createXProvider } from '../../../../src/providers/x/provider.ts';
+import { createXProvider } from '../../../../src/providers/x/setup.ts';
 import { parseSessionLines, SessionPool } from '../../../../src/providers/x/sessions.ts';
 import { json, startServer, type LocalServer } from '../local-server.ts';
 
@@ -54,6 +54,26 @@ describe('x GraphQL client', () => {
     assert.match(String(seen['user-agent']), /Mozilla/);
   });
 
+  it('reads 404 with a body, 400 without a known code and error 336 as a stale table: one call, no session parked', async () => {
+    const answers: Array<[number, unknown]> = [
+      [404, { errors: [{ message: 'Query: Unspecified' }] }],
+      [400, { errors: [{ message: 'bad request' }] }],
+      [200, { errors: [{ code: 336, message: 'The following features cannot be null: x' }] }],
+    ];
+    for (const [status, body] of answers) {
+      server = await startServer((_req, res) => json(res, status, body));
+      const { c, pool } = client(server.url);
+      const err = await failure(c.call('TweetDetail', { focalTweetId: '1' }));
+      assert.equal(err.kind, 'error');
+      assert.match(err.message, /out of date.*refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true/);
+      assert.equal(server.requests.length, 1, 'a stale id fails for every session alike');
+      assert.deepEqual(pool.status().map((x) => x.state), ['ok', 'ok']);
+      assert.equal(c.stats.get('TweetDetail').stale, 1);
+      await server.close();
+      server = undefined;
+    }
+  });
+
   it('retries a transient empty 404 with the next session, then reports an error', async () => {
     let n = 0;
     server = await startServer((_req, res) => {
@@ -88,14 +108,14 @@ describe('x GraphQL client', () => {
     assert.deepEqual(pool.status().map((x) => x.state), ['ok', 'ok']);
   });
 
-  it('marks a session refused with a bare 403 dead and serves the read from the next one', async () => {
+  it('marks a session refused with a bare 403 locked and serves the read from the next one', async () => {
     server = await startServer((req, res) => {
       if (String(req.headers.cookie).includes('tokA')) return json(res, 403, { errors: [{ message: 'Forbidden.' }] });
       json(res, 200, { data: { user: {} } });
     });
     const { c, pool } = client(server.url);
     assert.deepEqual(await c.call('Followers', { userId: '1' }), { data: { user: {} } });
-    assert.deepEqual(pool.status().map((x) => [x.state, x.deadReason]), [['dead', 'refused with HTTP 403'], ['ok', undefined]]);
+    assert.deepEqual(pool.status().map((x) => [x.state, x.deadReason]), [['locked', 'refused with HTTP 403'], ['ok', undefined]]);
     assert.equal(server.requests.length, 2);
   });
 

@@ -69,9 +69,9 @@ describe('x session pool', () => {
   it('takes a dead session out of every operation for a day', () => {
     const c = clock();
     const pool = new SessionPool(two(), c.now);
-    pool.markDead(pool.sessions[0]!, 'account locked (code 326)');
+    pool.markDead(pool.sessions[0]!, 'account locked (code 326)', 'locked');
     for (let i = 0; i < 3; i++) assert.equal(pool.acquire('Followers')?.label, 'b');
-    assert.deepEqual(pool.status()[0], { label: 'a', state: 'dead', availableInS: DEAD_PARK_MS / 1000, deadReason: 'account locked (code 326)' });
+    assert.deepEqual(pool.status()[0], { label: 'a', state: 'locked', availableInS: DEAD_PARK_MS / 1000, deadReason: 'account locked (code 326)' });
     pool.markDead(pool.sessions[1]!, 'refused with HTTP 403');
     assert.equal(pool.isAvailable(), false);
     assert.equal(pool.nextAvailableInS(), DEAD_PARK_MS / 1000);
@@ -82,5 +82,36 @@ describe('x session pool', () => {
     assert.equal(pool.acquire('TweetDetail'), undefined);
     assert.equal(pool.nextAvailableInS('TweetDetail'), undefined);
     assert.equal(pool.isAvailable(), false);
+  });
+});
+
+describe('x session pool: operator-facing health', () => {
+  const lines = '{"username":"lock_me","auth_token":"SECRET_A","ct0":"CT_A"}\n{"username":"out_me","auth_token":"SECRET_B","ct0":"CT_B"}';
+
+  it('logs one clear warning per lock or logout, naming the username and never a cookie', () => {
+    const warnings: Array<{ obj: object; msg: string }> = [];
+    const log = { warn: (obj: object, msg: string) => warnings.push({ obj, msg }), info: () => {} };
+    const pool = new SessionPool(parseSessionLines(lines).sessions, Date.now, log);
+    pool.markDead(pool.sessions[0]!, 'account locked (code 326)', 'locked');
+    pool.markDead(pool.sessions[0]!, 'account locked (code 326)', 'locked');
+    pool.markDead(pool.sessions[1]!, 'could not authenticate (code 32)', 'logged_out');
+    assert.equal(warnings.length, 2, 'once per session, not per refused call');
+    assert.match(warnings[0]!.msg, /^x session lock_me locked \(account locked \(code 326\)\): out of rotation for 24 h; check the account/);
+    assert.match(warnings[1]!.msg, /^x session out_me logged out .*log in again and replace its cookies/);
+    assert.ok(!JSON.stringify(warnings).match(/SECRET_|CT_/));
+    assert.deepEqual(pool.status().map((s) => s.state), ['locked', 'logged_out']);
+  });
+
+  it('keeps health across a re-read of unchanged sessions; run-time adds replace by username and removals stick', () => {
+    const pool = new SessionPool(parseSessionLines(lines).sessions);
+    pool.markDead(pool.sessions[0]!, 'account locked (code 326)', 'locked');
+    pool.setFileSessions(parseSessionLines(`${lines}\n{"username":"new_one","auth_token":"N","ct0":"N"}`).sessions);
+    assert.deepEqual(pool.status().map((s) => [s.label, s.state]), [['lock_me', 'locked'], ['out_me', 'ok'], ['new_one', 'ok']]);
+    pool.add({ label: 'lock_me', authToken: 'FRESH', ct0: 'FRESH' });
+    assert.deepEqual(pool.details().map((s) => [s.label, s.state, s.origin]), [['lock_me', 'ok', 'admin'], ['out_me', 'ok', 'file'], ['new_one', 'ok', 'file']]);
+    assert.equal(pool.remove('OUT_ME'), true, 'usernames match case-insensitively');
+    assert.equal(pool.remove('out_me'), false);
+    pool.setFileSessions(parseSessionLines(lines).sessions);
+    assert.deepEqual(pool.sessions.map((s) => s.label), ['lock_me'], 'a removed file session stays out while the file is unchanged');
   });
 });
