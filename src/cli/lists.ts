@@ -16,6 +16,10 @@ export interface ListFlags {
   full?: boolean;
   nocache?: boolean;
   feed?: string;
+  since?: string;
+  until?: string;
+  withReplies?: boolean;
+  withReposts?: boolean;
   sinceId?: string;
   budget?: string;
 }
@@ -65,6 +69,10 @@ export async function runList(client: Client, kind: ListKind, subject: string, f
     limit: flags.limit === undefined ? undefined : String(flags.limit),
     full: flags.full ? 'true' : undefined,
     nocache: flags.nocache ? 'true' : undefined,
+    since: flags.since,
+    until: flags.until,
+    with_replies: flags.withReplies ? 'true' : undefined,
+    with_reposts: flags.withReposts ? 'true' : undefined,
     since_id: flags.sinceId,
     budget: flags.budget,
   };

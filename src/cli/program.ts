@@ -114,6 +114,14 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
     if (kind === 'search') {
       cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(['latest', 'top', 'photos', 'videos', 'users']));
     }
+    if (kind === 'search' || kind === 'profile') {
+      cmd
+        .option('--since <when>', 'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)')
+        .option('--until <when>', 'only posts before this ISO 8601 date or date-time (jumps straight there)');
+    }
+    if (kind === 'profile') {
+      cmd.option('--with-replies', 'also show the account\'s replies').option('--with-reposts', 'also show the account\'s reposts');
+    }
     cmd.addHelpText(
       'after',
       `

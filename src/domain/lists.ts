@@ -37,4 +37,15 @@ export interface WindowInput {
   operators: string;
 }
 
+/** Which kinds of timeline entry a profile read shows besides the author's original posts. */
+export interface TimelineOptions {
+  replies: boolean;
+  reposts: boolean;
+}
+
+/** The timeline entries a profile read keeps: originals always, replies and reposts when asked for. */
+export function timelineFilter(o: TimelineOptions): (p: Post) => boolean {
+  return (p) => (p.repostOf ? o.reposts : p.replyTo ? o.replies : true);
+}
+
 export type { PageInput };

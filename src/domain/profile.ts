@@ -1,6 +1,6 @@
 // The profile use case: the account and a page of its recent original posts, optionally within a date window.
 import type { Author, Post } from './models.ts';
-import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
+import { timelineFilter, type Listed, type ListSources, type PageInput, type TimelineOptions, type WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import { newerThan, reachesSince } from './since.ts';
 import type { ProfileRead } from './reads.ts';
@@ -19,6 +19,8 @@ export interface ProfileInput extends PageInput {
   window?: WindowInput;
   /** Incremental read: only posts newer than this status id. */
   sinceId?: string;
+  /** Replies and reposts shown besides the original posts (default: neither). */
+  includes?: TimelineOptions;
 }
 
 /**
@@ -30,9 +32,12 @@ export async function readProfile(src: ListSources, input: ProfileInput, policy:
   const { ref, window } = input;
   const ops = window?.operators ?? '';
   const byId = 'accountId' in ref;
+  const includes = input.includes ?? { replies: false, reposts: false };
+  // Cursors are tied to the timeline options as well as to the window.
+  const flags = `${includes.replies ? 'r' : ''}${includes.reposts ? 'p' : ''}`;
   const scope = byId
-    ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: '' }
-    : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: '' };
+    ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: flags }
+    : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: flags };
   let author: Author | undefined;
   const { sinceId } = input;
   const page = await readPage(
@@ -49,13 +54,17 @@ export async function readProfile(src: ListSources, input: ProfileInput, policy:
     (items) => sinceId !== undefined && reachesSince(items, sinceId, (p) => p.id),
   );
   if (!author) throw new Error('the profile is read before the first page');
-  const posts = page.items.filter(isOriginal);
+  const posts = page.items.filter(timelineFilter(includes));
+  // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
+  const warnings = window && includes.reposts ? [...page.meta.warnings, 'reposts are not available inside a date window'] : page.meta.warnings;
   return {
     read: {
       profile: author,
       posts: sinceId === undefined ? posts : newerThan(posts, sinceId, (p) => p.id),
       ...(window ? { window: window.iso } : {}),
+      ...(includes.replies || includes.reposts ? { includes } : {}),
       ...page.meta,
+      warnings,
     },
     cache: page.cache,
   };

@@ -61,6 +61,8 @@ export interface ProfileRead extends ListMeta {
   posts: Post[];
   /** Set when the read was limited to a window of time. */
   window?: ReadWindow;
+  /** Set when replies and/or reposts were asked for besides the original posts. */
+  includes?: { replies: boolean; reposts: boolean };
 }
 
 export interface ConnectionsRead extends ListMeta {

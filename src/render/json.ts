@@ -32,6 +32,7 @@ interface ListEnvelope {
 export interface ProfileJson extends ListEnvelope {
   profile: Author;
   window?: ReadWindow;
+  includes?: { replies: boolean; reposts: boolean };
   posts: Post[];
 }
 
@@ -76,7 +77,7 @@ function paging(read: ListMeta): Omit<ListEnvelope, 'markdown'> {
 }
 
 export function profileJson(read: ProfileRead, markdown: string): ProfileJson {
-  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), posts: read.posts, ...paging(read) };
+  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), ...(read.includes ? { includes: read.includes } : {}), posts: read.posts, ...paging(read) };
 }
 
 export function connectionsJson(read: ConnectionsRead, markdown: string): ConnectionsJson {

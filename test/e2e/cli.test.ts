@@ -105,6 +105,27 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
     assert.equal(body.limit, 5);
   });
 
+  test('profile with a date window and the timeline options', async () => {
+    const r = await srv('profile', HANDLES.alice, '--since', '2026-03-02', '--until', '2026-03-03', '--with-replies', '--format', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.deepEqual(body.window, { since: '2026-03-02T00:00:00.000Z', until: '2026-03-03T00:00:00.000Z' });
+    assert.deepEqual(body.includes, { replies: true, reposts: false });
+    assert.ok(body.posts.some((p: { replyTo?: unknown }) => p.replyTo));
+    const md = await srv('profile', HANDLES.alice, '--until', '2026-03-01', '--with-reposts');
+    assert.equal(md.code, 0, md.stderr);
+    assert.match(md.stdout, /^## Posts and reposts · before 2026-03-01 00:00 UTC$/m);
+    assertProblem(await srv('profile', HANDLES.alice, '--since', '2026-03-03', '--until', '2026-03-02'), 2, 'invalid_date');
+  });
+
+  test('search with --since and --until', async () => {
+    const r = await srv('search', 'caching', '--since', '2026-02-25', '--until', '2026-03-01', '--format', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.ok(body.items.length > 0);
+    assert.ok(body.items.every((i: { post: { createdAt: string } }) => i.post.createdAt >= '2026-02-25' && i.post.createdAt < '2026-03-01'));
+  });
+
   test('following as Markdown', async () => {
     const r = await srv('following', HANDLES.bob);
     assert.equal(r.code, 0, r.stderr);

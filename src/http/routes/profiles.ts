@@ -2,14 +2,14 @@
 import { z } from 'zod';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
-import { profileHandle, sinceIdParam } from '../params/common.ts';
+import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
 import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
 import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
 import { defineRoute, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { LIST_ERRORS, listQuery, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
-import type { WindowInput } from '../../domain/lists.ts';
+import type { TimelineOptions, WindowInput } from '../../domain/lists.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
 
@@ -18,8 +18,9 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
     op: 'readProfile',
     summary: 'Profile and its latest original posts',
     description:
-      'Bio, counts and the most recent original posts (replies and reposts are filtered out, so a page can be ' +
-      'short or empty without being the end: page on while nextCursor is present).',
+      'Bio, counts and the most recent original posts (replies and reposts are filtered out unless `with_replies` / ' +
+      '`with_reposts` ask for them, labelled, so a page can be short or empty without being the end: page on while ' +
+      'nextCursor is present).',
     mcp: 'read_profile',
   },
   followers: {
@@ -48,7 +49,14 @@ const WINDOW_NOTE =
   'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
 
 /** Query parameters of the profile routes: the list ones and a date window. */
-export const profileShape = { since: sinceParam, until: untilParam, since_id: sinceIdParam, ...listShape };
+export const profileShape = {
+  since: sinceParam,
+  until: untilParam,
+  since_id: sinceIdParam,
+  with_replies: flag.describe('Also show the account\'s replies (labelled "Replying to @…"). Default false.'),
+  with_reposts: flag.describe('Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.'),
+  ...listShape,
+};
 export const profileQuery = z.object(profileShape);
 export type ProfileQuery = z.output<typeof profileQuery>;
 
@@ -89,16 +97,17 @@ export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: Pr
   const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
   const { since, until, since_id: sinceId } = ctx.query;
   const window = windowInput(since, until);
+  const includes: TimelineOptions = { replies: ctx.query.with_replies ?? false, reposts: ctx.query.with_reposts ?? false };
   return serveList(ctx, {
     resource: 'profile',
     path,
     title: `${what} on X`,
     missing: { kind: 'profile', what },
-    keep: { since, until },
+    keep: { since, until, with_replies: includes.replies ? 'true' : undefined, with_reposts: includes.reposts ? 'true' : undefined },
     sinceId,
     ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
-      const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, ...page }, policy);
+      const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, includes, ...page }, policy);
       return { read: { resource: 'profile', read }, cache };
     },
     // Read by account id: tell the handle the account has today.

@@ -25,7 +25,9 @@ export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): st
   }
   const onX = xProfileUrl(a.handle);
   parts.push((onX ? `[Profile on X](${onX}) · ` : '') + `[Followers](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/followers) · [Following](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/following)`);
-  parts.push(read.window ? `## Posts${windowLabel(read.window)}` : '## Recent posts', pageLine(read, read.posts.length, 'post'));
+  const kinds = ['posts', read.includes?.replies ? 'replies' : '', read.includes?.reposts ? 'reposts' : ''].filter(Boolean);
+  const what = kinds.length === 1 ? 'posts' : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+  parts.push(read.window ? `## ${what[0]!.toUpperCase()}${what.slice(1)}${windowLabel(read.window)}` : `## Recent ${what}`, pageLine(read, read.posts.length, 'post'));
   if (read.posts.length === 0) parts.push('No original posts on this page.');
   for (const p of read.posts) parts.push(listPostBlock(p, ctx, 3, false));
   if (ctx.full) parts.push(`Source: ${escapeLine(read.source)}`);

@@ -31,7 +31,7 @@ test('every command, and every option of the reading commands, is named', () => 
 });
 
 test('every command and option the skill names exists', () => {
-  for (const [, name] of SKILL.matchAll(/`threadmark ([a-z]+)/g)) assert.ok(commands.has(name!), `threadmark ${name}`);
+  for (const [, name] of SKILL.matchAll(/`threadmark ([a-z][a-z-]*)/g)) assert.ok(commands.has(name!), `threadmark ${name}`);
   const known = new Set(program.commands.flatMap((c) => c.options.map((o) => o.long!)));
   for (const [flag] of SKILL.matchAll(/--[a-z][a-z-]+/g)) assert.ok(known.has(flag), flag);
 });

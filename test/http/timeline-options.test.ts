@@ -1,0 +1,87 @@
+// with_replies and with_reposts on the profile routes, through the real server and simulator: off by default (the
+// contract's "recent original posts"), each kind labelled when asked for, cursors tied to the choice.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HANDLES, IDS } from '../../sim/corpus.ts';
+import { problemOf, startStack, type Stack } from '../helpers/stack.ts';
+
+interface ProfileJson {
+  markdown: string;
+  includes?: { replies: boolean; reposts: boolean };
+  posts: { id: string; replyTo?: { handle: string }; repostOf?: { id: string } }[];
+  nextCursor?: string;
+  warnings: string[];
+}
+
+describe('timeline options', () => {
+  let s: Stack;
+  before(async () => {
+    s = await startStack();
+  });
+  after(async () => {
+    await s.close();
+  });
+  const read = async (query: string) => {
+    const res = await s.get(`/api/v1/profiles/${HANDLES.alice}?format=json&${query}`);
+    assert.equal(res.status, 200, query);
+    return (await res.json()) as ProfileJson;
+  };
+
+  test('by default only original posts', async () => {
+    const json = await read('');
+    assert.ok(json.posts.length > 0);
+    assert.ok(json.posts.every((p) => !p.replyTo && !p.repostOf));
+    assert.equal(json.includes, undefined);
+    assert.match(json.markdown, /^## Recent posts$/m);
+  });
+
+  test('with_replies adds the replies, labelled', async () => {
+    const json = await read('with_replies=true');
+    const ids = json.posts.map((p) => p.id);
+    assert.ok(ids.includes(IDS.replies.aliceToBob) && ids.includes(IDS.replies.aliceToDave));
+    assert.ok(json.posts.every((p) => !p.repostOf));
+    assert.deepEqual(json.includes, { replies: true, reposts: false });
+    assert.match(json.markdown, /^## Recent posts and replies$/m);
+    assert.match(json.markdown, /Replying to \[@bob\]/);
+  });
+
+  test('with_reposts adds the reposts, labelled', async () => {
+    const json = await read('with_reposts=1');
+    const reposts = json.posts.filter((p) => p.repostOf);
+    assert.ok(reposts.some((p) => p.repostOf!.id === IDS.communityNote));
+    assert.ok(json.posts.every((p) => !p.replyTo || p.repostOf));
+    assert.match(json.markdown, /^## Recent posts and reposts$/m);
+    assert.match(json.markdown, /↻ Reposted by/);
+  });
+
+  test('both at once', async () => {
+    const json = await read('with_replies=yes&with_reposts=true');
+    assert.ok(json.posts.some((p) => p.repostOf) && json.posts.some((p) => p.replyTo && !p.repostOf));
+    assert.match(json.markdown, /^## Recent posts, replies and reposts$/m);
+  });
+
+  test('a cursor belongs to its choice of options, and Continue → keeps them', async () => {
+    const first = await read('with_replies=true&limit=3');
+    assert.ok(first.nextCursor);
+    assert.match(first.markdown, /with_replies=true/);
+    const next = await s.get(`/api/v1/profiles/${HANDLES.alice}?with_replies=true&limit=3&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    assert.equal(next.status, 200);
+    const other = await s.get(`/api/v1/profiles/${HANDLES.alice}?limit=3&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    assert.equal(other.status, 400);
+    assert.equal((await problemOf(other)).code, 'invalid_cursor');
+  });
+
+  test('inside a date window replies come from search; reposts cannot, and the answer says so', async () => {
+    const json = await read('since=2026-03-02&until=2026-03-03&with_replies=true&with_reposts=true');
+    assert.ok(json.posts.some((p) => p.id === IDS.replies.aliceToBob));
+    assert.ok(json.warnings.includes('reposts are not available inside a date window'));
+  });
+
+  test('bad values are 400 invalid_flag', async () => {
+    for (const q of ['with_replies=maybe', 'with_reposts=2', 'with_replies=']) {
+      const res = await s.get(`/${HANDLES.alice}?${q}`);
+      assert.equal(res.status, 400, q);
+      assert.equal((await problemOf(res)).code, 'invalid_flag', q);
+    }
+  });
+});
