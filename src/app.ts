@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
-import { buildServer, type ServerOptions } from './server.ts';
+import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
 import { CursorCodec } from './domain/paging.ts';
@@ -24,6 +24,8 @@ import { serializedFeedSize } from './http/present/feeds.ts';
 
 export interface App {
   server: FastifyInstance;
+  /** The operator server when THREADMARK_OPS_PORT is set (listen on it yourself, as on `server`). */
+  ops?: FastifyInstance;
   services: Services;
   chain: ProviderChain;
   close(): Promise<void>;
@@ -55,7 +57,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     xWebUrl: config.xWebUrl,
     log,
     timeoutMs: config.upstreamTimeoutMs,
-    policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
+    policy: {
+      retries: config.upstreamRetries,
+      backoffMs: config.upstreamBackoffMs,
+      maxBytes: config.upstreamMaxBytes,
+      userAgent: config.userAgent,
+    },
   });
   const chain = new ProviderChain(providers, {
     deadlineMs: config.upstreamDeadlineMs,
@@ -89,8 +96,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     }),
   };
   const server = buildServer(services, opts);
+  const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,
+    ...(ops ? { ops } : {}),
     services,
     chain,
     async close() {
@@ -98,6 +107,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       xSessions?.stop();
       for (const p of providers) p.close?.();
       await server.close();
+      await ops?.close();
       await stores.close();
     },
   };

@@ -1,5 +1,7 @@
 // The configuration contract of architecture.md: every variable validated once at start-up.
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { VERSION } from './version.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 import { loadOperationsOverride } from './providers/x/operation-table.ts';
 
@@ -10,6 +12,36 @@ const bool = z
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((u) => u.replace(/\/+$/, ''));
+
+/** An address or CIDR block: `10.0.0.0/8`, `192.168.1.1`, `2001:db8::/32`. */
+function isAddressOrBlock(s: string): boolean {
+  const [addr = '', bits, ...rest] = s.split('/');
+  const family = isIP(addr);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which forwarding hops to trust. false/0: none (the socket address is the client). true: exactly one, the proxy
+ * in front (deliberately not Fastify's "trust every hop", which makes the client-written leftmost entry the
+ * identity). A number: that many hops. Otherwise a comma-separated list of proxy addresses or CIDR blocks.
+ */
+const trustProxy = z
+  .string()
+  .transform((v, ctx): false | number | string[] => {
+    const t = v.trim().toLowerCase();
+    if (['false', 'no', '0'].includes(t)) return false;
+    if (['true', 'yes'].includes(t)) return 1;
+    if (/^[0-9]+$/.test(t)) {
+      const n = Number(t);
+      if (n <= 32) return n;
+    }
+    const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+    if (list.length > 0 && list.every(isAddressOrBlock)) return list;
+    ctx.addIssue({ code: 'custom', message: 'must be false, true, a hop count (1-32) or a comma-separated list of proxy addresses or CIDR blocks' });
+    return z.NEVER;
+  });
 
 const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
@@ -37,7 +69,8 @@ const schema = z.object({
   THREADMARK_REDIS_PREFIX: z.string().min(1).max(100).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
   THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
   THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  THREADMARK_TRUST_PROXY: bool.default(false),
+  THREADMARK_OPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+  THREADMARK_TRUST_PROXY: trustProxy.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
   THREADMARK_RESPONSE_CACHE_MB: z.coerce.number({ error: 'must be a number of megabytes' }).int().min(1).max(4096).default(40),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -48,10 +81,13 @@ const schema = z.object({
   THREADMARK_UPSTREAM_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
   THREADMARK_BREAKER_THRESHOLD: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(5),
   THREADMARK_BREAKER_COOLDOWN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(30_000),
+  THREADMARK_USER_AGENT: z.string().min(1).max(300).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export interface Config {
+  /** Sent to FxTwitter and syndication (X's web API gets the browser's, as its web app does). */
+  userAgent: string;
   port: number;
   host: string;
   baseUrl: string;
@@ -71,7 +107,10 @@ export interface Config {
   redisPrefix?: string;
   keysDb: string;
   adminToken?: string;
-  trustProxy: boolean;
+  /** Set = /healthz, /readyz and /metrics are served on this port only (same HOST), not on the service port. */
+  opsPort?: number;
+  /** false: no proxy; a number: trusted hops; a list: trusted proxy addresses / CIDR blocks (Fastify's trustProxy). */
+  trustProxy: false | number | string[];
   cacheTtlS: number;
   /** Bound of the response cache (assembled reads, rendered bodies, serialized feeds), in bytes. */
   responseCacheBytes: number;
@@ -116,7 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(`invalid configuration: THREADMARK_X_OPERATIONS (${c.THREADMARK_X_OPERATIONS}) ${(err as Error).message}`);
     }
   }
+  const baseUrl = c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`;
   return {
+    userAgent: c.THREADMARK_USER_AGENT ?? `threadmark/${VERSION} (+${baseUrl.replace(/\/+$/, '')}/docs)`,
     port: c.PORT,
     host: c.HOST,
     baseUrl: c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`,
@@ -132,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: c.THREADMARK_REDIS_PREFIX,
     keysDb: c.THREADMARK_KEYS_DB,
     adminToken: c.THREADMARK_ADMIN_TOKEN,
+    opsPort: c.THREADMARK_OPS_PORT,
     trustProxy: c.THREADMARK_TRUST_PROXY,
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
     responseCacheBytes: c.THREADMARK_RESPONSE_CACHE_MB * 1024 * 1024,

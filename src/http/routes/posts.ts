@@ -7,7 +7,7 @@ import {
   HANDLE_RE, STATUS_ID_RE, budgetParam, code, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
-import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
+import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
@@ -142,7 +142,7 @@ function identify(q: z.output<typeof postsDecl.query>): StatusRef {
   }
   if (!HANDLE_RE.test(q.handle)) throw new Problem('invalid_params', '`handle` must be 1-15 word characters.');
   if (!STATUS_ID_RE.test(q.id)) throw new Problem('invalid_params', '`id` must be numeric.');
-  checkIdLength(q.id);
+  checkIdRange(q.id);
   return { handle: q.handle, id: q.id };
 }
 
@@ -193,12 +193,12 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
 export const postRoutes: RouteDef[] = [
   defineRoute(postsDecl, (ctx) => servePost(ctx, identify(ctx.query))),
   defineRoute(statusPermalinkDecl, (ctx) => {
-    checkIdLength(ctx.params.id);
+    checkIdRange(ctx.params.id);
     return servePost(ctx, ctx.params);
   }),
   ...[iStatusDecl, iWebStatusDecl].map((decl) =>
     defineRoute(decl, (ctx) => {
-      checkIdLength(ctx.params.id);
+      checkIdRange(ctx.params.id);
       return servePost(ctx, { id: ctx.params.id });
     }),
   ),

@@ -82,7 +82,7 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
     },
   };
   if (legacy.lang) post.lang = legacy.lang;
-  const source = tweet.source?.replace(/<[^>]*>/g, '').trim();
+  const source = tweet.source === undefined ? undefined : withoutTags(tweet.source).trim();
   if (source) post.source = source;
   if (legacy.in_reply_to_screen_name || legacy.in_reply_to_status_id_str) {
     post.replyTo = {
@@ -155,8 +155,11 @@ function bindings(card: XCardLegacy): Map<string, NonNullable<XCardBinding['valu
   return new Map((card.binding_values ?? []).filter((b) => b.value).map((b) => [b.key, b.value!]));
 }
 
-/** Poll cards are named poll2choice_text_only, poll4choice_image...; counts arrive as strings. */
-export function parsePoll(card: XCardLegacy): Poll | undefined {
+/**
+ * Poll cards are named poll2choice_text_only, poll4choice_image...; counts arrive as strings. A poll past its
+ * end time is final even when `counts_are_final` was still false when X built the answer.
+ */
+export function parsePoll(card: XCardLegacy, now = Date.now()): Poll | undefined {
   const n = Number(/^poll(\d)choice/.exec(card.name ?? '')?.[1] ?? NaN);
   if (!Number.isFinite(n)) return undefined;
   const b = bindings(card);
@@ -169,7 +172,7 @@ export function parsePoll(card: XCardLegacy): Poll | undefined {
   return {
     choices: raw.map((c) => ({ ...c, percent: totalVotes ? Math.round((c.votes / totalVotes) * 1000) / 10 : 0 })),
     totalVotes,
-    final: b.get('counts_are_final')?.boolean_value === true,
+    final: b.get('counts_are_final')?.boolean_value === true || (!!endsAt && Date.parse(endsAt) <= now),
     ...(endsAt ? { endsAt } : {}),
   };
 }
@@ -202,4 +205,19 @@ function snowflakeTime(id: string): string {
   } catch {
     return new Date(0).toISOString();
   }
+}
+
+/** The text of X's `source` anchor. A scan, not /<[^>]*>/g, which is quadratic on a run of unclosed `<`. */
+function withoutTags(html: string): string {
+  let out = '';
+  let i = 0;
+  while (i < html.length) {
+    const open = html.indexOf('<', i);
+    if (open < 0) break;
+    const close = html.indexOf('>', open + 1);
+    if (close < 0) break;
+    out += html.slice(i, open);
+    i = close + 1;
+  }
+  return out + html.slice(i);
 }
