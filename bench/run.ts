@@ -16,6 +16,7 @@ import * as render from './render.ts';
 import * as memory from './memory.ts';
 import * as redisHit from './redis-hit.ts';
 import * as flood from './flood.ts';
+import * as stall from './stall.ts';
 
 /** Benchmarks that drive load with wrk. */
 const NEEDS_WRK = new Set(['cache-hit', 'redis-hit', 'flood']);
@@ -28,6 +29,7 @@ const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> =
   ['memory', memory.run],
   ['redis-hit', redisHit.run],
   ['flood', flood.run],
+  ['stall', stall.run],
 ];
 
 const args = process.argv.slice(2);

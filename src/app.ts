@@ -51,7 +51,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     xWebUrl: config.xWebUrl,
     log,
     timeoutMs: config.upstreamTimeoutMs,
-    policy: { retries: config.upstreamRetries, backoffMs: config.upstreamBackoffMs, maxBytes: config.upstreamMaxBytes },
+    policy: {
+      retries: config.upstreamRetries,
+      backoffMs: config.upstreamBackoffMs,
+      maxBytes: config.upstreamMaxBytes,
+      userAgent: config.userAgent,
+    },
   });
   const chain = new ProviderChain(providers, {
     deadlineMs: config.upstreamDeadlineMs,

@@ -1,5 +1,6 @@
 // The configuration contract of architecture.md: every variable validated once at start-up.
 import { z } from 'zod';
+import { VERSION } from './version.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 import { loadOperationsOverride } from './providers/x/operation-table.ts';
 
@@ -47,10 +48,13 @@ const schema = z.object({
   THREADMARK_UPSTREAM_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
   THREADMARK_BREAKER_THRESHOLD: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(5),
   THREADMARK_BREAKER_COOLDOWN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(30_000),
+  THREADMARK_USER_AGENT: z.string().min(1).max(300).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export interface Config {
+  /** Sent to FxTwitter and syndication (X's web API gets the browser's, as its web app does). */
+  userAgent: string;
   port: number;
   host: string;
   baseUrl: string;
@@ -113,7 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(`invalid configuration: THREADMARK_X_OPERATIONS (${c.THREADMARK_X_OPERATIONS}) ${(err as Error).message}`);
     }
   }
+  const baseUrl = c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`;
   return {
+    userAgent: c.THREADMARK_USER_AGENT ?? `threadmark/${VERSION} (+${baseUrl.replace(/\/+$/, '')}/docs)`,
     port: c.PORT,
     host: c.HOST,
     baseUrl: c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`,

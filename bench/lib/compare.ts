@@ -14,18 +14,24 @@ export interface Compared {
   median: Record<string, number>;
   /** Median per-round ratio of each contender's req/s to the baseline's, by label. */
   ratios: Record<string, number>;
-  /** Set when the baseline's own figure was capped by wrk rather than by the server (see generatorBound). */
+  /** Set when the baseline's own figure was not the server's (wrk-bound or a busy machine; see generatorBound). */
   generatorBound?: string;
 }
 
 /** wrk's threads this busy (in cores per thread) means the generator, not the server, set the pace. */
 const SATURATED = 0.9;
+/** A closed-loop run on loopback keeps generator + server near two busy cores; far below, something else ran. */
+const STARVED = 1;
 
 /**
  * Why a measurement was bound by the load generator, or undefined when it was not: wrk's threads were
  * saturated while the server under test still had CPU to spare.
  */
 export function generatorBound(f: Pick<LoadFigures, 'wrkCpu' | 'serverCpu'>, threads: number): string | undefined {
+  // Neither side busy: other work on the machine set the pace, and every ratio is the scheduler's.
+  if (f.wrkCpu + f.serverCpu < STARVED) {
+    return `wrk and the baseline server used ${round(f.wrkCpu, 2)} + ${round(f.serverCpu, 2)} cores: the machine was busy with other work`;
+  }
   if (!(f.wrkCpu >= SATURATED * threads)) return undefined;
   if (f.serverCpu >= SATURATED) return undefined;
   return `wrk used ${round(f.wrkCpu, 2)} cores of its ${threads} thread(s) while the server used ${round(f.serverCpu, 2)}: the baseline measured the load generator`;

@@ -15,6 +15,8 @@ export interface UpstreamPolicy {
   maxBytes?: number;
   /** Jitter source, replaceable in tests. */
   random?: () => number;
+  /** Who is asking: a descriptive User-Agent (a provider's own headers still win). */
+  userAgent?: string;
 }
 
 export interface UpstreamRequest {
@@ -117,7 +119,8 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
   const signal = AbortSignal.any([timeout, ...[opts.signal, deadline?.signal].filter((s): s is AbortSignal => !!s)]);
   const maxBytes = opts.maxBytes ?? opts.policy?.maxBytes ?? DEFAULT_MAX_BYTES;
   try {
-    return await getFollowing(new URL(url), { ...FETCH_HEADERS, ...opts.headers }, signal, maxBytes, provider);
+    const agent: Record<string, string> = opts.policy?.userAgent ? { 'user-agent': opts.policy.userAgent } : {};
+    return await getFollowing(new URL(url), { ...FETCH_HEADERS, ...agent, ...opts.headers }, signal, maxBytes, provider);
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
     if (err instanceof ProviderError) throw err;

@@ -155,8 +155,11 @@ function bindings(card: XCardLegacy): Map<string, NonNullable<XCardBinding['valu
   return new Map((card.binding_values ?? []).filter((b) => b.value).map((b) => [b.key, b.value!]));
 }
 
-/** Poll cards are named poll2choice_text_only, poll4choice_image...; counts arrive as strings. */
-export function parsePoll(card: XCardLegacy): Poll | undefined {
+/**
+ * Poll cards are named poll2choice_text_only, poll4choice_image...; counts arrive as strings. A poll past its
+ * end time is final even when `counts_are_final` was still false when X built the answer.
+ */
+export function parsePoll(card: XCardLegacy, now = Date.now()): Poll | undefined {
   const n = Number(/^poll(\d)choice/.exec(card.name ?? '')?.[1] ?? NaN);
   if (!Number.isFinite(n)) return undefined;
   const b = bindings(card);
@@ -169,7 +172,7 @@ export function parsePoll(card: XCardLegacy): Poll | undefined {
   return {
     choices: raw.map((c) => ({ ...c, percent: totalVotes ? Math.round((c.votes / totalVotes) * 1000) / 10 : 0 })),
     totalVotes,
-    final: b.get('counts_are_final')?.boolean_value === true,
+    final: b.get('counts_are_final')?.boolean_value === true || (!!endsAt && Date.parse(endsAt) <= now),
     ...(endsAt ? { endsAt } : {}),
   };
 }

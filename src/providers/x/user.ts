@@ -34,7 +34,8 @@ export function parseUser(result: XUserResult | undefined): Author | undefined {
     }
   }
   assign(author, 'location', u.location?.location ?? legacy.location);
-  assign(author, 'website', legacy.entities?.url?.urls?.[0]?.expanded_url ?? u.website?.url ?? legacy.url);
+  const siteUrls = legacy.entities?.url?.urls ?? u.profile_bio?.entities?.url?.urls;
+  assign(author, 'website', siteUrls?.[0]?.expanded_url ?? u.website?.url ?? legacy.url);
   assign(author, 'joined', toIso(u.core?.created_at ?? legacy.created_at));
   assign(author, 'followers', u.relationship_counts?.followers ?? legacy.followers_count);
   assign(author, 'following', u.relationship_counts?.following ?? legacy.friends_count);

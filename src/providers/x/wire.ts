@@ -235,7 +235,8 @@ export interface XUser {
   relationship_counts?: { followers?: number; following?: number };
   tweet_counts?: { tweets?: number; media_tweets?: number };
   action_counts?: { favorites_count?: number };
-  profile_bio?: { description?: string; entities?: { description?: { urls?: XEntitySet['urls'] } } };
+  /** The current shape keeps the website's expansion here (`entities.url`); `website.url` is only the t.co link. */
+  profile_bio?: { description?: string; entities?: { description?: { urls?: XEntitySet['urls'] }; url?: { urls?: XEntitySet['urls'] } } };
   verification?: { verified?: boolean; verified_type?: string };
   website?: { url?: string };
   legacy?: XUserLegacy;

@@ -118,7 +118,8 @@ describe('x parse: cards and tombstones', () => {
         { label: 'No', votes: 364677, percent: 30.2 },
       ],
       totalVotes: 1209063,
-      final: false,
+      // Captured just before the close (counts_are_final still false); its end time has passed, so it is final.
+      final: true,
       endsAt: '2024-04-18T18:37:10.000Z',
     });
     assert.equal(bundle.post.card, undefined);
@@ -176,6 +177,12 @@ describe('x parse: users', () => {
     assert.equal(a.joined, '2013-12-14T04:35:55.000Z');
     assert.deepEqual([a.followers, a.following, a.posts, a.likes, a.mediaCount], [700242, 746, 4079, 2167, 821]);
     assert.equal(a.location, '127.0.0.1');
+  });
+
+  it('expands the website of the current user shape (profile_bio entities, no legacy URL entities)', () => {
+    const a = parseProfile(x('user_by_screen_name_current.json'), 'XDevelopers');
+    assert.equal(a.handle, 'XDevelopers');
+    assert.equal(a.website, 'https://docs.x.com/');
   });
 
   it('maps suspended, unknown and DeadlineExceeded users', () => {
