@@ -1,10 +1,19 @@
 #!/usr/bin/env node
-// The `threadmark` command. The sources are TypeScript, so tsx (a runtime dependency) is registered as
-// the module loader before they are imported; this works from a clone (npx threadmark) and a global install.
-import { register } from 'tsx/esm/api';
+// The `threadmark` command. From a clone (dev dependencies installed) the TypeScript sources run through tsx, so
+// the CLI is always the code you see; a production install (`npm ci --omit=dev`, the Docker image) has no tsx and
+// runs the bundle `npm run build` made (dist/cli.mjs).
+async function loadCli() {
+  let tsx;
+  try {
+    tsx = await import('tsx/esm/api');
+  } catch {
+    return import('../dist/cli.mjs');
+  }
+  tsx.register();
+  return import('../src/cli/program.ts');
+}
 
-register();
-const { runCli } = await import('../src/cli/program.ts');
+const { runCli } = await loadCli();
 const outcome = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
 if (outcome !== 'serving') {
   // Exit once both streams have flushed (pipes are asynchronous on some platforms), even if a library

@@ -3,7 +3,9 @@
 // time, which the benchmarks measured at about 45 MB of RSS and a share of every request (see README).
 // Packages stay external (native better-sqlite3, lazily imported SDKs); only our own TypeScript is bundled.
 // Tests and `npm run dev`-style tools keep running the sources through tsx.
-import { build } from 'esbuild';
+// esbuild is a dev dependency: a production install (`npm ci --omit=dev`) runs a bundle built beforehand (the
+// Docker build stage does that), so without esbuild an existing bundle is used as it is.
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -14,6 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  */
 export async function bundle(entry, name) {
   const outfile = `${ROOT}dist/${name}.mjs`;
+  const { build } = await import('esbuild');
   await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -29,6 +32,25 @@ export async function bundle(entry, name) {
   return outfile;
 }
 
+async function hasEsbuild() {
+  try {
+    await import('esbuild');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await bundle('src/main.ts', 'main');
+  if (!(await hasEsbuild())) {
+    if (!existsSync(`${ROOT}dist/main.mjs`) || !existsSync(`${ROOT}dist/cli.mjs`)) {
+      console.error('threadmark: esbuild (a dev dependency) is not installed and dist/ has no bundle: run `npm ci` (with dev dependencies) once to build it.');
+      process.exit(1);
+    }
+    console.error('threadmark: esbuild is not installed (production install); using the existing dist/ bundle.');
+  } else {
+    await bundle('src/main.ts', 'main');
+    // The CLI for installs without tsx (dev dependency): bin/threadmark.mjs falls back to this bundle.
+    await bundle('src/cli/program.ts', 'cli');
+  }
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
-import { buildServer, type ServerOptions } from './server.ts';
+import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
 import { CursorCodec } from './providers/cursors.ts';
@@ -20,6 +20,8 @@ import { VERSION } from './version.ts';
 
 export interface App {
   server: FastifyInstance;
+  /** The operator server when THREADMARK_OPS_PORT is set (listen on it yourself, as on `server`). */
+  ops?: FastifyInstance;
   services: Services;
   chain: ProviderChain;
   close(): Promise<void>;
@@ -85,8 +87,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     }),
   };
   const server = buildServer(services, opts);
+  const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,
+    ...(ops ? { ops } : {}),
     services,
     chain,
     async close() {
@@ -94,6 +98,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       xSessions?.stop();
       for (const p of providers) p.close?.();
       await server.close();
+      await ops?.close();
       await stores.close();
     },
   };

@@ -1,4 +1,5 @@
 // The configuration contract of architecture.md: every variable validated once at start-up.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { VERSION } from './version.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
@@ -11,6 +12,36 @@ const bool = z
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((u) => u.replace(/\/+$/, ''));
+
+/** An address or CIDR block: `10.0.0.0/8`, `192.168.1.1`, `2001:db8::/32`. */
+function isAddressOrBlock(s: string): boolean {
+  const [addr = '', bits, ...rest] = s.split('/');
+  const family = isIP(addr);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which forwarding hops to trust. false/0: none (the socket address is the client). true: exactly one, the proxy
+ * in front (deliberately not Fastify's "trust every hop", which makes the client-written leftmost entry the
+ * identity). A number: that many hops. Otherwise a comma-separated list of proxy addresses or CIDR blocks.
+ */
+const trustProxy = z
+  .string()
+  .transform((v, ctx): false | number | string[] => {
+    const t = v.trim().toLowerCase();
+    if (['false', 'no', '0'].includes(t)) return false;
+    if (['true', 'yes'].includes(t)) return 1;
+    if (/^[0-9]+$/.test(t)) {
+      const n = Number(t);
+      if (n <= 32) return n;
+    }
+    const list = v.split(',').map((x) => x.trim()).filter(Boolean);
+    if (list.length > 0 && list.every(isAddressOrBlock)) return list;
+    ctx.addIssue({ code: 'custom', message: 'must be false, true, a hop count (1-32) or a comma-separated list of proxy addresses or CIDR blocks' });
+    return z.NEVER;
+  });
 
 const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
@@ -38,7 +69,8 @@ const schema = z.object({
   THREADMARK_REDIS_PREFIX: z.string().min(1).max(100).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
   THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
   THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  THREADMARK_TRUST_PROXY: bool.default(false),
+  THREADMARK_OPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+  THREADMARK_TRUST_PROXY: trustProxy.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(60000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
@@ -74,7 +106,10 @@ export interface Config {
   redisPrefix?: string;
   keysDb: string;
   adminToken?: string;
-  trustProxy: boolean;
+  /** Set = /healthz, /readyz and /metrics are served on this port only (same HOST), not on the service port. */
+  opsPort?: number;
+  /** false: no proxy; a number: trusted hops; a list: trusted proxy addresses / CIDR blocks (Fastify's trustProxy). */
+  trustProxy: false | number | string[];
   cacheTtlS: number;
   cursorSecret?: string;
   upstreamTimeoutMs: number;
@@ -135,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: c.THREADMARK_REDIS_PREFIX,
     keysDb: c.THREADMARK_KEYS_DB,
     adminToken: c.THREADMARK_ADMIN_TOKEN,
+    opsPort: c.THREADMARK_OPS_PORT,
     trustProxy: c.THREADMARK_TRUST_PROXY,
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
     cursorSecret: c.THREADMARK_CURSOR_SECRET,

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   await app.server.listen({ port: config.port, host: config.host });
+  await app.ops?.listen({ port: config.opsPort, host: config.host });
 }
 
 main().catch((err) => {

@@ -1,10 +1,11 @@
 // Builds the Fastify server: shared conventions, the problem mapper and every declared route.
 import { METHODS } from 'node:http';
+import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from './services.ts';
-import { CORS_HEADERS, EXPOSED_HEADERS } from './http/conventions.ts';
+import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
 import { sendProblem } from './http/problem-reply.ts';
 import { Problem } from './problems/problem.ts';
 import { registerRoutes } from './http/register.ts';
@@ -35,7 +36,8 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   const base = config.baseUrl;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    // A hop count as a function: Fastify's types take no number (its proxy-addr does the same with one).
+    trustProxy: typeof config.trustProxy === 'number' ? (_addr: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     genReqId: () => randomUUID(),
     // One line per exchange, cache hits at debug (http/access-log.ts).
     logController: new AccessLog(),
@@ -66,7 +68,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   // Callback style: this runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', String(req.id));
-    reply.headers(CORS_HEADERS);
+    if (!isPrivatePath(req.url)) reply.headers(CORS_HEADERS);
     if (req.url.startsWith('/api')) reply.header('access-control-expose-headers', EXPOSED_HEADERS);
     done();
   });
@@ -98,10 +100,11 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
-  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions });
+  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions, limiter: services.stores.limiter });
   registerMcp(app, services);
-  // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits.
-  app.register(opsRoutes, { stores: services.stores, providers: services.providerHealth, metrics: services.metrics });
+  // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
+  // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
+  if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
   observeRequests(app, services.metrics);
   drainOnClose(app);
   if (replay) {
@@ -112,6 +115,20 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     installReplay(app, replay);
   }
   return app;
+}
+
+function opsOptions(services: Services) {
+  return { stores: services.stores, providers: services.providerHealth, metrics: services.metrics };
+}
+
+/** The operator server for THREADMARK_OPS_PORT: /healthz, /readyz and /metrics, nothing else. */
+export function buildOpsServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
+  const base = services.config.baseUrl;
+  const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: () => randomUUID() });
+  ops.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
+  ops.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`)));
+  ops.register(opsRoutes, opsOptions(services));
+  return ops;
 }
 
 /**
@@ -131,6 +148,10 @@ function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions
     ...(sync ? { sync } : { shared: stores.hitCheck }),
     metrics: services.metrics,
     partitionOf: (ip) => services.guards.partitionOf(ip),
-    clientIp,
+    // As the guards do (http/client-address.ts): a forwarded value that is not an address is the socket's.
+    clientIp: (raw) => {
+      const ip = clientIp(raw);
+      return ip !== undefined && isIP(ip) ? ip : raw.socket.remoteAddress;
+    },
   });
 }

@@ -5,19 +5,26 @@ import type { ConversationBundle } from '../domain/models.ts';
 import type { ReadBudget } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import { Deadline } from '../providers/deadline.ts';
-import { isProblem, isUnconfirmedNotFound } from '../problems/problem.ts';
+import { canBeStatusId } from '../domain/ids.ts';
+import { isProblem, isUnconfirmedNotFound, Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
 export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
   // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
+  // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
+  const possible = (id: string) => {
+    if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
+  };
   return {
     budget: () => chain.deadline(),
     post(id, policy, budget) {
+      possible(id);
       return reader.read(`post:${id}`, policy, () => single(id, deadlineOf(budget)));
     },
     conversation(id, o, policy, budget) {
+      possible(id);
       const key = `conv:${id}:${o.ranking}:${o.withReplies ? 'r' : 't'}`;
       return reader.read<ConversationBundle>(key, policy, async () => {
         // One budget for the conversation and its fallback: the fallback only gets the time left over.

@@ -58,7 +58,7 @@ export function dropContinueLink(markdown: string): string {
     .split('\n')
     .filter((line) => !line.includes('Continue →'))
     .join('\n')
-    .replace(/\s+$/, '');
+    .trimEnd();
 }
 
 export async function runList(client: Client, kind: ListKind, subject: string, flags: ListFlags, io: CliIO): Promise<number> {

@@ -3,6 +3,7 @@
 // bulk of traffic: they log at debug, so at the default level they cost a level check instead of a serialised,
 // synchronously written line (the metrics still count them).
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { clientAddress } from './client-address.ts';
 
 type Level = 'debug' | 'info' | 'error';
 
@@ -22,7 +23,7 @@ export class AccessLog extends LogController {
         status,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         ...(typeof cache === 'string' ? { cache } : {}),
-        ip: req.ip,
+        ip: clientAddress(req),
         ...(error ? { err: error } : {}),
       },
       error ? 'request errored' : 'request',

@@ -16,6 +16,14 @@ const PREFLIGHT_HEADERS: Record<string, string> = {
   'access-control-max-age': '86400',
 };
 
+/**
+ * Admin and operator paths: never granted to other origins, so a page elsewhere cannot read them even with a
+ * token it got hold of (and probes and metrics are not a public API to begin with).
+ */
+export function isPrivatePath(url: string): boolean {
+  return url.startsWith('/admin') || url.startsWith('/healthz') || url.startsWith('/readyz') || url.startsWith('/metrics');
+}
+
 /** Headers a browser script may read on /api/* responses. */
 export const EXPOSED_HEADERS = [
   'Deprecation', 'Sunset', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit',
@@ -30,7 +38,7 @@ export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') return;
   if (method === 'OPTIONS') {
-    reply.code(204).headers({ allow: PUBLIC_METHODS, ...PREFLIGHT_HEADERS, 'cache-control': 'public, max-age=86400' });
+    reply.code(204).headers({ allow: PUBLIC_METHODS, ...(isPrivatePath(req.url) ? {} : PREFLIGHT_HEADERS), 'cache-control': 'public, max-age=86400' });
     await reply.send();
     return;
   }

@@ -6,6 +6,7 @@ import type { Limiter } from '../stores/limits/limiter.ts';
 import { accountKeyPolicy, DEFAULT_ACCOUNT_QUOTA, type LimitState, type FixedPolicyName, type Policy } from '../stores/limits/policies.ts';
 import { rateLimitHeaders } from '../stores/limits/headers.ts';
 import { clientKey } from '../stores/limits/client-key.ts';
+import { clientAddress } from './client-address.ts';
 import type { KeyStore } from '../stores/keys/types.ts';
 import { keyStateOf } from './key-state.ts';
 import type { RouteDef } from './route-decl.ts';
@@ -15,8 +16,6 @@ declare module 'fastify' {
     rateStates?: LimitState[];
     /** Fresh cache entries this request was answered from (key, entry, fresh until), for the hit replay. */
     cacheHits?: Array<[string, object, number]>;
-    /** Live-lookup charges taken by this request, so a feed poll that ends in 304 can give them back. */
-    liveCharges?: Array<[Policy | FixedPolicyName, string]>;
   }
 }
 
@@ -41,7 +40,7 @@ export class Guards {
   ) {}
 
   private partition(req: FastifyRequest): string {
-    return this.partitionOf(req.ip);
+    return this.partitionOf(clientAddress(req));
   }
 
   /** The api-ip partition of a client address (also used by the hit replay, which has no Fastify request). */
@@ -66,13 +65,23 @@ export class Guards {
         continue;
       }
       for (const t of taken) {
-        await this.limiter.refund(t.policy, t.partition);
-        t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
+        const back = await this.limiter.refund(t.policy, t.partition, t.state.windowEndsAt ?? 0);
+        if (back) t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
       }
       record(req, [...taken.map((t) => t.state), state]);
       throw new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
     }
     record(req, taken.map((t) => t.state));
+  }
+
+  /**
+   * Charges api-ip `points` at once, for a request that stands for several (a batch of MCP messages).
+   * Refused → 429 rate_limited, with the state recorded for the headers.
+   */
+  async chargeApi(req: FastifyRequest, points: number): Promise<void> {
+    const state = await this.limiter.consume('api-ip', this.partition(req), points);
+    record(req, [state]);
+    if (!state.allowed) throw new Problem('rate_limited', `The api-ip allowance is used up; retry in ${state.resetS} s.`);
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
@@ -123,44 +132,32 @@ export class Guards {
   }
 
   /**
-   * The read policy of one request. Keyed callers never touch the shared cache. `search` lookups charge the
-   * live-lookup quota once when the request first reaches an upstream (search-ip or search-key, plus account-ip
-   * or account-key for the account-backed feeds); other routes charge it only for `nocache`.
+   * The read policy of one request. Keyed callers never touch the shared cache, so every live upstream read they
+   * cause is charged to their live-key budget. Account-backed search feeds charge account-ip or account-key per
+   * upstream page (a page=N walk is N pages of an X session's window). `search` lookups and `nocache` reads also
+   * charge the live-lookup quota (search-ip or search-key) once per request, on its first live read.
    */
   policy(req: FastifyRequest, opts: { nocache: boolean; search?: 'plain' | 'account' }): ReadPolicy {
     const key = keyStateOf(req);
     const keyed = key.status === 'valid' && key.id !== undefined;
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
-    const charged = opts.search !== undefined || opts.nocache;
-    if (!charged) return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
-    // One request is one live lookup, however many upstream reads it takes (profile + posts, page=N walks).
-    let once: Promise<void> | undefined;
+    const lookup = opts.search !== undefined || opts.nocache;
+    if (!lookup && !keyed) return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
+    const partition = keyed ? key.id! : this.partition(req);
+    const perRead: Array<[Policy | FixedPolicyName, string]> = [];
+    if (keyed) perRead.push(['live-key', partition]);
+    if (opts.search === 'account') perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
+    const once: Array<[Policy | FixedPolicyName, string]> = lookup ? [[keyed ? 'search-key' : 'search-ip', partition]] : [];
+    // Later reads wait for the first one's charge, so a refused request stops before any of them go out.
+    let first: Promise<void> | undefined;
     return {
       mode,
-      beforeLive: () => {
-        const partition = keyed ? key.id! : this.partition(req);
-        const charges: Array<[Policy | FixedPolicyName, string]> = [];
-        if (opts.search === 'account') {
-          charges.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
-        }
-        charges.push([keyed ? 'search-key' : 'search-ip', partition]);
-        return (once ??= this.chargeAll(req, charges).then(() => {
-          req.liveCharges = charges;
-        }));
+      beforeLive: async () => {
+        if (!first) return (first = this.chargeAll(req, [...perRead, ...once]));
+        await first;
+        if (perRead.length > 0) await this.chargeAll(req, perRead);
       },
     };
-  }
-
-  /** Gives back this request's live-lookup charges (a feed poll answered 304 costs no quota). */
-  async refundLive(req: FastifyRequest): Promise<void> {
-    const charges = req.liveCharges ?? [];
-    req.liveCharges = undefined;
-    const refunded = new Set<string>();
-    for (const [policy, partition] of charges) {
-      await this.limiter.refund(policy, partition);
-      refunded.add(typeof policy === 'string' ? policy : policy.name);
-    }
-    if (refunded.size) req.rateStates = req.rateStates?.map((s) => (refunded.has(s.policy) ? { ...s, remaining: Math.min(s.limit, s.remaining + 1) } : s));
   }
 
   /**

@@ -39,6 +39,10 @@ export function toProblem(err: unknown): Problem {
   const fe = err as FastifyError;
   if (fe && hasZodFastifySchemaValidationErrors(fe)) return fromValidation(fe);
   if (fe && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new Problem('invalid_body');
+  // The body limit is the caller's doing, not ours: 413, not a 500 with a stack trace in the error log.
+  if (fe && (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413)) {
+    return new Problem('request_too_large', 'The request body is over the 1 MiB this service accepts.', { status: 413 });
+  }
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode === 400 && /json/i.test(fe.message ?? '')) {
     return new Problem('invalid_body');
   }

@@ -97,7 +97,7 @@ export class Metrics {
     });
     new Counter({
       name: 'threadmark_upstream_failures_total',
-      help: 'Provider calls that failed (error, empty answer, network); each one counts toward its breaker.',
+      help: 'Provider calls that failed (error, empty answer, network, 5xx, 429); each one counts toward its capability\'s breaker.',
       labelNames: ['provider'],
       registers,
       collect() {
@@ -107,7 +107,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'threadmark_provider_breaker_state',
-      help: 'Circuit breaker state per provider: 1 on the current state, 0 on the others.',
+      help: 'Circuit breaker state per provider (its worst capability): 1 on the current state, 0 on the others.',
       labelNames: ['provider', 'state'],
       registers,
       collect() {

@@ -55,7 +55,8 @@ export async function checkStores(stores: Stores): Promise<StoresCheck> {
 }
 
 export function checkProviders(health: ProviderHealth[]): ProvidersCheck {
-  const usable = health.filter((p) => p.capabilities.length > 0 && p.breaker !== 'open').map((p) => p.name);
+  // Breakers are per capability: a provider is out only when every capability it has been asked for is switched off.
+  const usable = health.filter((p) => p.capabilities.length > 0 && isAnyBreakerClosed(p)).map((p) => p.name);
   const ok = usable.length > 0;
   return {
     ok,
@@ -63,6 +64,11 @@ export function checkProviders(health: ProviderHealth[]): ProvidersCheck {
     providers: health.map((p) => ({ name: p.name, capabilities: p.capabilities.length, breaker: p.breaker })),
     ...(ok ? {} : { detail: describeUnusable(health) }),
   };
+}
+
+function isAnyBreakerClosed(p: ProviderHealth): boolean {
+  const states = Object.values(p.breakers ?? {});
+  return p.breaker === 'off' || states.length === 0 || states.some((s) => s !== 'open');
 }
 
 function describeUnusable(health: ProviderHealth[]): string {

@@ -37,6 +37,7 @@ export const CATALOG = {
   search_unavailable: { status: 503, title: 'Search temporarily unavailable', resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.' },
   admin_unconfigured: { status: 503, title: 'Admin is not configured', resolution: 'Private route, not part of the public API.' },
   key_store_unavailable: { status: 503, title: 'Key store unavailable', resolution: 'Private route, not part of the public API: the key store (SQLite or Redis) did not answer; retry after Retry-After.' },
+  batch_too_large: { status: 413, title: 'Too many messages in one batch', resolution: 'Send at most 20 JSON-RPC messages in one POST to /mcp; split larger batches.' },
   not_ready: { status: 503, title: 'Instance not ready', resolution: 'Operator route (/readyz), not part of the public API: `checks` says which dependency is missing; route traffic to another instance.' },
   // Additions inside v1 (new codes are additive; documented in /docs/reliability and OpenAPI).
   invalid_cursor: { status: 400, title: 'Invalid cursor', resolution: 'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.' },
@@ -46,7 +47,7 @@ export const CATALOG = {
   invalid_flag: { status: 400, title: 'Invalid boolean parameter', resolution: 'Boolean parameters take true, 1, yes, false or 0.' },
   bad_request: { status: 400, title: 'Malformed HTTP request', resolution: 'Send a well-formed HTTP/1.1 request: a percent-encoded target without spaces or control characters, path segments of at most 1000 characters, and valid header syntax.' },
   request_timeout: { status: 408, title: 'Request timeout', resolution: 'Send the whole request promptly; the connection is closed.' },
-  request_too_large: { status: 431, title: 'Request head too large', resolution: 'Keep the request line and headers under 16 KB; search terms are at most 512 characters.' },
+  request_too_large: { status: 431, title: 'Request too large', resolution: 'Keep the request line and headers under 16 KB (431) and a request body (MCP, admin) under 1 MiB (413); search terms are at most 512 characters.' },
   invalid_since_id: { status: 400, title: 'Invalid since_id', resolution: '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.' },
   invalid_budget: { status: 400, title: 'Invalid budget', resolution: '`budget` is a whole number of characters from 500 to 200000, and at least what the requested post (or a list page without its items) needs: the detail says how many.' },
   invalid_dimension: { status: 400, title: 'Invalid maxwidth or maxheight', resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.' },

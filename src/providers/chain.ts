@@ -4,7 +4,7 @@ import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
 import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider, type ProviderOperationHealth } from './types.ts';
 
 export interface ChainOptions {
-  /** Breaker settings per provider; `false` turns the breaker off. Default: 5 failures, 30 s. */
+  /** Breaker settings per provider and capability; `false` turns the breaker off. Default: 5 failures, 30 s. */
   circuit?: Omit<CircuitOptions, 'now'> | false;
   /** Time budget of one read across providers and retries (default DEFAULT_DEADLINE_MS). */
   deadlineMs?: number;
@@ -41,7 +41,10 @@ export interface ProviderHealth {
   successes: number;
   failures: number;
   lastFailure?: { kind: FailureKind; at: string };
+  /** The provider's worst capability breaker: open if any is open, else half-open if any is, else closed. */
   breaker: 'closed' | 'open' | 'half-open' | 'off';
+  /** Breaker state of each capability that has had a call (the others are closed). */
+  breakers: Partial<Record<Capability, 'closed' | 'open' | 'half-open'>>;
   /** Account-backed providers: per upstream operation. */
   operations?: Record<string, ProviderOperationHealth>;
 }
@@ -60,11 +63,15 @@ export interface ProviderHealth {
  *   On search, failures that are all `unavailable` (no usable session) give `search_unavailable`.
  * - No capable provider at all: `upstream_error`, or `search_unavailable` for search.
  * - Providers whose circuit is open are skipped (one half-open trial at a time); when all are skipped the
- *   read fails at once with their last failure kinds.
+ *   read fails at once with their last failure kinds. There is one circuit per provider and capability, so
+ *   failing searches never switch off a provider's post reads.
+ * - An upstream 4xx other than 429 is about the request (a bogus id, a query it refuses), not the provider's
+ *   health: the chain falls through as usual but the breaker does not count it, or anyone could open it.
  * Search problems carry status 503 and a Retry-After (the shortest one a provider gave, else 30 s).
  */
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
+  private readonly circuitOptions: CircuitOptions | undefined;
   private readonly counts = new Map<string, { successes: number; failures: number; lastFailure?: { kind: FailureKind; at: string } }>();
   private readonly deadlineMs: number;
   private readonly now: () => number;
@@ -76,20 +83,42 @@ export class ProviderChain {
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.now = opts.now ?? Date.now;
     const circuit = opts.circuit ?? { threshold: 5, cooldownMs: 30_000 };
-    if (circuit) for (const p of providers) this.circuits.set(p.name, new Circuit({ ...circuit, now: opts.now }));
+    this.circuitOptions = circuit ? { ...circuit, now: opts.now } : undefined;
+  }
+
+  /** The breaker of one provider's capability, made on first use; undefined when breakers are off. */
+  private circuitOf(provider: string, capability: Capability): Circuit | undefined {
+    if (!this.circuitOptions) return undefined;
+    const id = `${provider}/${capability}`;
+    let c = this.circuits.get(id);
+    if (!c) this.circuits.set(id, (c = new Circuit(this.circuitOptions)));
+    return c;
+  }
+
+  private breakersOf(p: Provider): ProviderHealth['breakers'] {
+    const out: ProviderHealth['breakers'] = {};
+    for (const cap of p.capabilities()) {
+      const c = this.circuits.get(`${p.name}/${cap}`);
+      if (c) out[cap] = c.state;
+    }
+    return out;
   }
 
   /** Per-provider counters and breaker state, for GET /api, /readyz and metrics. */
   health(): ProviderHealth[] {
     return this.providers.map((p) => {
       const c = this.countsOf(p.name);
+      const breakers = this.breakersOf(p);
+      const states = Object.values(breakers);
+      const worst = states.includes('open') ? 'open' : states.includes('half-open') ? 'half-open' : 'closed';
       return {
         name: p.name,
         capabilities: [...p.capabilities()],
         successes: c.successes,
         failures: c.failures,
         ...(c.lastFailure ? { lastFailure: c.lastFailure } : {}),
-        breaker: this.circuits.get(p.name)?.state ?? 'off',
+        breaker: this.circuitOptions ? worst : 'off',
+        breakers,
         ...(p.operationHealth ? { operations: p.operationHealth() } : {}),
       };
     });
@@ -145,7 +174,7 @@ export class ProviderChain {
         untried.push(p.name);
         continue;
       }
-      const circuit = this.circuits.get(p.name);
+      const circuit = this.circuitOf(p.name, capability);
       const ticket: Ticket | undefined = circuit ? circuit.acquire() : 'call';
       if (!ticket) {
         skipped.push(p);
@@ -170,9 +199,10 @@ export class ProviderChain {
           settleEmpty(true);
           throw new Problem('not_found', failure.message, { extensions: { source: p.name } });
         }
-        // A provider saying "no session right now" is healthy, just idle, and one saying "not found" without
-        // vouching for it answered; only real failures trip the breaker.
-        if (failure.kind === 'unavailable' || failure.kind === 'unconfirmed') {
+        // A provider saying "no session right now" is healthy, just idle; one saying "not found" without vouching
+        // for it answered; and one refusing this request (4xx but 429) says nothing about its health. Only real
+        // failures trip the breaker.
+        if (failure.kind === 'unavailable' || failure.kind === 'unconfirmed' || isRequestRefusal(failure.status)) {
           circuit?.release(ticket);
         } else if (failure.kind === 'empty') {
           emptyPending.push({ circuit, ticket, name: p.name });
@@ -191,7 +221,7 @@ export class ProviderChain {
       });
     }
     const anyTried = failures.length > 0;
-    if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, !!opts.search)));
+    if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, capability, !!opts.search)));
     const notes = [
       ...(anyTried && skipped.length > 0 ? [`Skipped while failing repeatedly: ${skipped.map((p) => p.name).join(', ')}.`] : []),
       ...(untried.length > 0 ? [`Not tried, the request deadline had passed: ${untried.join(', ')}.`] : []),
@@ -207,8 +237,8 @@ export class ProviderChain {
   }
 
   /** A provider skipped by its open circuit, reported as the failure that opened it. */
-  private skippedFailure(p: Provider, search: boolean): Failure {
-    const circuit = this.circuits.get(p.name);
+  private skippedFailure(p: Provider, capability: Capability, search: boolean): Failure {
+    const circuit = this.circuitOf(p.name, capability);
     const waitS = Math.max(1, Math.ceil((circuit?.retryInMs ?? 0) / 1000));
     const last = this.countsOf(p.name).lastFailure;
     return {
@@ -282,6 +312,11 @@ function toFailure(provider: string, err: unknown): Failure {
   // An unexpected throw (e.g. an upstream shape the parser did not foresee) is that provider's error,
   // not a reason to give up on the others.
   return { provider, kind: 'error', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** A 4xx other than 429: the upstream refused this request, which says nothing about the upstream. */
+function isRequestRefusal(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 500 && status !== 429;
 }
 
 function isAbort(err: unknown): boolean {

@@ -150,6 +150,21 @@ const FETCH_HEADERS: Record<string, string> = {
   'accept-encoding': 'gzip, deflate',
 };
 
+/** Headers that carry a session or an identity; they never leave the origin they were meant for. */
+const CREDENTIAL_HEADERS = ['cookie', 'authorization', 'proxy-authorization', 'x-csrf-token', 'x-guest-token'];
+
+/**
+ * The headers for the next hop of a redirect: credentials are dropped when the hop changes origin (another
+ * host, port or scheme, which covers https → http), as browsers do for cookies. The X sessions' auth_token
+ * and ct0 would otherwise go wherever an upstream (or anyone who can make it redirect) points.
+ */
+export function headersForHop(from: URL, to: URL, headers: Record<string, string>): Record<string, string> {
+  if (from.origin === to.origin) return headers;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (!CREDENTIAL_HEADERS.includes(k.toLowerCase())) out[k] = v;
+  return out;
+}
+
 /** One GET, following redirects as fetch's `redirect: 'follow'` does, with the body decoded and capped. */
 async function getFollowing(
   url: URL,
@@ -164,7 +179,9 @@ async function getFollowing(
     if (location !== undefined && [301, 302, 303, 307, 308].includes(res.statusCode ?? 0)) {
       res.resume();
       if (hop >= MAX_REDIRECTS) throw new Error('redirect count exceeded');
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      headers = headersForHop(url, next, headers);
+      url = next;
       continue;
     }
     const out = new Headers();

@@ -1,7 +1,7 @@
 // Every rate-limit policy of the contract through the real server, on both backends: the exact count that
 // reaches 429, the IETF RateLimit / RateLimit-Policy structured fields and the compatibility triple,
-// Retry-After and the rate_limited problem; cached reads not charged; client identity (first
-// X-Forwarded-For hop behind a trusted proxy, IPv6 grouped by /64).
+// Retry-After and the rate_limited problem; cached reads not charged; client identity (last
+// X-Forwarded-For hop behind a trusted proxy, the one it appended; IPv6 grouped by /64).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -218,7 +218,7 @@ for (const backend of BACKENDS) {
         const res = await drained(s.get(`/api/v1/search?q=caching`, auth()));
         assert.equal(res.status, 200, `lookup ${i}`);
         assert.equal(res.headers.get('x-api-key-status'), 'valid');
-        assert.match(res.headers.get('ratelimit-policy') ?? '', /^"api-ip";q=600;w=60, "search-key";q=30;w=60$/);
+        assert.match(res.headers.get('ratelimit-policy') ?? '', /^"api-ip";q=600;w=60, "live-key";q=120;w=60, "search-key";q=30;w=60$/);
         assert.equal(member(res.headers.get('ratelimit'), 'search-key')?.r, 30 - i);
       }
       await assertDenied(await s.get('/search?q=caching', auth()), 'search-key', 30, 60);
@@ -287,19 +287,20 @@ for (const backend of BACKENDS) {
       assert.equal(member(plain.headers.get('ratelimit'), 'search-key')?.r, 26);
     });
 
-    test('client identity: first X-Forwarded-For hop behind a trusted proxy; IPv6 grouped by /64', async () => {
+    test('client identity: the hop the trusted proxy appended (the last); IPv6 grouped by /64', async () => {
       const remaining = async (xff: string) => {
         const res = await drained(s.get('/api/v1/posts', { headers: { 'x-forwarded-for': xff } }));
         return member(res.headers.get('ratelimit'), 'api-ip')?.r;
       };
       const a = client().ip;
       assert.equal(await remaining(a), 599);
-      assert.equal(await remaining(`${a}, 10.0.0.1`), 598, 'later hops are proxies');
-      assert.equal(await remaining(`${a}, 10.0.0.2, 10.0.0.3`), 597);
-      assert.equal(await remaining(`10.0.0.1, ${a}`), 599, 'only the first hop identifies the client');
+      // THREADMARK_TRUST_PROXY=true trusts one hop: entries left of the last are the client's own text.
+      assert.equal(await remaining(`10.0.0.1, ${a}`), 598, 'earlier entries are not an identity');
+      assert.equal(await remaining(`10.0.0.2, 10.0.0.3, ${a}`), 597);
+      assert.equal(await remaining(`${a}, 10.0.0.1`), 599, 'only the last hop identifies the client');
       assert.equal(await remaining('2001:db8:77:1::1'), 599);
       assert.equal(await remaining('2001:db8:77:1:ffff:eeee:dddd:cccc'), 598, 'same /64');
-      assert.equal(await remaining('2001:0db8:0077:0001::2, 10.0.0.1'), 597, 'same /64, written longhand');
+      assert.equal(await remaining('10.0.0.1, 2001:0db8:0077:0001::2'), 597, 'same /64, written longhand');
       assert.equal(await remaining('2001:db8:77:2::1'), 599, 'another /64');
     });
   });

@@ -170,7 +170,7 @@ describe('deploy/compose.yaml', () => {
     for (const [name, s] of appServices) {
       const env = Object.fromEntries(Object.entries(s.environment as Record<string, string>).map(([k, v]) => [k, interpolate(String(v), vars)]));
       const config = loadConfig(env);
-      assert.equal(config.trustProxy, true, name);
+      assert.equal(config.trustProxy, 1, name);
       const redis = new URL(config.redisUrl ?? '');
       assert.ok(redis.hostname in compose.services, `${name}: Redis host ${redis.hostname} is a compose service`);
       assert.equal(config.cursorSecret, vars.THREADMARK_CURSOR_SECRET, name);

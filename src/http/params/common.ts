@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
 export const STATUS_ID_RE = /^[0-9]+$/;
-/** Longest id we look up: snowflakes are 19 digits today; anything much longer cannot exist. */
+/** Longest id a `since_id` filter takes (ids beyond the platform's range simply filter nothing). */
 export const MAX_ID_DIGITS = 25;
 /** Numeric account ids (rest_id) are 64-bit: at most 20 digits. */
 export const ACCOUNT_ID_RE = /^[0-9]{1,20}$/;

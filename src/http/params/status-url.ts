@@ -1,6 +1,7 @@
 // Turns the `url` parameter into a status reference, with the contract's four distinct failure codes.
 import { Problem } from '../../problems/problem.ts';
-import { HANDLE_RE, MAX_ID_DIGITS, STATUS_ID_RE } from './common.ts';
+import { canBeStatusId } from '../../domain/ids.ts';
+import { HANDLE_RE, STATUS_ID_RE } from './common.ts';
 
 export interface StatusRef {
   /** Absent for X's handle-less permalinks (/i/status/{id}, /i/web/status/{id}). */
@@ -51,10 +52,11 @@ export function parseStatusUrl(raw: string): StatusRef {
     (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
     rest.length === 0;
   if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
-  checkIdLength(id!);
+  checkIdRange(id!);
   return handleLess ? { id: id! } : { handle: handle!, id: id! };
 }
 
-export function checkIdLength(id: string): void {
-  if (id.length > MAX_ID_DIGITS) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}….`);
+/** A numeric id the platform cannot have issued (over 19 digits, or 2^63 and above) is 404 with no upstream call. */
+export function checkIdRange(id: string): void {
+  if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.length > 30 ? `${id.slice(0, 30)}…` : id}: status ids are at most 2^63 − 1.`);
 }

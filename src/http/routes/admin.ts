@@ -4,6 +4,10 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
 import type { KeyStore } from '../../stores/keys/types.ts';
+import { Limiter } from '../../stores/limits/limiter.ts';
+import { ADMIN_FAILURES } from '../../stores/limits/policies.ts';
+import { clientKey } from '../../stores/limits/client-key.ts';
+import { clientAddress } from '../client-address.ts';
 import type { SessionAdmin } from '../../providers/x/session-admin.ts';
 import { registerSessionRoutes } from './admin-sessions.ts';
 
@@ -11,6 +15,8 @@ export interface AdminRoutesOptions {
   /** THREADMARK_ADMIN_TOKEN; unset = every admin route answers 503 admin_unconfigured. */
   token?: string;
   keys: KeyStore;
+  /** Counts wrong tokens per client address (ADMIN_FAILURES); the service's own, shared by its instances. */
+  limiter?: Limiter;
   /** The X provider's session admin; undefined when x is not a configured provider. */
   sessions?: SessionAdmin;
 }
@@ -82,11 +88,23 @@ function answering(keys: KeyStore): KeyStore {
 export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, opts) => {
   const { token } = opts;
   const keys = answering(opts.keys);
+  const limiter = opts.limiter ?? new Limiter();
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Cache-Control', 'no-store');
     if (!token) throw new Problem('admin_unconfigured', 'Set THREADMARK_ADMIN_TOKEN to enable the admin routes.');
-    if (!bearerMatches(req, token)) throw new Problem('unauthorized', 'A valid admin bearer token is required.');
+    // Guessing is bounded per address: once ADMIN_FAILURES wrong tokens are used up, even the right one waits.
+    const who = clientKey(clientAddress(req));
+    const failures = await limiter.peek(ADMIN_FAILURES, who);
+    if (failures.remaining <= 0) {
+      throw new Problem('rate_limited', `Too many wrong admin tokens from this address; retry in ${failures.resetS} s.`, {
+        headers: { 'Retry-After': String(failures.resetS) },
+      });
+    }
+    if (!bearerMatches(req, token)) {
+      await limiter.consume(ADMIN_FAILURES, who);
+      throw new Problem('unauthorized', 'A valid admin bearer token is required.');
+    }
   });
 
   parseEveryBodyAsJson(app);

@@ -63,7 +63,7 @@ interface FeedQuery {
 
 const POLLING =
   ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
-  'gets a 304 without an upstream lookup (and without live-lookup charge); items come from the application cache ' +
+  'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
 
 const PROFILE_ERRORS = ['invalid_since_id', 'invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];

@@ -21,8 +21,22 @@ import type { RouteDef } from '../route-decl.ts';
 import { PUBLIC_ROUTES } from '../route-table.ts';
 import { CORS_HEADERS } from '../conventions.ts';
 import { problemBody } from '../problem-reply.ts';
+import { clientAddress } from '../client-address.ts';
 
 const MCP_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/** Most JSON-RPC messages one POST may carry: a batch is many requests' worth of work behind one HTTP request. */
+export const MAX_MCP_BATCH = 20;
+
+/**
+ * api-ip points a POST costs: one per message that is not a tool call (a tool call is charged by the REST route
+ * that serves it, like any other request), and at least one, so even a batch of notifications is counted.
+ */
+function mcpPoints(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  const own = messages.filter((m) => (m as { method?: unknown } | null)?.method !== 'tools/call').length;
+  return Math.max(1, own);
+}
 
 function describe(services: Services, tools: string[]) {
   const base = services.config.baseUrl;
@@ -91,6 +105,13 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Ro
 
     scope.post(DISCOVERY_PATHS.mcp, { preValidation: keyCheck }, async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.body === undefined) throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
+      const size = Array.isArray(req.body) ? req.body.length : 1;
+      await services.guards.chargeApi(req, size > MAX_MCP_BATCH ? 1 : mcpPoints(req.body));
+      if (size > MAX_MCP_BATCH) {
+        throw new Problem('batch_too_large', `The batch has ${size} messages; at most ${MAX_MCP_BATCH} are accepted in one POST.`);
+      }
+      // The transport writes the response itself, past the onSend hook: the rate-limit fields are set here.
+      await services.guards.headers(req, reply);
       const { StreamableHTTPServerTransport } = await loadMcpSdk();
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
       // The caller's Authorization header and resolved address go with every tool call, so a bearer key counts
@@ -99,7 +120,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: Ro
         const res = await app.inject({
           method: 'GET',
           url,
-          remoteAddress: req.ip,
+          remoteAddress: clientAddress(req),
           headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
         });
         return { status: res.statusCode, headers: res.headers, body: res.body };

@@ -7,7 +7,7 @@ import {
   HANDLE_RE, STATUS_ID_RE, budgetParam, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
-import { checkIdLength, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
+import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
 import { unbudgetedUrl } from '../present/common.ts';
@@ -149,7 +149,7 @@ function identify(q: PostQuery): StatusRef {
   }
   if (!HANDLE_RE.test(q.handle)) throw new Problem('invalid_params', '`handle` must be 1-15 word characters.');
   if (!STATUS_ID_RE.test(q.id)) throw new Problem('invalid_params', '`id` must be numeric.');
-  checkIdLength(q.id);
+  checkIdRange(q.id);
   return { handle: q.handle, id: q.id };
 }
 
@@ -200,14 +200,14 @@ export const postRoutes: RouteDef[] = [
   {
     decl: statusPermalinkDecl,
     handle: (ctx: HandlerContext<PostQuery, StatusRef>) => {
-      checkIdLength(ctx.params.id);
+      checkIdRange(ctx.params.id);
       return servePost(ctx, ctx.params);
     },
   },
   ...[iStatusDecl, iWebStatusDecl].map((decl) => ({
     decl,
     handle: (ctx: HandlerContext<PostQuery, { id: string }>) => {
-      checkIdLength(ctx.params.id);
+      checkIdRange(ctx.params.id);
       return servePost(ctx, { id: ctx.params.id });
     },
   })),

@@ -144,7 +144,7 @@ function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
     if (quoteUrl && last?.type === 'link' && quoteUrl.test(last.href)) {
       segs.pop();
       const tail = segs[segs.length - 1];
-      if (tail?.type === 'text') tail.text = tail.text.replace(/\s+$/, '');
+      if (tail?.type === 'text') tail.text = tail.text.trimEnd();
       return segs.filter((x) => x.text.length > 0);
     }
     return segs;
@@ -159,8 +159,26 @@ function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
 function withoutArticleLink(segs: Segment[]): Segment[] {
   return segs
     .filter((x) => !(x.type === 'link' && /\/i\/article\//.test(x.href)))
-    .map((x) => (x.type === 'text' ? { ...x, text: x.text.replace(/\s*https:\/\/t\.co\/\w+\s*$/, '') } : x))
+    .map((x) => (x.type === 'text' ? { ...x, text: withoutTrailingTco(x.text) } : x))
     .filter((x) => x.text.length > 0);
+}
+
+const TCO = 'https://t.co/';
+
+/**
+ * The text without a trailing t.co link and the whitespace around it. Written out rather than as
+ * /\s*https:\/\/t\.co\/\w+\s*$/, which backtracks quadratically over long runs of spaces in a 25,000-character post.
+ */
+export function withoutTrailingTco(text: string): string {
+  const trimmed = text.trimEnd();
+  const at = trimmed.lastIndexOf(TCO);
+  if (at < 0 || at + TCO.length === trimmed.length) return text;
+  for (let i = at + TCO.length; i < trimmed.length; i++) if (!isWordChar(trimmed.charCodeAt(i))) return text;
+  return trimmed.slice(0, at).trimEnd();
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 export interface ParseOptions {

@@ -144,9 +144,9 @@ function tidy(segs: Segment[]): Segment[] {
     else merged.push({ ...s });
   }
   const first = merged[0];
-  if (first?.type === 'text') first.text = first.text.replace(/^\s+/, '');
+  if (first?.type === 'text') first.text = first.text.trimStart();
   const last = merged[merged.length - 1];
-  if (last?.type === 'text') last.text = last.text.replace(/\s+$/, '');
+  if (last?.type === 'text') last.text = last.text.trimEnd(); // not /\s+$/: quadratic on long inner runs of spaces
   return merged.filter((s) => s.text.length > 0);
 }
 

@@ -82,7 +82,7 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
     },
   };
   if (legacy.lang) post.lang = legacy.lang;
-  const source = tweet.source?.replace(/<[^>]*>/g, '').trim();
+  const source = tweet.source === undefined ? undefined : withoutTags(tweet.source).trim();
   if (source) post.source = source;
   if (legacy.in_reply_to_screen_name || legacy.in_reply_to_status_id_str) {
     post.replyTo = {
@@ -205,4 +205,19 @@ function snowflakeTime(id: string): string {
   } catch {
     return new Date(0).toISOString();
   }
+}
+
+/** The text of X's `source` anchor. A scan, not /<[^>]*>/g, which is quadratic on a run of unclosed `<`. */
+function withoutTags(html: string): string {
+  let out = '';
+  let i = 0;
+  while (i < html.length) {
+    const open = html.indexOf('<', i);
+    if (open < 0) break;
+    const close = html.indexOf('>', open + 1);
+    if (close < 0) break;
+    out += html.slice(i, open);
+    i = close + 1;
+  }
+  return out + html.slice(i);
 }

@@ -183,6 +183,13 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 
+/** `s` without its trailing newlines; a loop, since /\n+$/ is quadratic on a long run of newlines that is not at the end. */
+function withoutTrailingNewlines(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 10) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
 /** A fenced code block whose fence is longer than any backtick run inside. */
 export function codeBlock(text: string, language?: string): string {
   let longest = 0;
@@ -193,5 +200,5 @@ export function codeBlock(text: string, language?: string): string {
   }
   const fence = '`'.repeat(Math.max(3, longest + 1));
   const lang = language ? language.replace(/[^A-Za-z0-9_+#.-]/g, '') : '';
-  return `${fence}${lang}\n${text.replace(/\r\n?/g, '\n').replace(/\n+$/, '')}\n${fence}`;
+  return `${fence}${lang}\n${withoutTrailingNewlines(text.replace(/\r\n?/g, '\n'))}\n${fence}`;
 }

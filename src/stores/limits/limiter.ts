@@ -4,6 +4,9 @@ import { DEFAULT_REDIS_PREFIX } from '../redis.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
 import { WindowTable } from './window-table.ts';
 
+/** A refund this close to the end of its window is skipped: it could reach the store after the window rolled over. */
+const REFUND_MARGIN_MS = 250;
+
 export interface LimiterOptions {
   /** Set = counters shared by every instance through Redis, with an in-process insurance limiter. */
   redis?: Redis;
@@ -31,9 +34,10 @@ export class Limiter {
     const p = resolvePolicy(policy);
     if (!this.#redis) return this.#consumeTable(p, partitionKey, points);
     try {
-      return toState(p, true, await this.#limiterFor(p).consume(partitionKey, points));
+      const res = await this.#limiterFor(p).consume(partitionKey, points);
+      return { ...toState(p, true, res), windowEndsAt: Date.now() + res.msBeforeNext };
     } catch (e) {
-      if (e instanceof RateLimiterRes) return toState(p, false, e);
+      if (e instanceof RateLimiterRes) return { ...toState(p, false, e), windowEndsAt: Date.now() + e.msBeforeNext };
       throw e;
     }
   }
@@ -52,15 +56,18 @@ export class Limiter {
     return toState(p, res.consumedPoints < p.quota, res);
   }
 
-  /** Gives back points charged to a request that another policy then refused. */
-  async refund(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<void> {
-    if (!this.#redis) {
-      const table = this.#tableFor(resolvePolicy(policy));
-      const now = table.peek(partitionKey);
-      if (now) table.refund(partitionKey, points, now.endsAt);
-      return;
-    }
+  /**
+   * Gives back points charged to a request that another policy then refused. `windowEndsAt` is the end of the
+   * window the charge was taken in (from `consume`): once that window has closed the points are already back,
+   * and a refund then would open the next window below zero, i.e. with extra allowance. Returns whether it
+   * refunded.
+   */
+  async refund(policy: Policy | FixedPolicyName, partitionKey: string, windowEndsAt: number, points = 1): Promise<boolean> {
+    if (Date.now() + REFUND_MARGIN_MS >= windowEndsAt) return false;
+    // The table refunds only into the window that ends at `windowEndsAt`, never into a later one.
+    if (!this.#redis) return this.#tableFor(resolvePolicy(policy)).refund(partitionKey, points, windowEndsAt);
     await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
+    return true;
   }
 
   /** Clears a partition's counter (operator tooling and tests). */
@@ -139,5 +146,6 @@ function tableState(p: Policy, allowed: boolean, consumed: number, endsAt: numbe
     windowS: p.windowS,
     remaining: Math.max(0, p.quota - consumed),
     resetS: Math.min(p.windowS, Math.max(1, Math.ceil((endsAt - now) / 1000))),
+    windowEndsAt: endsAt,
   };
 }

@@ -5,15 +5,20 @@ export interface Policy {
   readonly windowS: number;
 }
 
-export type PolicyName = 'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key';
-export type FixedPolicyName = Exclude<PolicyName, 'account-key'>;
+export type PolicyName = 'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key' | 'live-key' | 'admin-fail';
+export type FixedPolicyName = Exclude<PolicyName, 'account-key' | 'admin-fail'>;
 
 export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
   'api-ip': { name: 'api-ip', quota: 600, windowS: 60 },
   'search-ip': { name: 'search-ip', quota: 5, windowS: 60 },
   'search-key': { name: 'search-key', quota: 30, windowS: 60 },
   'account-ip': { name: 'account-ip', quota: 10, windowS: 900 },
+  // Keyed reads skip the shared cache; this is what bounds the upstream work one key can cause.
+  'live-key': { name: 'live-key', quota: 120, windowS: 60 },
 };
+
+/** Wrong admin tokens per client address before the admin routes refuse it (right token included) for the window. */
+export const ADMIN_FAILURES: Policy = { name: 'admin-fail', quota: 10, windowS: 900 };
 
 export const ACCOUNT_KEY_WINDOW_S = 900;
 /** Quota of the account-backed feeds for a key issued without `--account-quota`. */
@@ -37,4 +42,6 @@ export interface LimitState {
   remaining: number;
   /** Seconds until the window resets. */
   resetS: number;
+  /** Epoch ms at which the window this charge was taken in ends (consume only); a refund never outlives it. */
+  windowEndsAt?: number;
 }

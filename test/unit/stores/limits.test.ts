@@ -8,7 +8,7 @@ import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../
 import { createRedisClient } from '../../../src/stores/redis.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
-test('policies are exactly the contract', () => {
+test('policies are exactly the contract, plus live-key (issue 21: the budget of keyed live reads)', () => {
   assert.deepEqual(
     Object.values(POLICIES).map((p) => [p.name, p.quota, p.windowS]),
     [
@@ -16,6 +16,7 @@ test('policies are exactly the contract', () => {
       ['search-ip', 5, 60],
       ['search-key', 30, 60],
       ['account-ip', 10, 900],
+      ['live-key', 120, 60],
     ],
   );
   assert.deepEqual(accountKeyPolicy(42), { name: 'account-key', quota: 42, windowS: 900 });
@@ -59,6 +60,20 @@ function limiterContract(make: () => Limiter) {
     assert.equal((await limiter.consume('account-ip', 'bulk', 4)).remaining, 6);
     await limiter.reset('account-ip', 'bulk');
     assert.equal((await limiter.peek('account-ip', 'bulk')).remaining, 10);
+  });
+
+  test('a refund never lands in the next window (issue 21, Low 12)', async () => {
+    const limiter = make();
+    const tiny: Policy = { name: 'search-ip', quota: 1, windowS: 1 };
+    const first = await limiter.consume(tiny, 'late-refund');
+    assert.ok(first.windowEndsAt! > Date.now() && first.windowEndsAt! <= Date.now() + 1000);
+    await new Promise((r) => setTimeout(r, 1100));
+    assert.equal(await limiter.refund(tiny, 'late-refund', first.windowEndsAt!), false, 'the window is over');
+    assert.equal((await limiter.consume(tiny, 'late-refund')).allowed, true);
+    assert.equal((await limiter.consume(tiny, 'late-refund')).allowed, false, 'no extra allowance in the new window');
+    const inWindow = await limiter.consume(accountKeyPolicy(1), 'in-window');
+    assert.equal(await limiter.refund(accountKeyPolicy(1), 'in-window', inWindow.windowEndsAt!), true);
+    assert.equal((await limiter.consume(accountKeyPolicy(1), 'in-window')).allowed, true, 'refunded inside its window');
   });
 
   test('account-key quotas differ per key', async () => {
