@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
-import { CursorCodec } from './providers/cursors.ts';
+import { CursorCodec } from './domain/paging.ts';
 import { shareCursorSecret } from './app/cursor-secret.ts';
 import { cachedPostSource } from './app/post-source.ts';
 import { cachedListSource } from './app/list-source.ts';
@@ -17,6 +17,10 @@ import { XProvider } from './providers/x/provider.ts';
 import { SessionAdmin } from './providers/x/session-admin.ts';
 import type { Services } from './services.ts';
 import { VERSION } from './version.ts';
+import { ResponseCache } from './stores/cache/responses.ts';
+import { assembledSize } from './domain/read-post.ts';
+import { renderedSize } from './http/present/memo.ts';
+import { serializedFeedSize } from './http/present/feeds.ts';
 
 export interface App {
   server: FastifyInstance;
@@ -68,21 +72,26 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const xSessions = x ? new SessionAdmin(x.pool, stores.sharedHash?.('x-sessions'), log) : undefined;
   await xSessions?.start();
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
+  const responses = new ResponseCache(config.responseCacheBytes);
   const cursors = new CursorCodec(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
   const services: Services = {
     config,
     version: VERSION,
-    posts: cachedPostSource(chain, reader),
+    posts: cachedPostSource(chain, reader, responses.slot('post-read', assembledSize)),
     lists: cachedListSource(chain, reader),
     cursors,
     guards: new Guards(stores.limiter, stores.keys),
     stores,
     health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
+    responses,
+    renders: responses.slot('render', renderedSize),
+    feeds: responses.slot('feed', serializedFeedSize),
     xSessions,
     metrics: new Metrics({
       providers: () => chain.health(),
+      responses: () => responses.stats(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };

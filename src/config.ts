@@ -72,6 +72,7 @@ const schema = z.object({
   THREADMARK_OPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
   THREADMARK_TRUST_PROXY: trustProxy.default(false),
   THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
+  THREADMARK_RESPONSE_CACHE_MB: z.coerce.number({ error: 'must be a number of megabytes' }).int().min(1).max(4096).default(40),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(60000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
   THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(300000).optional(),
@@ -111,6 +112,8 @@ export interface Config {
   /** false: no proxy; a number: trusted hops; a list: trusted proxy addresses / CIDR blocks (Fastify's trustProxy). */
   trustProxy: false | number | string[];
   cacheTtlS: number;
+  /** Bound of the response cache (assembled reads, rendered bodies, serialized feeds), in bytes. */
+  responseCacheBytes: number;
   cursorSecret?: string;
   upstreamTimeoutMs: number;
   /** Budget of one read across providers, retries and Retry-After waits (default 3 x the per-call timeout). */
@@ -173,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     opsPort: c.THREADMARK_OPS_PORT,
     trustProxy: c.THREADMARK_TRUST_PROXY,
     cacheTtlS: c.THREADMARK_CACHE_TTL_S,
+    responseCacheBytes: c.THREADMARK_RESPONSE_CACHE_MB * 1024 * 1024,
     cursorSecret: c.THREADMARK_CURSOR_SECRET,
     upstreamTimeoutMs: c.THREADMARK_UPSTREAM_TIMEOUT_MS,
     upstreamDeadlineMs: c.THREADMARK_UPSTREAM_DEADLINE_MS ?? DEFAULT_DEADLINE_MS,

@@ -97,11 +97,11 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   });
 
   withConditionalRequests(app, (scope) =>
-    registerRoutes(scope, PUBLIC_ROUTES, services, (def) => services.guards.hooks(def)),
+    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => services.guards.hooks(decl)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
   app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions, limiter: services.stores.limiter });
-  registerMcp(app, services);
+  registerMcp(app, services, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));

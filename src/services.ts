@@ -2,11 +2,14 @@
 import type { Config } from './config.ts';
 import type { PostSource } from './domain/read-post.ts';
 import type { ListSource } from './domain/lists.ts';
-import type { CursorCodec } from './providers/cursors.ts';
+import type { CursorCodec } from './domain/paging.ts';
 import type { Guards } from './http/guards.ts';
 import type { Stores } from './stores/index.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { ProviderHealth } from './providers/chain.ts';
+import type { ResponseCache, ResponseSlot } from './stores/cache/responses.ts';
+import type { Rendered } from './http/rendered.ts';
+import type { SerializedFeed } from './http/present/feeds.ts';
 import type { SessionAdmin } from './providers/x/session-admin.ts';
 
 export interface Services {
@@ -22,6 +25,10 @@ export interface Services {
   /** Per-provider counters and breaker state, for /readyz and /metrics. */
   providerHealth: () => ProviderHealth[];
   metrics: Metrics;
+  /** The one response cache (stores/cache/responses.ts), and its slots for rendered bodies and serialized feeds. */
+  responses: ResponseCache;
+  renders: ResponseSlot<Rendered>;
+  feeds: ResponseSlot<SerializedFeed>;
   /** Run-time X sessions (GET/POST/DELETE /admin/sessions); undefined when x is not a configured provider. */
   xSessions?: SessionAdmin;
 }

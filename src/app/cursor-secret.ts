@@ -1,7 +1,7 @@
 // A cluster without THREADMARK_CURSOR_SECRET still needs one sealing key, or a cursor issued by one instance
 // is refused by the next: the first instance to reach Redis stores a random secret and every other adopts it.
 import { randomBytes } from 'node:crypto';
-import type { CursorCodec } from '../providers/cursors.ts';
+import type { CursorCodec } from '../domain/paging.ts';
 import type { Stores } from '../stores/index.ts';
 
 const SECRET_NAME = 'cursor-secret';

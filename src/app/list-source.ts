@@ -1,6 +1,7 @@
 // ListSource over the cache and the provider chain. Search results from a provider other than the first
 // capable one are "degraded": they carry no cursor (the contract), and say so in the warnings.
-import type { ListSource, PageCall } from '../domain/lists.ts';
+import type { ListSource } from '../domain/lists.ts';
+import type { PageCall } from '../domain/paging.ts';
 import type { Page } from '../domain/models.ts';
 import { Problem } from '../problems/problem.ts';
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';

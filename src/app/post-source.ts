@@ -1,6 +1,8 @@
 // PostSource over the cache and the provider chain. A conversation that no capable provider can serve
 // degrades to the single post from any provider that can read one, flagged in the warnings.
 import type { PostSource } from '../domain/read-post.ts';
+import type { PostRead } from '../domain/reads.ts';
+import type { Derived } from '../domain/sourced.ts';
 import type { ConversationBundle } from '../domain/models.ts';
 import type { ReadBudget } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
@@ -9,7 +11,7 @@ import { canBeStatusId } from '../domain/ids.ts';
 import { isProblem, isUnconfirmedNotFound, Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
-export function cachedPostSource(chain: ProviderChain, reader: CachedReader): PostSource {
+export function cachedPostSource(chain: ProviderChain, reader: CachedReader, assembled?: Derived<PostRead>): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
   // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
@@ -18,6 +20,7 @@ export function cachedPostSource(chain: ProviderChain, reader: CachedReader): Po
     if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
   };
   return {
+    ...(assembled ? { assembled } : {}),
     budget: () => chain.deadline(),
     post(id, policy, budget) {
       possible(id);

@@ -3,7 +3,7 @@
 // THREADMARK_SERVER every tool call is forwarded to that running service over HTTP.
 import { PUBLIC_ROUTES } from '../http/route-table.ts';
 import { serveStdio } from '../mcp/stdio.ts';
-import { toolDefs } from '../mcp/tools.ts';
+import { toolDefs } from '../surface/mcp-tools.ts';
 import type { RouteFetch } from '../mcp/server.ts';
 import { VERSION } from '../version.ts';
 import { EXIT } from './exit.ts';

@@ -1,16 +1,13 @@
-// List use cases (profile posts, followers, following, search) and the contract's paging rules:
-// a cursor continues with the provider that issued it; `page` walks cursors from the first page.
+// The list sources the use cases read through (the cache and the provider chain stand behind them, see
+// app/list-source.ts), and what every list use case is handed.
 import type { Author, Page, Post } from './models.ts';
-import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
-import type { SearchFeed, SearchItem } from '../providers/types.ts';
+import type { ReadPolicy, Sourced } from './sourced.ts';
+import type { SearchFeed, SearchItem } from './capabilities.ts';
+import type { CursorCodec, PageCall, PageInput } from './paging.ts';
+import type { ReadWindow } from './reads.ts';
 
-export interface PageCall {
-  /** Provider that must answer (the one that issued the cursor); any provider when absent. */
-  provider?: string;
-  cursor?: string;
-  count: number;
-  policy: ReadPolicy;
-}
+/** The list reads, as the browse routes name them. */
+export type ListResource = 'profile' | 'followers' | 'following' | 'search';
 
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;
@@ -21,57 +18,23 @@ export interface ListSource {
   search(q: string, feed: SearchFeed, call: PageCall): Promise<Sourced<Page<SearchItem>>>;
 }
 
-export interface Position {
-  /** Continue from a decoded cursor... */
-  cursor?: { provider: string; upstream: string; page: number };
-  /** ...or walk to this page number from the start. */
-  page: number;
-  limit: number;
-  policy: ReadPolicy;
+/** The sources of a paged use case: the lists, and the codec that seals and opens our cursors. */
+export interface ListSources {
+  lists: ListSource;
+  cursors: CursorCodec;
 }
 
-export interface PagedResult<T> {
-  items: T[];
-  page: number;
-  /** Provider and upstream cursor of the next page, when there is one. */
-  next?: { provider: string; upstream: string };
-  source: string;
-  cache: CacheStatus;
-  warnings: string[];
+/** A read model and the cache status of the reads behind it (for the presenter's Cache-Control and X-Cache). */
+export interface Listed<R> {
+  read: R;
+  cache: Sourced<unknown>['cache'];
 }
 
-/**
- * Fetches one page at `pos`. Pages before the requested one are fetched only to learn their cursors;
- * a list that ends before the requested page yields an empty last page.
- */
-export async function fetchPage<T>(
-  pos: Position,
-  load: (call: PageCall) => Promise<Sourced<Page<T>>>,
-): Promise<PagedResult<T>> {
-  let provider = pos.cursor?.provider;
-  let cursor = pos.cursor?.upstream;
-  let pageNo = pos.cursor ? pos.cursor.page : 1;
-  const target = pos.cursor ? pos.cursor.page : pos.page;
-  for (;;) {
-    const got = await load({ provider, cursor, count: pos.limit, policy: pos.policy });
-    const upstreamNext = got.value.nextCursor;
-    // A cursor that repeats the one we sent is the end (some upstreams signal the end that way).
-    const next = upstreamNext && upstreamNext !== cursor ? { provider: got.source, upstream: upstreamNext } : undefined;
-    if (pageNo >= target || !next) {
-      const reached = pageNo >= target;
-      return {
-        items: reached ? got.value.items : [],
-        page: target,
-        next: reached ? next : undefined,
-        source: got.source,
-        cache: got.cache,
-        warnings: reached ? got.warnings : [...got.warnings, `the list ends before page ${target}`],
-      };
-    }
-    provider = next.provider;
-    cursor = next.upstream;
-    pageNo++;
-  }
+/** A window of time, as the read model names it and as X search operators reach it. */
+export interface WindowInput {
+  iso: ReadWindow;
+  /** X search operators for the window (since_time:… until_time:…). */
+  operators: string;
 }
 
 /** Which kinds of timeline entry a profile read shows besides the author's original posts. */
@@ -85,3 +48,4 @@ export function timelineFilter(o: TimelineOptions): (p: Post) => boolean {
   return (p) => (p.repostOf ? o.reposts : p.replyTo ? o.replies : true);
 }
 
+export type { PageInput };

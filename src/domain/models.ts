@@ -185,10 +185,6 @@ export interface ConversationBundle {
   notes?: string[];
 }
 
-export interface Profile {
-  author: Author;
-}
-
 /** One page of a list, with the provider's (still raw) cursor for the next page. */
 export interface Page<T> {
   items: T[];

@@ -4,7 +4,7 @@ import { ancestorChain, MAX_PARENTS, type AncestorChain, type AncestorSource } f
 import type { ConversationBundle, Post, ReplyNode } from './models.ts';
 import { isEarlierVersion, latestVersionId } from './models.ts';
 import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
-import type { ReadBudget, ReadPolicy, Sourced } from './sourced.ts';
+import type { Derived, ReadBudget, ReadPolicy, Sourced } from './sourced.ts';
 
 export interface PostSource extends AncestorSource {
   post(id: string, policy: ReadPolicy, budget?: ReadBudget): Promise<Sourced<Post>>;
@@ -14,6 +14,11 @@ export interface PostSource extends AncestorSource {
     policy: ReadPolicy,
     budget?: ReadBudget,
   ): Promise<Sourced<ConversationBundle>>;
+  /**
+   * Assembled reads remembered per cached bundle and the options assembly depends on: the in-process cache hands
+   * out the same bundle object on every hit, so a hit skips the re-assembly. Absent = assemble every time.
+   */
+  assembled?: Derived<PostRead>;
   /** A fresh upstream budget for one request, shared by the conversation and the walk above it. */
   budget?(): ReadBudget;
 }
@@ -65,34 +70,15 @@ export async function readPost(
     budget,
   );
   const chain = await ancestorChain(source, got.value, opts.context, policy, budget);
-  const read = assembleOnce(got.value, chain, opts, got.source);
+  const bundle = got.value;
+  const build = () => assemble(bundle, opts, got.source, chain);
+  // Keyed by the bundle and the ancestor chain it was assembled with, and by the whole typed options rather than a
+  // hand-picked few: an option added later cannot share a read it changes.
+  const read = source.assembled ? source.assembled.derive([bundle, chain], { opts, source: got.source }, build) : build();
   // The memoised read is shared: a read with warnings of its own gets its own copy.
   if (got.warnings.length === 0) return { read, cache: got.cache, settled: chain.settled };
   return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache, settled: chain.settled };
 }
-
-/**
- * Assembled reads per cached bundle and the options assembly depends on. The in-process cache hands out the
- * same bundle object on every hit, so a hit skips the re-assembly; a reloaded bundle is a new object, and a
- * bundle dropped from the cache takes its reads with it (a WeakMap holds nothing alive).
- */
-const assembled = new WeakMap<ConversationBundle, WeakMap<AncestorChain, Map<string, PostRead>>>();
-
-function assembleOnce(bundle: ConversationBundle, chain: AncestorChain, opts: PostReadOptions, source: string): PostRead {
-  const key = `${opts.thread}|${opts.context}|${opts.replies}|${source}`;
-  let byChain = assembled.get(bundle);
-  let reads = byChain?.get(chain);
-  let read = reads?.get(key);
-  if (read) return read;
-  read = assemble(bundle, opts, source, chain);
-  if (!byChain) assembled.set(bundle, (byChain = new WeakMap()));
-  if (!reads) byChain.set(chain, (reads = new Map()));
-  // `thread=N` takes any number: a few variants per bundle are worth keeping, not one per N a client tries.
-  if (reads.size < MAX_READS_PER_BUNDLE) reads.set(key, read);
-  return read;
-}
-
-const MAX_READS_PER_BUNDLE = 8;
 
 export function assemble(
   bundle: ConversationBundle,
@@ -226,4 +212,9 @@ export function takeReplies(nodes: ReplyNode[], budget: { left: number }): Reply
 
 export function postCount(read: PostRead): number {
   return read.parents.length + read.thread.length + countReplies(read.replies);
+}
+
+/** Estimated bytes an assembled read keeps alive (its posts outlive the bundle while the read is remembered). */
+export function assembledSize(read: PostRead): number {
+  return 256 + postCount(read) * 1024;
 }

@@ -1,6 +1,6 @@
 // Results of the use cases, as handed to the renderers.
 import type { Author, Post, ReplyNode } from './models.ts';
-import type { SearchFeed, SearchItem } from '../providers/types.ts';
+import type { SearchFeed, SearchItem } from './capabilities.ts';
 
 export type ThreadOption = 'off' | 'full' | 'conversation' | number;
 export type ContextOption = 'full' | 'thread';

@@ -33,3 +33,12 @@ export interface ReadPolicy {
 export interface ReadBudget {
   readonly expired: boolean;
 }
+
+/**
+ * A value derived from a cached domain value (an assembled read, a rendering), remembered per (value, options)
+ * so a cache hit does not derive it again. `options` must name every input besides `source`.
+ */
+export interface Derived<V> {
+  /** `source`: the cached value (or values, all of which must be the same objects) the derivation reads. */
+  derive(source: object | readonly object[], options: unknown, build: () => V): V;
+}

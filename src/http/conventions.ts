@@ -1,7 +1,7 @@
 // Conventions every public route shares: GET/HEAD/OPTIONS only, CORS, and the reserved-path rule.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../problems/problem.ts';
-import { isReservedPath } from './params/common.ts';
+import { isRecord, isReservedPath } from './params/common.ts';
 
 export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
 
@@ -33,8 +33,8 @@ export const EXPOSED_HEADERS = [
 
 /** onRequest hook of every public route. */
 export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const handle = (req.params as Record<string, string> | undefined)?.handle;
-  if (handle !== undefined && isReservedPath(handle)) throw new Problem('route_not_found');
+  const handle = isRecord(req.params) ? req.params.handle : undefined;
+  if (typeof handle === 'string' && isReservedPath(handle)) throw new Problem('route_not_found');
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') return;
   if (method === 'OPTIONS') {

@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LIFECYCLE } from './lifecycle.ts';
 import type { Deprecation } from './route-decl.ts';
+import { isRecord } from './params/common.ts';
 
 export function deprecationLinks(baseUrl: string, dep: Deprecation, query: Record<string, unknown>): string {
   const policy = `${baseUrl}${LIFECYCLE.policyPath}`;
@@ -19,7 +20,7 @@ export function deprecationHook(baseUrl: string, dep: Deprecation) {
     reply.header('deprecation', LIFECYCLE.deprecationHeader);
     reply.header('sunset', LIFECYCLE.sunsetHeader);
     const existing = reply.getHeader('link');
-    const ours = deprecationLinks(baseUrl, dep, (req.query ?? {}) as Record<string, unknown>);
+    const ours = deprecationLinks(baseUrl, dep, isRecord(req.query) ? req.query : {});
     reply.header('link', existing ? `${String(existing)}, ${ours}` : ours);
     return payload;
   };

@@ -9,7 +9,6 @@ import { clientKey } from '../stores/limits/client-key.ts';
 import { clientAddress } from './client-address.ts';
 import type { KeyStore } from '../stores/keys/types.ts';
 import { keyStateOf } from './key-state.ts';
-import type { RouteDef } from './route-decl.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -85,8 +84,7 @@ export class Guards {
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
-  hooks(def: RouteDef): preValidationHookHandler[] {
-    const keyAware = def.decl.keyAware;
+  hooks({ keyAware }: { keyAware: boolean }): preValidationHookHandler[] {
     return [
       async (req: FastifyRequest) => {
         // A refused key is still a request: api-ip is charged before the 401, so guessing keys is rate-limited too.

@@ -1,9 +1,10 @@
 // The problem mapper: the only place that writes error responses (RFC 9457).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { CATALOG, anchorFor } from '../problems/catalog.ts';
+import { anchorFor, isCatalogCode } from '../problems/catalog.ts';
 import { Problem, isProblem } from '../problems/problem.ts';
 import { problemMediaType } from './negotiate.ts';
+import { isRecord } from './params/common.ts';
 
 export function docsUrlFor(baseUrl: string, code: string): string {
   return `${baseUrl}/docs/reliability#${anchorFor(code)}`;
@@ -28,7 +29,7 @@ export function problemBody(baseUrl: string, p: Problem, requestId?: string): Re
 function fromValidation(err: FastifyError): Problem {
   const issues = (err.validation ?? []) as Array<{ message?: string; instancePath?: string }>;
   const first = issues[0];
-  const code = first?.message && first.message in CATALOG ? first.message : 'invalid_params';
+  const code = first?.message && isCatalogCode(first.message) ? first.message : 'invalid_params';
   const param = first?.instancePath?.replace(/^\//, '') || 'parameter';
   const where = err.validationContext === 'params' ? 'path segment' : 'query parameter';
   return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${where} \`${param}\`.`);
@@ -52,9 +53,8 @@ export function toProblem(err: unknown): Problem {
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, baseUrl: string, err: unknown): FastifyReply {
   const p = toProblem(err);
   if (p.code === 'internal_error') req.log.error({ err }, 'internal error');
-  const query = (req.query ?? {}) as Record<string, unknown>;
   reply.code(p.status);
-  reply.header('content-type', `${problemMediaType(query.format, req.headers)}; charset=utf-8`);
+  reply.header('content-type', `${problemMediaType(isRecord(req.query) ? req.query.format : undefined, req.headers)}; charset=utf-8`);
   reply.header('cache-control', 'no-store');
   reply.header('link', `<${docsUrlFor(baseUrl, p.code)}>; rel="help"; type="text/html"`);
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);

@@ -1,12 +1,11 @@
 // Mounts declared routes on Fastify with the shared conventions and the per-route hook chain:
 // method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { acceptsHtml, chooseRepresentation, type Representation } from './negotiate.ts';
 import { isLinkPreviewCrawler } from './link-preview.ts';
 import { mergeVary } from './entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
-import { fastifyPath, type RouteDef } from './route-decl.ts';
+import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from './route-decl.ts';
 import type { Services } from '../services.ts';
 import { Problem } from '../problems/problem.ts';
 
@@ -15,24 +14,25 @@ declare module 'fastify' {
     representation?: Representation;
   }
   interface FastifyContextConfig {
-    decl?: RouteDef['decl'];
+    decl?: RouteDecl;
   }
 }
 
 /** The format parameter, when valid, decides; otherwise Accept does (406 when unsatisfiable). */
-function negotiationHook(def: RouteDef): preValidationHookHandler {
-  const formats = new Set<string>(def.decl.representations);
-  const params = def.decl.formatParams ?? ['format'];
+function negotiationHook(decl: Pick<RouteDecl, 'representations' | 'formatParams' | 'linkPreview'>): preValidationHookHandler {
+  const formats = new Map<string, Representation>(decl.representations.map((r) => [r, r]));
+  const params = decl.formatParams ?? ['format'];
   return async (req: FastifyRequest) => {
-    const query = req.query as Record<string, unknown>;
+    const query = isRecord(req.query) ? req.query : {};
     for (const name of params) {
       const value = query[name];
       if (value === undefined) continue;
       // An invalid value is left to validation, which answers with the parameter's own code.
-      if (typeof value === 'string' && formats.has(value)) req.representation = value as Representation;
+      const chosen = typeof value === 'string' ? formats.get(value) : undefined;
+      if (chosen) req.representation = chosen;
       return;
     }
-    if (def.decl.linkPreview && formats.has('html') && isLinkPreviewCrawler(req.headers['user-agent']) && acceptsHtml(req.headers)) {
+    if (decl.linkPreview && formats.has('html') && isLinkPreviewCrawler(req.headers['user-agent']) && acceptsHtml(req.headers)) {
       req.representation = 'html';
       return;
     }
@@ -44,30 +44,24 @@ function negotiationHook(def: RouteDef): preValidationHookHandler {
 
 export function registerRoutes(
   app: FastifyInstance,
-  defs: RouteDef[],
+  defs: readonly RouteDef[],
   services: Services,
-  extraPreValidation: (def: RouteDef) => preValidationHookHandler[] = () => [],
+  extraPreValidation: (decl: RouteDecl) => preValidationHookHandler[] = () => [],
 ): void {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const def of defs) {
     const { decl } = def;
-    typed.route({
+    app.route({
       // Every method the server knows, so the method guard can answer 405 instead of the router's 404.
       method: app.supportedMethods,
       url: fastifyPath(decl.path),
-      schema: { querystring: decl.query, ...(decl.params ? { params: decl.params } : {}) },
+      // No Fastify schema: the route kernel (route-decl.ts) validates with the declaration's zod schemas, so the
+      // handler receives their inferred types.
       config: { decl },
       onRequest: publicMethodGuard,
       // Routes with a fixed media type (discovery documents) declare no representations and skip negotiation.
-      preValidation: [...extraPreValidation(def), ...(decl.representations.length ? [negotiationHook(def)] : [])],
+      preValidation: [...extraPreValidation(decl), ...(decl.representations.length ? [negotiationHook(decl)] : [])],
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const out = await def.handle({
-          req,
-          query: req.query as Record<string, unknown>,
-          params: req.params as Record<string, string>,
-          representation: req.representation ?? 'markdown',
-          services,
-        });
+        const out = await def.handle(req, { representation: req.representation ?? 'markdown', services });
         reply.code(out.status ?? 200);
         reply.headers(out.headers);
         // The same URL answers crawlers with HTML: shared caches must key on the User-Agent as well.

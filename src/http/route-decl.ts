@@ -1,11 +1,20 @@
 // A public route, declared once. Validation, OpenAPI, /docs and the MCP tool list are all derived from these.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { Representation } from './negotiate.ts';
 import type { Services } from '../services.ts';
+import { isCatalogCode, type CatalogCode } from '../problems/catalog.ts';
+import { Problem } from '../problems/problem.ts';
+import type { Rendered } from './rendered.ts';
+import type { ListResource } from '../domain/lists.ts';
+import { isRecord } from './params/common.ts';
+
+export { isRecord };
+
+export type { Rendered };
 
 export type Surface = 'v1' | 'permalink' | 'legacy' | 'discovery' | 'mcp';
-export type BrowseResource = 'profile' | 'followers' | 'following' | 'search';
+export type BrowseResource = ListResource;
 
 export interface Deprecation {
   /** Successor path for a single-successor alias (convert). */
@@ -17,7 +26,20 @@ export interface Deprecation {
   resolve?: (query: Record<string, unknown>) => string | undefined;
 }
 
-export interface RouteDecl {
+/** The one media type of a route that declares no representations (discovery documents, feeds, oEmbed). */
+export interface FixedMedia {
+  /** The media type of the 200 body, without parameters unless they matter (profile=...). */
+  mediaType: string;
+  /** JSON Schema of the 200 body, when it is JSON. */
+  schema?: Record<string, unknown>;
+  /** Further media types the route answers with when a query parameter picks them (feeds' `type`). */
+  alternatives?: string[];
+}
+
+/** Path parameters of a route that has none. */
+export const NO_PARAMS = z.object({});
+
+export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodObject = z.ZodObject> {
   operationId: string;
   /** OpenAPI-style path, e.g. /api/v1/profiles/{handle}. */
   path: string;
@@ -25,8 +47,10 @@ export interface RouteDecl {
   summary: string;
   description: string;
   tags: string[];
-  params?: z.ZodObject;
-  query: z.ZodObject;
+  /** Path parameters (NO_PARAMS when the path has none); the handler receives their parsed output. */
+  params: P;
+  /** Query parameters; the handler receives their parsed output. */
+  query: Q;
   /**
    * Representations the route can produce (obsidian only where the format parameter offers it).
    * Empty = a fixed media type (discovery documents), no negotiation.
@@ -35,7 +59,7 @@ export interface RouteDecl {
   /** Whether the optional bearer key is read (posts routes ignore it). */
   keyAware: boolean;
   /** Error codes this route can answer with (besides the ones every route shares). */
-  errors: string[];
+  errors: CatalogCode[];
   browseResource?: BrowseResource;
   deprecated?: Deprecation;
   /** Body of the JSON representation (drives the OpenAPI response schema and the MCP tool's outputSchema). */
@@ -46,6 +70,8 @@ export interface RouteDecl {
   search?: boolean;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
+  /** For routes with no representations: the media type they answer with. */
+  fixed?: FixedMedia;
   /**
    * A URL people paste into chats: known link-preview crawlers get the HTML page (Open Graph metadata) when
    * their Accept allows it, even with no Accept at all, and the 200 varies on User-Agent too.
@@ -53,16 +79,8 @@ export interface RouteDecl {
   linkPreview?: boolean;
 }
 
-export interface Rendered {
-  status?: number;
-  body: string;
-  /** `body` already encoded as UTF-8 (memoised renders): sent instead of it, so a hit skips the encoding. */
-  bytes?: Buffer;
-  contentType: string;
-  headers: Record<string, string>;
-}
-
-export interface HandlerContext<Q = Record<string, unknown>, P = Record<string, string>> {
+/** What a handler receives: the request, its parsed path and query, the negotiated representation, the services. */
+export interface HandlerContext<Q = unknown, P = unknown> {
   req: FastifyRequest;
   query: Q;
   params: P;
@@ -70,10 +88,55 @@ export interface HandlerContext<Q = Record<string, unknown>, P = Record<string, 
   services: Services;
 }
 
-export interface RouteDef<Q = any, P = any> {
-  decl: RouteDecl;
-  handle(ctx: HandlerContext<Q, P>): Promise<Rendered>;
+export type Handler<Q, P> = (ctx: HandlerContext<Q, P>) => Promise<Rendered>;
+
+/** The per-request inputs the server hands every route, before validation. */
+export interface RouteEnv {
+  representation: Representation;
+  services: Services;
 }
+
+/** A declared route ready to mount: `handle` validates path and query with the declaration's own schemas. */
+export interface RouteDef {
+  decl: RouteDecl;
+  handle(req: FastifyRequest, env: RouteEnv): Promise<Rendered>;
+}
+
+/**
+ * One zod issue → one problem document: each schema's error message is the catalog code to answer with (see
+ * http/params/common.ts); anything else is a generic invalid_params.
+ */
+export function validationProblem(issue: z.core.$ZodIssue | undefined, where: 'params' | 'query'): Problem {
+  const code = issue && isCatalogCode(issue.message) ? issue.message : 'invalid_params';
+  const param = issue?.path.join('/') || 'parameter';
+  const place = where === 'params' ? 'path segment' : 'query parameter';
+  return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${place} \`${param}\`.`);
+}
+
+function parseInput<S extends z.ZodObject>(schema: S, input: unknown, where: 'params' | 'query'): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw validationProblem(result.error.issues[0], where);
+  return result.data;
+}
+
+/**
+ * The route kernel: a declaration and a handler typed by the declaration's schemas. Path parameters are
+ * validated before the query, as Fastify orders them; the parsed values replace the raw ones on the request
+ * so later hooks (deprecation links, the problem mapper) read what the handler read.
+ */
+export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(decl: RouteDecl<Q, P>, handler: Handler<z.output<Q>, z.output<P>>): RouteDef {
+  return {
+    decl,
+    handle(req, env) {
+      const params = parseInput(decl.params, req.params, 'params');
+      req.params = params;
+      const query = parseInput(decl.query, req.query, 'query');
+      req.query = query;
+      return handler({ req, query, params, representation: env.representation, services: env.services });
+    },
+  };
+}
+
 
 /** /api/v1/profiles/{handle} → /api/v1/profiles/:handle */
 export function fastifyPath(path: string): string {
@@ -81,4 +144,4 @@ export function fastifyPath(path: string): string {
 }
 
 /** Error codes every public route can answer with. */
-export const COMMON_ERRORS = ['bad_request', 'request_timeout', 'request_too_large', 'route_not_found', 'method_not_allowed', 'not_acceptable', 'rate_limited', 'internal_error'];
+export const COMMON_ERRORS: CatalogCode[] = ['bad_request', 'request_timeout', 'request_too_large', 'route_not_found', 'method_not_allowed', 'not_acceptable', 'rate_limited', 'internal_error'];

@@ -1,6 +1,6 @@
 // Documents an agent may read through MCP besides calling tools: the agent guide and the OpenAPI description,
 // served by the same routes as over HTTP.
-import { DISCOVERY_PATHS } from '../discovery/paths.ts';
+import { DISCOVERY_PATHS } from '../surface/paths.ts';
 
 export interface ResourceDef {
   uri: string;

@@ -4,8 +4,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { loadMcpSdk, type McpSdk } from './sdk.ts';
-import { SERVICE_NAME } from '../discovery/service-info.ts';
-import { TOOL_ANNOTATIONS, toolRequestUrl, type ToolDef } from './tools.ts';
+import { SERVICE_NAME } from '../surface/service-info.ts';
+import { TOOL_ANNOTATIONS, toolRequestUrl, type ToolDef } from '../surface/mcp-tools.ts';
 import { RESOURCES } from './resources.ts';
 
 export interface RouteReply {

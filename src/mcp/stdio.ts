@@ -2,7 +2,7 @@
 // stdout carries protocol messages only; everything else (logs, start-up failures) goes to stderr.
 import { loadStdioTransport } from './sdk.ts';
 import { createMcpServer, type RouteFetch } from './server.ts';
-import type { ToolDef } from './tools.ts';
+import type { ToolDef } from '../surface/mcp-tools.ts';
 
 export interface StdioStreams {
   stdin: NodeJS.ReadableStream;

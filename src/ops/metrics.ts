@@ -9,6 +9,8 @@ export interface MetricsSources {
   providers: () => ProviderHealth[];
   /** Distributed mode only: whether Redis is reachable right now. */
   sharedStoreUp?: () => boolean;
+  /** The response cache's size and lookups (stores/cache/responses.ts). */
+  responses?: () => { entries: number; bytes: number; hits: number; misses: number };
 }
 
 /** What one finished HTTP exchange contributes. */
@@ -154,6 +156,37 @@ export class Metrics {
         }
       },
     });
+    if (sources.responses) {
+      const stats = sources.responses;
+      new Gauge({
+        name: 'threadmark_response_cache_entries',
+        help: 'Entries in the response cache (assembled reads, rendered bodies, serialized feeds).',
+        registers,
+        collect() {
+          this.set(stats().entries);
+        },
+      });
+      new Gauge({
+        name: 'threadmark_response_cache_bytes',
+        help: 'Estimated bytes held by the response cache; bounded by THREADMARK_RESPONSE_CACHE_MB.',
+        registers,
+        collect() {
+          this.set(stats().bytes);
+        },
+      });
+      new Counter({
+        name: 'threadmark_response_cache_lookups_total',
+        help: 'Response cache lookups by result (hit, miss). A value seen for the first time is not looked up.',
+        labelNames: ['result'],
+        registers,
+        collect() {
+          const { hits, misses } = stats();
+          this.reset();
+          this.inc({ result: 'hit' }, hits);
+          this.inc({ result: 'miss' }, misses);
+        },
+      });
+    }
     if (sources.sharedStoreUp) {
       const up = sources.sharedStoreUp;
       new Gauge({

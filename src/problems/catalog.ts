@@ -61,13 +61,27 @@ export type CatalogCode = keyof typeof CATALOG;
 export const PROVIDER_FAILURE_KINDS = ['error', 'empty', 'network'] as const;
 export type ProviderFailureKind = (typeof PROVIDER_FAILURE_KINDS)[number];
 
+/** `<provider>_error|_empty|_network`, or `all_providers_failed` when every provider in the chain failed. */
+export type ProviderCode = `${string}_${ProviderFailureKind}` | 'all_providers_failed';
+
+/** Every code a problem document can carry: a misspelt one fails to compile instead of answering 500. */
+export type ProblemCode = CatalogCode | ProviderCode;
+
+export function isCatalogCode(code: string): code is CatalogCode {
+  return Object.hasOwn(CATALOG, code);
+}
+
+export function providerCode(provider: string, kind: ProviderFailureKind): ProviderCode {
+  return `${provider}_${kind}`;
+}
+
 const PROVIDER_TITLES: Record<ProviderFailureKind, string> = {
   error: 'Upstream provider answered with an error',
   empty: 'Upstream provider returned nothing usable',
   network: 'Upstream provider could not be reached',
 };
 
-export function providerCodeEntry(code: string, search: boolean): CatalogEntry | undefined {
+export function providerCodeEntry(code: ProviderCode, search: boolean): CatalogEntry | undefined {
   const status = search ? 503 : 502;
   if (code === 'all_providers_failed') {
     return { status, title: 'All upstream providers failed', resolution: CATALOG.upstream_error.resolution };

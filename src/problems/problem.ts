@@ -1,11 +1,11 @@
-import { CATALOG, type CatalogCode, providerCodeEntry, type CatalogEntry } from './catalog.ts';
+import { CATALOG, isCatalogCode, providerCodeEntry, type CatalogEntry, type ProblemCode } from './catalog.ts';
 
 /**
  * Thrown by handlers, domain and providers; only the problem mapper turns it into a response.
  * `code` is a catalog code or a provider code (`<provider>_error|_empty|_network`, `all_providers_failed`).
  */
 export class Problem extends Error {
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly status: number;
   readonly title: string;
   readonly resolution: string;
@@ -14,12 +14,12 @@ export class Problem extends Error {
   readonly extensions: Record<string, unknown>;
 
   constructor(
-    code: CatalogCode | string,
+    code: ProblemCode,
     detail?: string,
     opts: { headers?: Record<string, string>; extensions?: Record<string, unknown>; search?: boolean; status?: number } = {},
   ) {
     const entry: CatalogEntry =
-      (CATALOG as Record<string, CatalogEntry>)[code] ?? providerCodeEntry(code, !!opts.search) ?? CATALOG.internal_error;
+      (isCatalogCode(code) ? CATALOG[code] : providerCodeEntry(code, !!opts.search)) ?? CATALOG.internal_error;
     super(detail ?? entry.title);
     this.name = 'Problem';
     this.code = code;

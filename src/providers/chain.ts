@@ -1,4 +1,5 @@
 import { Problem } from '../problems/problem.ts';
+import { providerCode } from '../problems/catalog.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
 import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider, type ProviderOperationHealth } from './types.ts';
@@ -294,8 +295,10 @@ export class ProviderChain {
     const waiting = failures.every((f) => f.kind === 'unavailable') && retryAfter !== undefined ? { status: 503 } : {};
     if (failures.length === 1) {
       const f = failures[0]!;
-      const kind = f.kind === 'unavailable' ? 'error' : f.kind;
-      throw new Problem(`${f.provider}_${kind}`, `${f.message}${note}`, { headers, extensions, search, ...waiting });
+      // The code must stay inside the documented family: not_found stops the chain before this, and a lone
+      // unconfirmed "not found" becomes not_found, but a breaker skip reports the last kind it saw (any of them).
+      const kind = f.kind === 'unavailable' || f.kind === 'not_found' || f.kind === 'unconfirmed' ? 'error' : f.kind;
+      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, { headers, extensions, search, ...waiting });
     }
     throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search, ...waiting });
   }

@@ -20,8 +20,8 @@ export interface ProvidersConfig {
 export type ProviderFactory = (cfg: ProvidersConfig) => Provider | undefined;
 
 /**
- * Provider name → factory. Other modules add theirs with `registerProvider` (the X GraphQL provider
- * registers 'x' from its own module); a factory may return undefined when its configuration is missing.
+ * Provider name → factory. Every built-in provider is listed here; `registerProvider` adds another (the tests
+ * register fakes). A factory may return undefined when its configuration is missing.
  */
 const factories = new Map<string, ProviderFactory>([
   ['fxtwitter', (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy })],

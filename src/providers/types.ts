@@ -1,18 +1,8 @@
 import type { Author, ConversationBundle, Page, Post } from '../domain/models.ts';
+import type { Capability, SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { Deadline } from './deadline.ts';
 
-export type SearchFeed = 'latest' | 'top' | 'photos' | 'videos' | 'users';
-
-export type Capability =
-  | 'post'
-  | 'conversation'
-  | 'profile'
-  /** A profile looked up by its numeric account id (the handle may have changed since the link was made). */
-  | 'profileById'
-  | 'timeline'
-  | 'followers'
-  | 'following'
-  | `search:${SearchFeed}`;
+export type { Capability, SearchFeed, SearchItem };
 
 export interface CallOptions {
   /** The caller's abort. */
@@ -33,8 +23,6 @@ export interface PageRequest extends CallOptions {
   cursor?: string;
   count: number;
 }
-
-export type SearchItem = { kind: 'post'; post: Post } | { kind: 'user'; user: Author };
 
 /**
  * One upstream. Methods exist only for the capabilities the provider declares; `capabilities()` may

@@ -113,8 +113,17 @@ export const postSchema = z
       return postSchema.optional();
     },
     truncated: z.boolean().optional(),
+    edits: z
+      .looseObject({ versions: z.array(z.string()).min(2).describe('Every version id, the original first, the latest last.') })
+      .optional()
+      .describe('Present when the post was edited and the answering provider reports it.'),
   })
   .describe('A post.');
+
+const readWindow = z
+  .looseObject({ since: isoTime.optional(), until: isoTime.optional() })
+  .optional()
+  .describe('The date window read (since inclusive, until exclusive), when since/until were given.');
 
 const replyNode = z.looseObject({
   post: postSchema,
@@ -166,7 +175,12 @@ const paging = {
 export const profileJsonSchema = z.looseObject({
   ...provenance,
   profile: authorSchema,
-  posts: z.array(postSchema).describe('Most recent original posts, newest first.'),
+  window: readWindow,
+  includes: z
+    .looseObject({ replies: z.boolean(), reposts: z.boolean() })
+    .optional()
+    .describe('Which kinds besides original posts were asked for (with_replies, with_reposts).'),
+  posts: z.array(postSchema).describe('Most recent original posts (and replies / reposts when asked for), newest first.'),
   ...paging,
 });
 
@@ -187,6 +201,7 @@ export const searchJsonSchema = z.looseObject({
   ...provenance,
   q: z.string(),
   feed: z.enum(['latest', 'top', 'photos', 'videos', 'users']),
+  window: readWindow,
   items: z.array(searchItem),
   ...paging,
 });

@@ -2,7 +2,7 @@
 // absent (JSON.stringify drops undefined); no nulls are introduced here.
 import type { Author, Post, ReplyNode } from '../domain/models.ts';
 import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, ReadWindow, SearchRead } from '../domain/reads.ts';
-import type { SearchFeed, SearchItem } from '../providers/types.ts';
+import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
 
 export interface PostJson {
   markdown: string;

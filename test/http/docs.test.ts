@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
 import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
 import { CATALOG, anchorFor } from '../../src/problems/catalog.ts';
-import { esc } from '../../src/docs/html.ts';
+import { esc } from '../../src/surface/docs/html.ts';
 
 let s: Stack;
 before(async () => {

@@ -1,7 +1,7 @@
 // Which URLs count as this service's own permalinks for oEmbed (pure; no server).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseOembedTarget } from '../../src/discovery/oembed.ts';
+import { parseOembedTarget } from '../../src/http/present/oembed.ts';
 import { isProblem } from '../../src/problems/problem.ts';
 
 const code = (fn: () => unknown) => {

@@ -1,8 +1,10 @@
 // Query and path parameter schemas shared by the route declarations. Each schema's error message is the
 // catalog code to answer with, so one zod issue maps straight to one problem document.
 import { z } from 'zod';
+import type { CatalogCode } from '../../problems/catalog.ts';
+import { HANDLE_RE } from '../../domain/handles.ts';
 
-export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
+export { HANDLE_RE };
 export const STATUS_ID_RE = /^[0-9]+$/;
 /** Longest id a `since_id` filter takes (ids beyond the platform's range simply filter nothing). */
 export const MAX_ID_DIGITS = 25;
@@ -23,7 +25,8 @@ export function isReservedPath(segment: string): boolean {
   return RESERVED_PATHS.has(segment.toLowerCase());
 }
 
-const code = (c: string) => ({ error: c });
+/** A schema's error message is the catalog code to answer with; typed, so a misspelt code fails to compile. */
+export const code = (c: CatalogCode) => ({ error: c });
 
 /** true, 1, yes / false, 0 (no also accepted: widening a boolean is additive). */
 export const flag = z
@@ -81,7 +84,7 @@ export const statusId = z
   .regex(STATUS_ID_RE, code('invalid_params'))
   .describe('Numeric status id.');
 
-const wholeNumber = (c: string) => z.string(code(c)).regex(/^[0-9]{1,6}$/, code(c)).transform(Number);
+const wholeNumber = (c: CatalogCode) => z.string(code(c)).regex(/^[0-9]{1,6}$/, code(c)).transform(Number);
 
 export const pageParam = wholeNumber('invalid_page')
   .refine((n) => n >= 1, code('invalid_page'))
@@ -119,3 +122,8 @@ export const cursorParam = z
   .max(4096, code('invalid_cursor'))
   .optional()
   .describe('The nextCursor of a previous response, sent back unchanged. Takes precedence over page.');
+
+/** Narrows an unknown value (a raw query object) to a record whose fields can be inspected. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}

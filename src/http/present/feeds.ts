@@ -8,7 +8,7 @@ import { renderJsonFeed } from '../../render/feed/json-feed.ts';
 import { renderRss } from '../../render/feed/rss.ts';
 import { rfc822 } from '../../render/feed/xml.ts';
 import { entityTagOf, noneMatchHit, tagFor304 } from '../entity-tags.ts';
-import type { Rendered } from '../route-decl.ts';
+import type { Rendered } from '../rendered.ts';
 import { headerSafe } from './common.ts';
 import { browseCacheControl } from './lists.ts';
 
@@ -53,6 +53,11 @@ export interface SerializedFeed {
   lastModified?: string;
   ttlS: number;
   count: number;
+}
+
+/** Estimated bytes of a remembered feed (UTF-16 worst case for the body). */
+export function serializedFeedSize(f: SerializedFeed): number {
+  return f.body.length * 2 + 64;
 }
 
 export function serializeFeed(doc: FeedDoc, type: FeedType): SerializedFeed {

@@ -1,7 +1,8 @@
 // List representations and the browse routes' 200 headers.
 import type { ConnectionsRead, ProfileRead, SearchRead, RenderContext } from '../../domain/reads.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
-import type { BrowseResource, Rendered } from '../route-decl.ts';
+import type { ListResource as BrowseResource } from '../../domain/lists.ts';
+import type { Rendered } from '../rendered.ts';
 import type { Representation } from '../negotiate.ts';
 import { renderProfileMarkdown } from '../../render/markdown/profile.ts';
 import { renderConnectionsMarkdown } from '../../render/markdown/connections.ts';

@@ -9,7 +9,7 @@ import { postJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
 import { postPreview } from '../../render/link-preview.ts';
 import type { Representation } from '../negotiate.ts';
-import type { Rendered } from '../route-decl.ts';
+import type { Rendered } from '../rendered.ts';
 import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
 import { appendClosing, fitBudget } from '../../render/budget.ts';
 import { postGiveWay } from '../../domain/give-way.ts';

@@ -1,11 +1,11 @@
 // GET /api/browse: the deprecated alias of the list routes, selected by `resource`.
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
-import { HANDLE_RE } from '../params/common.ts';
-import type { HandlerContext, RouteDecl, RouteDef } from '../route-decl.ts';
+import { HANDLE_RE, code } from '../params/common.ts';
+import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { LIST_ERRORS } from './list-params.ts';
 import { serveConnections, serveProfile } from './profiles.ts';
-import { searchShape, serveSearch, type SearchQuery } from './search.ts';
+import { searchShape, serveSearch } from './search.ts';
 
 const RESOURCES = ['profile', 'followers', 'following', 'search'] as const;
 type Resource = (typeof RESOURCES)[number];
@@ -21,7 +21,7 @@ function isResource(v: unknown): v is Resource {
   return typeof v === 'string' && (RESOURCES as readonly string[]).includes(v);
 }
 
-export const browseDecl: RouteDecl = {
+export const browseDecl = {
   operationId: 'legacyBrowse',
   path: '/api/browse',
   surface: 'legacy',
@@ -30,9 +30,10 @@ export const browseDecl: RouteDecl = {
     '`resource` selects the successor: profile, followers or following (with `handle`), or search (with `q` and ' +
     'optional `feed`). Every other parameter is the successor\'s. Unsupported or missing resource: 400 invalid_resource.',
   tags: ['legacy'],
+  params: NO_PARAMS,
   query: z.object({
-    resource: z.string({ error: 'invalid_resource' }).optional().describe('profile, followers, following or search.'),
-    handle: z.string({ error: 'invalid_handle' }).optional().describe('Account handle for profile, followers and following.'),
+    resource: z.string(code('invalid_resource')).optional().describe('profile, followers, following or search.'),
+    handle: z.string(code('invalid_handle')).optional().describe('Account handle for profile, followers and following.'),
     ...searchShape,
   }),
   representations: ['markdown', 'json', 'html'],
@@ -48,25 +49,20 @@ export const browseDecl: RouteDecl = {
       return typeof h === 'string' && HANDLE_RE.test(h) ? SUCCESSORS[r].replace('{handle}', h) : SUCCESSORS[r];
     },
   },
-};
-
-type BrowseQuery = SearchQuery & { resource?: string; handle?: string };
+} satisfies RouteDecl;
 
 export const browseRoutes: RouteDef[] = [
-  {
-    decl: browseDecl,
-    handle(ctx: HandlerContext<BrowseQuery>) {
-      const { resource, handle } = ctx.query;
-      if (!isResource(resource)) {
-        throw new Problem('invalid_resource', 'Pass `resource` = profile, followers, following or search.');
-      }
-      // Continue → links lead to the successor route, which accepts the same cursor.
-      if (resource === 'search') return serveSearch(ctx, SUCCESSORS.search);
-      if (handle === undefined || !HANDLE_RE.test(handle)) {
-        throw new Problem('invalid_handle', 'Pass `handle`: 1-15 letters, digits or underscores, no leading @.');
-      }
-      const path = SUCCESSORS[resource].replace('{handle}', handle);
-      return resource === 'profile' ? serveProfile(ctx, { handle }, path) : serveConnections(ctx, resource, handle, path);
-    },
-  },
+  defineRoute(browseDecl, (ctx) => {
+    const { resource, handle } = ctx.query;
+    if (!isResource(resource)) {
+      throw new Problem('invalid_resource', 'Pass `resource` = profile, followers, following or search.');
+    }
+    // Continue → links lead to the successor route, which accepts the same cursor.
+    if (resource === 'search') return serveSearch(ctx, SUCCESSORS.search);
+    if (handle === undefined || !HANDLE_RE.test(handle)) {
+      throw new Problem('invalid_handle', 'Pass `handle`: 1-15 letters, digits or underscores, no leading @.');
+    }
+    const path = SUCCESSORS[resource].replace('{handle}', handle);
+    return resource === 'profile' ? serveProfile(ctx, { handle }, path) : serveConnections(ctx, resource, handle, path);
+  }),
 ];

@@ -4,15 +4,13 @@ import { z } from 'zod';
 import {
   FEED_KINDS, FEED_TYPES, MAX_FEED_HANDLES, THREAD_MODES, type FeedKind, type FeedType, type ThreadMode,
 } from '../../domain/feeds.ts';
-import type { SearchFeed } from '../../providers/types.ts';
-import type { FixedDecl } from '../../discovery/fixed-media.ts';
-import { HANDLE_RE, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
+import type { SearchFeed } from '../../domain/capabilities.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
+import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
-import type { HandlerContext, RouteDef } from '../route-decl.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
-import { DEFAULT_FEED, normalizeQuery } from './search.ts';
-
-const code = (c: string) => ({ error: c });
+import { DEFAULT_FEED, normalizeQuery } from '../../domain/search.ts';
 
 function splitHandles(raw: string): string[] {
   return raw.split(',');
@@ -51,23 +49,22 @@ const searchFeedParam = z
 
 const qParam = z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).');
 
-interface FeedQuery {
-  type?: FeedType;
-  kind?: FeedKind;
-  threads?: ThreadMode;
-  nocache?: boolean;
-  q?: string;
-  feed?: SearchFeed;
-  since_id?: string;
-}
+const handleParams = z.object({ handle: feedHandles });
+const permalinkProfileQuery = z.object({ threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
+const v1ProfileQuery = z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
+const searchFeedQuery = z.object({ q: qParam, feed: searchFeedParam, type: typeParam, nocache: nocacheParam, since_id: sinceIdParam });
+const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
+
+/** What every feed route reads: the feed's threading, whether to bypass the cache, and an incremental since_id. */
+type FeedQuery = { threads?: ThreadMode; nocache?: boolean; since_id?: string };
 
 const POLLING =
   ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
   'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
 
-const PROFILE_ERRORS = ['invalid_since_id', 'invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
-const SEARCH_ERRORS = ['invalid_since_id', 'missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
+const PROFILE_ERRORS: CatalogCode[] = ['invalid_since_id', 'invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+const SEARCH_ERRORS: CatalogCode[] = ['invalid_since_id', 'missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
 
 const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
 const ANY_TYPE = { mediaType: FEED_MEDIA_TYPES.rss, alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json] };
@@ -85,11 +82,9 @@ function withQuery(url: string, params: Record<string, string | undefined>): str
   return s ? `${url}?${s}` : url;
 }
 
-function options(ctx: HandlerContext<FeedQuery>, type: FeedType, selfUrl: string): FeedOptions {
-  return { type, threads: ctx.query.threads ?? 'separate', nocache: ctx.query.nocache ?? false, selfUrl, since: ctx.query.since_id };
+function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
+  return { type, threads: q.threads ?? 'separate', nocache: q.nocache ?? false, selfUrl, since: q.since_id };
 }
-
-type Ctx = HandlerContext<FeedQuery, { handle: string }>;
 
 const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summary: string }> = [
   { kind: 'posts', segment: '', op: 'profileFeedPermalink', summary: 'RSS feed of a profile\'s posts (permalink)' },
@@ -98,7 +93,7 @@ const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summ
 ];
 
 const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, op, summary }) => {
-  const decl: FixedDecl = {
+  const decl = {
     operationId: op,
     path: `/{handle}${segment}/rss`,
     surface: 'permalink',
@@ -108,24 +103,21 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
       `commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first. One item per post (or per self-thread ` +
       'with threads=grouped); reposts appear only in with_replies, labelled.' + POLLING,
     tags: ['permalinks'],
-    params: z.object({ handle: feedHandles }),
-    query: z.object({ threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam }),
+    params: handleParams,
+    query: permalinkProfileQuery,
     representations: [],
     keyAware: true,
     errors: PROFILE_ERRORS,
     fixed: RSS_ONLY,
-  };
-  return {
-    decl,
-    handle: (ctx: Ctx) => {
-      const handles = handlesOf(ctx.params.handle);
-      const self = withQuery(`${ctx.services.config.baseUrl}/${handles.join(',')}${segment}/rss`, { threads: ctx.query.threads });
-      return serveProfileFeed(ctx, handles, kind, options(ctx, 'rss', self));
-    },
-  };
+  } satisfies RouteDecl;
+  return defineRoute(decl, (ctx) => {
+    const handles = handlesOf(ctx.params.handle);
+    const self = withQuery(`${ctx.services.config.baseUrl}/${handles.join(',')}${segment}/rss`, { threads: ctx.query.threads });
+    return serveProfileFeed(ctx, handles, kind, options(ctx.query, 'rss', self));
+  });
 });
 
-const v1ProfileFeedDecl: FixedDecl = {
+const v1ProfileFeedDecl = {
   operationId: 'profileFeed',
   path: '/api/v1/profiles/{handle}/feed',
   surface: 'v1',
@@ -134,31 +126,27 @@ const v1ProfileFeedDecl: FixedDecl = {
     '`type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1; `kind` picks posts, media or with_replies. Several handles ' +
     `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` + POLLING,
   tags: ['feeds'],
-  params: z.object({ handle: feedHandles }),
-  query: z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam }),
+  params: handleParams,
+  query: v1ProfileQuery,
   representations: [],
   keyAware: true,
   errors: PROFILE_ERRORS,
   fixed: ANY_TYPE,
-};
+} satisfies RouteDecl;
 
-const v1ProfileFeed: RouteDef = {
-  decl: v1ProfileFeedDecl,
-  handle: (ctx: Ctx) => {
-    const handles = handlesOf(ctx.params.handle);
-    const q = ctx.query;
-    const type = q.type ?? 'rss';
-    const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/profiles/${handles.join(',')}/feed`, { type, kind: q.kind, threads: q.threads });
-    return serveProfileFeed(ctx, handles, q.kind ?? 'posts', options(ctx, type, self));
-  },
-};
+const v1ProfileFeed = defineRoute(v1ProfileFeedDecl, (ctx) => {
+  const handles = handlesOf(ctx.params.handle);
+  const q = ctx.query;
+  const type = q.type ?? 'rss';
+  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/profiles/${handles.join(',')}/feed`, { type, kind: q.kind, threads: q.threads });
+  return serveProfileFeed(ctx, handles, q.kind ?? 'posts', options(q, type, self));
+});
 
-function searchFeedRoute(surface: 'v1' | 'permalink'): RouteDef {
+function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(surface: 'v1' | 'permalink', query: Q): RouteDecl<Q, typeof NO_PARAMS> {
   const v1 = surface === 'v1';
-  const path = v1 ? '/api/v1/search/feed' : '/search/rss';
-  const decl: FixedDecl = {
+  return {
     operationId: v1 ? 'searchFeed' : 'searchFeedPermalink',
-    path,
+    path: v1 ? '/api/v1/search/feed' : '/search/rss',
     surface,
     summary: v1 ? 'Feed of a saved search (RSS, Atom or JSON Feed)' : 'RSS feed of a saved search (permalink)',
     description:
@@ -166,23 +154,27 @@ function searchFeedRoute(surface: 'v1' | 'permalink'): RouteDef {
       (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
       ' Uncached lookups count against the search allowance, as on the search route.' + POLLING,
     tags: [v1 ? 'feeds' : 'permalinks'],
-    query: z.object({ q: qParam, feed: searchFeedParam, ...(v1 ? { type: typeParam } : {}), nocache: nocacheParam, since_id: sinceIdParam }),
+    params: NO_PARAMS,
+    query,
     representations: [],
     keyAware: true,
     errors: SEARCH_ERRORS,
     search: true,
     fixed: v1 ? ANY_TYPE : RSS_ONLY,
   };
-  return {
-    decl,
-    handle: (ctx: HandlerContext<FeedQuery>) => {
-      const q = normalizeQuery(ctx.query.q);
-      const feed = ctx.query.feed ?? DEFAULT_FEED;
-      const type = v1 ? (ctx.query.type ?? 'rss') : 'rss';
-      const self = withQuery(`${ctx.services.config.baseUrl}${path}`, { q, feed: ctx.query.feed, ...(v1 ? { type } : {}) });
-      return serveSearchFeed(ctx, q, feed, { ...options(ctx, type, self), threads: 'separate' });
-    },
-  };
 }
 
-export const feedRoutes: RouteDef[] = [v1ProfileFeed, searchFeedRoute('v1'), ...permalinkProfileFeeds, searchFeedRoute('permalink')];
+/** `type` is the v1 route's choice; the permalink is always RSS and its self link names no type. */
+function searchFeed(ctx: HandlerContext<z.output<typeof permalinkSearchFeedQuery>, unknown>, path: string, type?: FeedType) {
+  const q = normalizeQuery(ctx.query.q);
+  const feed = ctx.query.feed ?? DEFAULT_FEED;
+  const self = withQuery(`${ctx.services.config.baseUrl}${path}`, { q, feed: ctx.query.feed, ...(type ? { type } : {}) });
+  return serveSearchFeed(ctx, q, feed, { ...options(ctx.query, type ?? 'rss', self), threads: 'separate' });
+}
+
+const v1SearchFeedDecl = searchFeedDecl('v1', searchFeedQuery);
+const v1SearchFeed = defineRoute(v1SearchFeedDecl, (ctx) => searchFeed(ctx, v1SearchFeedDecl.path, ctx.query.type ?? 'rss'));
+const permalinkSearchFeedDecl = searchFeedDecl('permalink', permalinkSearchFeedQuery);
+const permalinkSearchFeed = defineRoute(permalinkSearchFeedDecl, (ctx) => searchFeed(ctx, permalinkSearchFeedDecl.path));
+
+export const feedRoutes: RouteDef[] = [v1ProfileFeed, v1SearchFeed, ...permalinkProfileFeeds, permalinkSearchFeed];

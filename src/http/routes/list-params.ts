@@ -1,8 +1,9 @@
-// Query parameters and paging shared by the list routes (profile, followers, following, search, browse).
+// Query parameters shared by the list routes (profile, followers, following, search, browse); paging itself is
+// the domain's (domain/paging.ts).
+import { z } from 'zod';
 import { browseFormat, budgetParam, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
-import type { Position } from '../../domain/lists.ts';
-import type { ReadPolicy } from '../../domain/sourced.ts';
-import type { CursorCodec, CursorScope } from '../../providers/cursors.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
+import type { PageInput } from '../../domain/paging.ts';
 
 export const listShape = {
   cursor: cursorParam,
@@ -14,27 +15,14 @@ export const listShape = {
   budget: budgetParam,
 };
 
-export interface ListQuery {
-  cursor?: string;
-  page?: number;
-  limit?: number;
-  format?: string;
-  full?: boolean;
-  nocache?: boolean;
-  budget?: number;
-  /** Profile and search only. */
-  since_id?: string;
-}
+export const listQuery = z.object(listShape);
+export type ListQuery = z.output<typeof listQuery>;
 
-export const LIST_ERRORS = ['invalid_format', 'invalid_budget', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+export const LIST_ERRORS: CatalogCode[] = ['invalid_format', 'invalid_budget', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
 
-export const DEFAULT_LIMIT = 20;
-
-/** `cursor` takes precedence over `page`. */
-export function positionOf(q: ListQuery, codec: CursorCodec, scope: CursorScope, policy: ReadPolicy): Position {
-  const limit = q.limit ?? DEFAULT_LIMIT;
-  if (q.cursor !== undefined) return { cursor: codec.decode(scope, q.cursor), page: 1, limit, policy };
-  return { page: q.page ?? 1, limit, policy };
+/** The paging part of a list query, as the use cases take it. */
+export function pageInput(q: ListQuery): PageInput {
+  return { cursor: q.cursor, page: q.page, limit: q.limit };
 }
 
 /** The same route with the next cursor (and the caller's limit and full), for `Continue →`. */

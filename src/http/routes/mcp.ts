@@ -12,13 +12,12 @@ import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.ts';
 import { Problem } from '../../problems/problem.ts';
-import { DISCOVERY_PATHS } from '../../discovery/paths.ts';
-import { SERVICE_NAME } from '../../discovery/service-info.ts';
+import { DISCOVERY_PATHS } from '../../surface/paths.ts';
+import { SERVICE_NAME } from '../../surface/service-info.ts';
 import { createMcpServer, type RouteFetch } from '../../mcp/server.ts';
 import { loadMcpSdk } from '../../mcp/sdk.ts';
-import { toolDefs } from '../../mcp/tools.ts';
+import { toolDefs } from '../../surface/mcp-tools.ts';
 import type { RouteDef } from '../route-decl.ts';
-import { PUBLIC_ROUTES } from '../route-table.ts';
 import { CORS_HEADERS } from '../conventions.ts';
 import { problemBody } from '../problem-reply.ts';
 import { clientAddress } from '../client-address.ts';
@@ -57,7 +56,7 @@ function wantsEventStream(req: FastifyRequest): boolean {
   return /text\/event-stream/i.test(req.headers.accept ?? '');
 }
 
-export function registerMcp(app: FastifyInstance, services: Services, routes: RouteDef[] = PUBLIC_ROUTES): void {
+export function registerMcp(app: FastifyInstance, services: Services, routes: readonly RouteDef[]): void {
   const tools = toolDefs(routes);
   const toolNames = tools.map((t) => t.name);
   const base = services.config.baseUrl;

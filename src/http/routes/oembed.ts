@@ -3,31 +3,31 @@ import type { CacheStatus } from '../../domain/sourced.ts';
 import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
 import { Problem } from '../../problems/problem.ts';
-import type { FixedDecl } from '../../discovery/fixed-media.ts';
-import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../../discovery/oembed.ts';
+import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../present/oembed.ts';
 import { publicCacheControl } from '../present/common.ts';
-import type { HandlerContext, Rendered, RouteDef } from '../route-decl.ts';
+import { code } from '../params/common.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
 
 const dimension = z
-  .string({ error: 'invalid_dimension' })
-  .regex(/^[1-9][0-9]{0,4}$/, { error: 'invalid_dimension' })
+  .string(code('invalid_dimension'))
+  .regex(/^[1-9][0-9]{0,4}$/, code('invalid_dimension'))
   .transform(Number)
   .optional();
 
 const oembedQuery = z.object({
   url: z
-    .string({ error: 'invalid_url' })
+    .string(code('invalid_url'))
     .optional()
     .describe('A permalink of this service: {base}/{handle}/status/{id} (post) or {base}/{handle} (profile). Required.'),
   maxwidth: dimension.describe('Largest width in pixels the consumer can show; the embed is never wider (default 550).'),
   maxheight: dimension.describe('Largest height in pixels the consumer can show; the reported height never exceeds it.'),
   format: z
-    .enum(['json'], { error: 'invalid_format' })
+    .enum(['json'], code('invalid_format'))
     .optional()
     .describe('Only json is offered (oEmbed XML is not); anything else is 400 invalid_format.'),
 });
 
-type OembedQuery = { url?: string; maxwidth?: number; maxheight?: number; format?: 'json' };
+type OembedQuery = z.output<typeof oembedQuery>;
 
 const OEMBED_SCHEMA = {
   type: 'object',
@@ -48,7 +48,7 @@ const OEMBED_SCHEMA = {
   additionalProperties: true,
 };
 
-function decl(surface: 'v1' | 'permalink'): FixedDecl {
+function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof NO_PARAMS> {
   return {
     operationId: surface === 'v1' ? 'oembed' : 'oembedPermalink',
     path: surface === 'v1' ? '/api/v1/oembed' : '/oembed',
@@ -59,6 +59,7 @@ function decl(surface: 'v1' | 'permalink'): FixedDecl {
       'permalinks {base}/{handle}. Any other URL, including x.com links, is 404 not_found; a value that is not a URL ' +
       'is 400 invalid_url. `maxwidth` and `maxheight` are honoured. JSON only.',
     tags: [surface === 'v1' ? 'oembed' : 'permalinks'],
+    params: NO_PARAMS,
     query: oembedQuery,
     representations: [],
     keyAware: false,
@@ -67,7 +68,7 @@ function decl(surface: 'v1' | 'permalink'): FixedDecl {
   };
 }
 
-async function serveOembed(ctx: HandlerContext<OembedQuery>): Promise<Rendered> {
+async function serveOembed(ctx: HandlerContext<OembedQuery, unknown>): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const q = ctx.query;
   if (q.url === undefined || q.url.trim() === '') {
@@ -102,7 +103,4 @@ async function serveOembed(ctx: HandlerContext<OembedQuery>): Promise<Rendered> 
   };
 }
 
-export const oembedRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => ({
-  decl: decl(surface),
-  handle: serveOembed,
-}));
+export const oembedRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => defineRoute(decl(surface), serveOembed));

@@ -4,14 +4,15 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, budgetParam, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE, STATUS_ID_RE, budgetParam, code, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
+import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
-import type { HandlerContext, Rendered, RouteDef, RouteDecl } from '../route-decl.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';
 
 const optionShape = {
@@ -27,26 +28,16 @@ const optionShape = {
 
 const identShape = {
   url: z
-    .string({ error: 'invalid_url' })
+    .string(code('invalid_url'))
     .optional()
     .describe('Status permalink on x.com or twitter.com. Takes precedence over handle + id.'),
-  handle: z.string({ error: 'invalid_params' }).optional().describe('Author handle, paired with id.'),
-  id: z.string({ error: 'invalid_params' }).optional().describe('Numeric status id, paired with handle.'),
+  handle: z.string(code('invalid_params')).optional().describe('Author handle, paired with id.'),
+  id: z.string(code('invalid_params')).optional().describe('Numeric status id, paired with handle.'),
 };
 
-type PostQuery = {
-  url?: string;
-  handle?: string;
-  id?: string;
-  format?: string;
-  thread?: string;
-  context?: 'full' | 'thread';
-  replies?: 'top' | 'recent' | 'off';
-  userinfo?: 'off' | 'author' | 'all';
-  full?: boolean;
-  nocache?: boolean;
-  budget?: number;
-};
+const optionQuery = z.object(optionShape);
+/** The read options every post route takes, as validation hands them over. */
+type PostOptionQuery = z.output<typeof optionQuery>;
 
 const EDIT_NOTE =
   'An edited post carries `edits.versions` in JSON (every version id, original first, latest last) and a Markdown ' +
@@ -54,13 +45,13 @@ const EDIT_NOTE =
   '`Link: <…>; rel="latest-version"` (with `rel="predecessor-version"` for the version before). Edit data comes ' +
   'from the syndication and X providers; FxTwitter does not report edits.';
 
-const POST_ERRORS = [
+const POST_ERRORS: CatalogCode[] = [
   'invalid_format', 'invalid_budget', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
   'not_found', 'upstream_error',
 ];
-const IDENT_ERRORS = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
+const IDENT_ERRORS: CatalogCode[] = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
 
-export const postsDecl: RouteDecl = {
+export const postsDecl = {
   operationId: 'readPost',
   path: '/api/v1/posts',
   surface: 'v1',
@@ -70,15 +61,16 @@ export const postsDecl: RouteDecl = {
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
     'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' + EDIT_NOTE,
   tags: ['posts'],
+  params: NO_PARAMS,
   query: z.object({ ...identShape, ...optionShape }),
   representations: ['markdown', 'obsidian', 'json', 'html'],
   json: postJsonSchema,
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
-};
+} satisfies RouteDecl;
 
-export const statusPermalinkDecl: RouteDecl = {
+export const statusPermalinkDecl = {
   operationId: 'readPostPermalink',
   path: '/{handle}/status/{id}',
   surface: 'permalink',
@@ -89,16 +81,16 @@ export const statusPermalinkDecl: RouteDecl = {
     EDIT_NOTE,
   tags: ['permalinks'],
   params: z.object({ handle: statusHandle, id: statusId }),
-  query: z.object(optionShape),
+  query: optionQuery,
   representations: ['markdown', 'obsidian', 'json', 'html'],
   json: postJsonSchema,
   keyAware: false,
   linkPreview: true,
   errors: ['invalid_params', ...POST_ERRORS],
-};
+} satisfies RouteDecl;
 
 /** X's handle-less permalinks: the post is read by id alone and the answer names its real author. */
-function handleLessDecl(path: string, operationId: string): RouteDecl {
+function handleLessDecl(path: string, operationId: string) {
   return {
     ...statusPermalinkDecl,
     operationId,
@@ -108,13 +100,13 @@ function handleLessDecl(path: string, operationId: string): RouteDecl {
       `Same as /{handle}/status/{id} for X's handle-less permalink ${path.replace('{id}', '<id>')}. The response names ` +
       'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' + EDIT_NOTE,
     params: z.object({ id: statusId }),
-  };
+  } satisfies RouteDecl;
 }
 
 export const iStatusDecl = handleLessDecl('/i/status/{id}', 'readPostById');
 export const iWebStatusDecl = handleLessDecl('/i/web/status/{id}', 'readPostByWebId');
 
-export const convertDecl: RouteDecl = {
+export const convertDecl = {
   operationId: 'legacyConvert',
   path: '/api/convert',
   surface: 'legacy',
@@ -123,11 +115,12 @@ export const convertDecl: RouteDecl = {
     'Takes `url` (400 missing_url when absent) and every option of /api/v1/posts. `mode` is the legacy spelling of ' +
     'the representation (markdown, json or html); `format` wins over `mode`, and both win over Accept.',
   tags: ['legacy'],
+  params: NO_PARAMS,
   query: z.object({
     url: identShape.url,
     ...optionShape,
     mode: z
-      .enum(['markdown', 'json', 'html'], { error: 'invalid_mode' })
+      .enum(['markdown', 'json', 'html'], code('invalid_mode'))
       .optional()
       .describe('Legacy spelling of the representation: markdown, json or html.'),
   }),
@@ -137,9 +130,9 @@ export const convertDecl: RouteDecl = {
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
   formatParams: ['format', 'mode'],
-};
+} satisfies RouteDecl;
 
-function identify(q: PostQuery): StatusRef {
+function identify(q: z.output<typeof postsDecl.query>): StatusRef {
   if (q.url !== undefined) return parseStatusUrl(q.url);
   if (q.handle === undefined && q.id === undefined) {
     throw new Problem('missing_url', 'Pass `url`, or `handle` and `id`, or use /{handle}/status/{id}.');
@@ -159,7 +152,7 @@ function parseThread(v: string | undefined): ThreadOption {
   return Number(v);
 }
 
-export function postOptions(q: PostQuery): PostReadOptions {
+export function postOptions(q: PostOptionQuery): PostReadOptions {
   return {
     thread: parseThread(q.thread),
     context: q.context ?? 'full',
@@ -170,7 +163,7 @@ export function postOptions(q: PostQuery): PostReadOptions {
   };
 }
 
-async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef) {
+async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: StatusRef): Promise<Rendered> {
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
@@ -188,34 +181,29 @@ async function servePost(ctx: HandlerContext<PostQuery, unknown>, ref: StatusRef
     const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
     return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
   };
-  // A read shaped by a passing failure (an ancestor unreadable just now) is not remembered either.
+  // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered; nor is a
+  // read shaped by a passing failure (an ancestor unreadable just now).
   if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
-  const variant = `${ctx.representation}|${opts.full}|${opts.userinfo}|${opts.thread}|${opts.context}|${opts.replies}`;
-  const out = renderOnce(read.requested, variant, render);
+  // Every rendering input besides the read: the representation and the typed options (nocache and the cache
+  // status never change a body, X-Cache is set below).
+  const out = renderOnce(ctx.services.renders, read.requested, { representation: ctx.representation, ...opts, nocache: false }, render);
   return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });
 }
 
 export const postRoutes: RouteDef[] = [
-  { decl: postsDecl, handle: (ctx: HandlerContext<PostQuery>) => servePost(ctx, identify(ctx.query)) },
-  {
-    decl: statusPermalinkDecl,
-    handle: (ctx: HandlerContext<PostQuery, StatusRef>) => {
-      checkIdRange(ctx.params.id);
-      return servePost(ctx, ctx.params);
-    },
-  },
-  ...[iStatusDecl, iWebStatusDecl].map((decl) => ({
-    decl,
-    handle: (ctx: HandlerContext<PostQuery, { id: string }>) => {
+  defineRoute(postsDecl, (ctx) => servePost(ctx, identify(ctx.query))),
+  defineRoute(statusPermalinkDecl, (ctx) => {
+    checkIdRange(ctx.params.id);
+    return servePost(ctx, ctx.params);
+  }),
+  ...[iStatusDecl, iWebStatusDecl].map((decl) =>
+    defineRoute(decl, (ctx) => {
       checkIdRange(ctx.params.id);
       return servePost(ctx, { id: ctx.params.id });
-    },
-  })),
-  {
-    decl: convertDecl,
-    handle: (ctx: HandlerContext<PostQuery>) => {
-      if (ctx.query.url === undefined) throw new Problem('missing_url', 'Pass the status URL in `url`.');
-      return servePost(ctx, parseStatusUrl(ctx.query.url));
-    },
-  },
+    }),
+  ),
+  defineRoute(convertDecl, (ctx) => {
+    if (ctx.query.url === undefined) throw new Problem('missing_url', 'Pass the status URL in `url`.');
+    return servePost(ctx, parseStatusUrl(ctx.query.url));
+  }),
 ];

@@ -1,15 +1,15 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { z } from 'zod';
-import { timelineFilter, type TimelineOptions } from '../../domain/lists.ts';
-import { isProblem } from '../../problems/problem.ts';
-import type { Author } from '../../domain/models.ts';
+import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
+import { readProfile, type ProfileRef } from '../../domain/profile.ts';
 import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
-import { newerThan, reachesSince } from '../../domain/since.ts';
-import type { HandlerContext, Rendered, RouteDecl, RouteDef } from '../route-decl.ts';
-import { LIST_ERRORS, listShape, type ListQuery } from './list-params.ts';
-import { serveList } from './list-serve.ts';
 import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
 import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
+import { defineRoute, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
+import { LIST_ERRORS, listQuery, listShape, type ListQuery } from './list-params.ts';
+import { serveList } from './list-serve.ts';
+import type { TimelineOptions, WindowInput } from '../../domain/lists.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
 
@@ -43,30 +43,10 @@ const PAGING_NOTE =
 const LINK_PREVIEW_NOTE =
   ' Link-preview crawlers (see /docs#link-previews) get the HTML page with Open Graph metadata even without an Accept header.';
 
-function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl {
-  const suffix = kind === 'profile' ? '' : `/${kind}`;
-  const t = TEXT[kind];
-  return {
-    operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,
-    path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
-    surface,
-    summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
-    description: t.description + PAGING_NOTE + (kind === 'profile' ? WINDOW_NOTE : '') + (surface === 'permalink' && kind === 'profile' ? LINK_PREVIEW_NOTE : ''),
-    tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
-    params: z.object({ handle: profileHandle }),
-    query: z.object(kind === 'profile' ? profileShape : listShape),
-    representations: ['markdown', 'json', 'html'],
-    json: kind === 'profile' ? profileJsonSchema : connectionsJsonSchema,
-    keyAware: true,
-    errors: ['invalid_handle', ...(kind === 'profile' ? ['invalid_date', 'invalid_since_id', 'search_unavailable'] : []), ...LIST_ERRORS],
-    browseResource: kind,
-    ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
-    ...(surface === 'permalink' && kind === 'profile' ? { linkPreview: true } : {}),
-  };
-}
-
-/** A profile named by its handle, or by its numeric account id (whatever the handle is today). */
-export type ProfileRef = { handle: string } | { accountId: string };
+const WINDOW_NOTE =
+  ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
+  'everything newer: the posts come from X search (`from:<handle>` with the window), so such a read is a live search ' +
+  'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
 
 /** Query parameters of the profile routes: the list ones and a date window. */
 export const profileShape = {
@@ -77,110 +57,91 @@ export const profileShape = {
   with_reposts: flag.describe('Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.'),
   ...listShape,
 };
-export type ProfileQuery = ListQuery & { since?: string; until?: string; since_id?: string; with_replies?: boolean; with_reposts?: boolean };
+export const profileQuery = z.object(profileShape);
+export type ProfileQuery = z.output<typeof profileQuery>;
 
-const WINDOW_NOTE =
-  ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
-  'everything newer: the posts come from X search (`from:<handle>` with the window), so such a read is a live search ' +
-  'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
+const handleParams = z.object({ handle: profileHandle });
 
-export async function serveProfile(ctx: HandlerContext<ProfileQuery>, ref: ProfileRef, path: string): Promise<Rendered> {
-  const { lists } = ctx.services;
+function decl<Q extends z.ZodObject>(kind: Kind, surface: 'v1' | 'permalink', query: Q): RouteDecl<Q, typeof handleParams> {
+  const suffix = kind === 'profile' ? '' : `/${kind}`;
+  const t = TEXT[kind];
+  const profile = kind === 'profile';
+  const extraErrors: CatalogCode[] = profile ? ['invalid_date', 'invalid_since_id', 'search_unavailable'] : [];
+  return {
+    operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,
+    path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
+    surface,
+    summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
+    description: t.description + PAGING_NOTE + (profile ? WINDOW_NOTE : '') + (surface === 'permalink' && profile ? LINK_PREVIEW_NOTE : ''),
+    tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
+    params: handleParams,
+    query,
+    representations: ['markdown', 'json', 'html'],
+    json: profile ? profileJsonSchema : connectionsJsonSchema,
+    keyAware: true,
+    errors: ['invalid_handle', ...extraErrors, ...LIST_ERRORS],
+    browseResource: kind,
+    ...(surface === 'v1' ? { mcpTool: t.mcp } : {}),
+    ...(surface === 'permalink' && profile ? { linkPreview: true } : {}),
+  };
+}
+
+/** The validated date window of a request, as the use cases take it. */
+export function windowInput(since: string | undefined, until: string | undefined): WindowInput | undefined {
+  const window = windowOf(since, until);
+  return window ? { iso: isoWindow(window), operators: windowOperators(window) } : undefined;
+}
+
+export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: ProfileRef, path: string): Promise<Rendered> {
   const byId = 'accountId' in ref;
   const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
   const { since, until, since_id: sinceId } = ctx.query;
-  const window = windowOf(since, until);
-  const ops = windowOperators(window);
+  const window = windowInput(since, until);
   const includes: TimelineOptions = { replies: ctx.query.with_replies ?? false, reposts: ctx.query.with_reposts ?? false };
-  const flags = `${includes.replies ? 'r' : ''}${includes.reposts ? 'p' : ''}`;
-  let author: Author | undefined;
-  const out = await serveList(ctx, {
+  return serveList(ctx, {
     resource: 'profile',
-    scope: byId
-      ? { route: 'profile-id', query: `${ref.accountId}|${ops}`, feed: flags }
-      : { route: 'profile', query: `${ref.handle.toLowerCase()}${ops ? `|${ops}` : ''}`, feed: flags },
     path,
     title: `${what} on X`,
     missing: { kind: 'profile', what },
     keep: { since, until, with_replies: includes.replies ? 'true' : undefined, with_reposts: includes.reposts ? 'true' : undefined },
+    sinceId,
     ...(window ? { search: 'plain' as const } : {}),
-    async load(call) {
-      // The profile is read once, before the first page of posts.
-      author ??= (await (byId ? lists.profileById(ref.accountId, call.policy) : lists.profile(ref.handle, call.policy))).value;
-      if (!window) return lists.timeline(author.handle, call);
-      // A window jumps straight to its time through X search instead of paging the timeline down to it.
-      const got = await lists.search(`from:${author.handle} ${ops}`, 'latest', call);
-      return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
+    async read(policy, page) {
+      const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, includes, ...page }, policy);
+      return { read: { resource: 'profile', read }, cache };
     },
-    caughtUp: (page) => sinceId !== undefined && reachesSince(page.items, sinceId, (p) => p.id),
-    build(page, meta) {
-      // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
-      const warnings = window && includes.reposts ? [...meta.warnings, 'reposts are not available inside a date window'] : meta.warnings;
-      const posts = page.items.filter(timelineFilter(includes));
-      return {
-        resource: 'profile',
-        read: {
-          profile: author!,
-          posts: sinceId === undefined ? posts : newerThan(posts, sinceId, (p) => p.id),
-          ...(window ? { window: isoWindow(window) } : {}),
-          ...(includes.replies || includes.reposts ? { includes } : {}),
-          ...meta,
-          warnings,
-        },
-      };
-    },
+    // Read by account id: tell the handle the account has today.
+    headers: (list): Record<string, string> =>
+      byId && list.resource === 'profile'
+        ? { link: `<${ctx.services.config.baseUrl}/${encodeURIComponent(list.read.profile.handle)}>; rel="canonical"` }
+        : {},
   });
-  // Read by account id: tell the handle the account has today.
-  if (!byId || !author || out.status === 404) return out;
-  const rel = `<${ctx.services.config.baseUrl}/${encodeURIComponent(author.handle)}>; rel="canonical"`;
-  return { ...out, headers: { ...out.headers, link: rel } };
 }
 
-export function serveConnections(ctx: HandlerContext<ListQuery>, kind: 'followers' | 'following', handle: string, path: string) {
-  let checked = false;
+export function serveConnections(ctx: HandlerContext<ListQuery, unknown>, kind: ConnectionKind, handle: string, path: string): Promise<Rendered> {
   return serveList(ctx, {
     resource: kind,
-    scope: { route: kind, query: handle.toLowerCase(), feed: '' },
     path,
     title: `${kind === 'followers' ? 'Followers of' : 'Accounts followed by'} @${handle}`,
     missing: { kind: 'profile', what: `@${handle}` },
-    load: async (call) => {
-      const { lists } = ctx.services;
-      if (checked) return lists.connections(kind, handle, call);
-      checked = true;
-      // A missing, suspended or protected account has no public list: upstreams answer that with an error or an
-      // empty page, so the profile (cached, read alongside the first page) decides what is a 404.
-      const [profile, page] = await Promise.allSettled([lists.profile(handle, call.policy), lists.connections(kind, handle, call)]);
-      if (profile.status === 'rejected' && isProblem(profile.reason) && profile.reason.code === 'not_found') throw profile.reason;
-      if (page.status === 'rejected') throw page.reason;
-      return page.value;
+    async read(policy, page) {
+      const { read, cache } = await readConnections(ctx.services, { kind, handle, ...page }, policy);
+      return { read: { resource: kind, read }, cache };
     },
-    build: (page, meta) => ({
-      resource: kind,
-      read: {
-        kind,
-        handle,
-        items: page.items,
-        ...meta,
-      },
+  });
+}
+
+const SURFACES = ['v1', 'permalink'] as const;
+
+export const profileRoutes: RouteDef[] = [
+  ...SURFACES.map((surface) => {
+    const d = decl('profile', surface, profileQuery);
+    return defineRoute(d, (ctx) => serveProfile(ctx, { handle: ctx.params.handle }, d.path.replace('{handle}', ctx.params.handle)));
+  }),
+  ...(['followers', 'following'] as const).flatMap((kind) =>
+    SURFACES.map((surface) => {
+      const d = decl(kind, surface, listQuery);
+      return defineRoute(d, (ctx) => serveConnections(ctx, kind, ctx.params.handle, d.path.replace('{handle}', ctx.params.handle)));
     }),
-  });
-}
-
-type Ctx = HandlerContext<ListQuery, { handle: string }>;
-
-function routes(kind: Kind): RouteDef[] {
-  return (['v1', 'permalink'] as const).map((surface) => {
-    const d = decl(kind, surface);
-    return {
-      decl: d,
-      handle: (ctx: Ctx) => {
-        const handle = ctx.params.handle;
-        const path = d.path.replace('{handle}', handle);
-        return kind === 'profile' ? serveProfile(ctx, { handle }, path) : serveConnections(ctx, kind, handle, path);
-      },
-    };
-  });
-}
-
-export const profileRoutes: RouteDef[] = [...routes('profile'), ...routes('followers'), ...routes('following')];
+  ),
+];

@@ -1,6 +1,7 @@
 // The few places where plain Markdown and Obsidian-flavoured Markdown differ, so one set of block renderers
 // serves both: how user text is escaped and how people, hashtags and cashtags are referenced.
 import { OBSIDIAN_EXTRA, escapeInline, escapeLine, link } from './escape.ts';
+import { HANDLE_RE } from '../../domain/handles.ts';
 
 export interface Dialect {
   /** Escape one line of user text (no newlines). */
@@ -12,10 +13,9 @@ export interface Dialect {
   person(handle: string): string;
 }
 
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 
 export function isHandle(h: string): boolean {
-  return HANDLE.test(h);
+  return HANDLE_RE.test(h);
 }
 
 /** https://x.com/{handle}, or undefined for anything that is not a handle. */

@@ -2,8 +2,9 @@ import { isUnconfirmedNotFound, Problem } from '../../problems/problem.ts';
 import { ProviderError } from '../../providers/types.ts';
 import type { Coalescer, FillLock } from './coalesce.ts';
 import type { Cache, CacheEntry } from './types.ts';
+import type { CacheStatus } from '../../domain/sourced.ts';
 
-export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
+export type { CacheStatus };
 
 export interface CachedReadOptions {
   freshMs: number;

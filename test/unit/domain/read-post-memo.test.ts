@@ -2,7 +2,8 @@
 // other options, another bundle and warnings of the read itself never see a read that is not theirs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readPost, type PostSource } from '../../../src/domain/read-post.ts';
+import { assembledSize, readPost, type PostSource } from '../../../src/domain/read-post.ts';
+import { ResponseCache } from '../../../src/stores/cache/responses.ts';
 import type { ConversationBundle } from '../../../src/domain/models.ts';
 import type { PostReadOptions } from '../../../src/domain/reads.ts';
 import type { Sourced } from '../../../src/domain/sourced.ts';
@@ -21,10 +22,13 @@ function bundle(): ConversationBundle {
   };
 }
 
+const assembled = new ResponseCache(8 * 1024 * 1024).slot('post-read', assembledSize);
+
 function sourceOf(got: () => Sourced<ConversationBundle>): PostSource {
   return {
     post: async () => assert.fail('no single-post read expected'),
     conversation: async () => got(),
+    assembled,
   };
 }
 

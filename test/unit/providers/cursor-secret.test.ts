@@ -1,7 +1,7 @@
 // The cursor codec's switch to a cluster-wide secret, and how app/cursor-secret.ts agrees on one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CursorCodec } from '../../../src/providers/cursors.ts';
+import { CursorCodec } from '../../../src/domain/paging.ts';
 import { shareCursorSecret } from '../../../src/app/cursor-secret.ts';
 import type { Stores } from '../../../src/stores/index.ts';
 

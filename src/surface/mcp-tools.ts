@@ -3,7 +3,7 @@
 // representation. A call reads that JSON: its data is the structured result, its `markdown` member the text.
 import { z } from 'zod';
 import type { RouteDecl, RouteDef } from '../http/route-decl.ts';
-import { routeParams, type JsonSchema, type ParamInfo } from '../discovery/params.ts';
+import { routeParams, type JsonSchema, type ParamInfo } from './params.ts';
 
 export interface ToolDef {
   name: string;
@@ -40,7 +40,7 @@ const RESULT_NOTE =
   ' The result carries the Markdown as text and the same read as structured data (the JSON representation); ' +
   'failures come back as isError results holding the problem document (code, detail, resolution).';
 
-export function toolDefs(routes: RouteDef[]): ToolDef[] {
+export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
   return routes.flatMap(({ decl }) => {
     if (!decl.mcpTool) return [];
     if (!decl.json) throw new Error(`${decl.operationId} names an MCP tool but declares no JSON body schema`);

@@ -1,10 +1,10 @@
 // OpenAPI 3.1 description generated from the route declarations and the problem catalog.
 import { z } from 'zod';
-import { CATALOG, type CatalogEntry } from '../problems/catalog.ts';
+import { CATALOG, type CatalogCode, type CatalogEntry } from '../problems/catalog.ts';
 import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
 import { CONTENT_TYPES } from '../http/present/common.ts';
 import { LIFECYCLE } from '../http/lifecycle.ts';
-import { fixedMediaOf, fixedMediaTypes } from './fixed-media.ts';
+import { fixedMediaTypes } from './fixed-media.ts';
 import { routeParams, type JsonSchema } from './params.ts';
 import { lifecyclePolicy } from './lifecycle.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
@@ -59,7 +59,7 @@ function mediaTypeKey(contentType: string): string {
 }
 
 function successContent(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
-  const fixed = fixedMediaOf(decl);
+  const fixed = decl.fixed;
   if (fixed) {
     const schemaOf = (t: string) => (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
     return Object.fromEntries(fixedMediaTypes(fixed).map((t) => [t, { schema: schemaOf(t) }]));
@@ -87,21 +87,20 @@ function jsonBodyOf(decl: RouteDecl, defs: Record<string, JsonSchema>): JsonSche
   return moved.schema;
 }
 
-function entryOf(code: string): CatalogEntry | undefined {
-  return (CATALOG as Record<string, CatalogEntry>)[code];
+function entryOf(code: CatalogCode): CatalogEntry {
+  return CATALOG[code];
 }
 
 function errorResponses(decl: RouteDecl): Record<string, unknown> {
-  const byStatus = new Map<number, string[]>();
+  const byStatus = new Map<number, CatalogCode[]>();
   for (const code of new Set([...decl.errors, ...COMMON_ERRORS])) {
     const entry = entryOf(code);
-    if (!entry) continue;
     byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), code]);
   }
   const out: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
-      description: codes.map((c) => `\`${c}\`: ${entryOf(c)!.title}`).join('; '),
+      description: codes.map((c) => `\`${c}\`: ${entryOf(c).title}`).join('; '),
       ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
       content: { 'application/problem+json': { schema: PROBLEM_REF }, 'application/json': { schema: PROBLEM_REF } },
       'x-problem-codes': codes,
@@ -148,7 +147,7 @@ function operation(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<st
   return op;
 }
 
-export function buildOpenApi(routes: RouteDef[], opts: OpenApiOptions): Record<string, unknown> {
+export function buildOpenApi(routes: readonly RouteDef[], opts: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
   const defs: Record<string, JsonSchema> = {};

@@ -1,13 +1,13 @@
 // /docs: overview, quick start and every declared route with its parameters, errors and a curl example.
-import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../http/route-decl.ts';
-import { anchorFor } from '../problems/catalog.ts';
-import { exampleCurl } from '../discovery/examples.ts';
-import { describeValues, routeParams } from '../discovery/params.ts';
-import { fixedMediaOf, fixedMediaTypes } from '../discovery/fixed-media.ts';
-import { DISCOVERY_PATHS } from '../discovery/paths.ts';
-import { SERVICE_DESCRIPTION } from '../discovery/service-info.ts';
+import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../../http/route-decl.ts';
+import { anchorFor } from '../../problems/catalog.ts';
+import { exampleCurl } from '../examples.ts';
+import { describeValues, routeParams } from '../params.ts';
+import { fixedMediaTypes } from '../fixed-media.ts';
+import { DISCOVERY_PATHS } from '../paths.ts';
+import { SERVICE_DESCRIPTION } from '../service-info.ts';
 import { esc, page, prose, table } from './html.ts';
-import { LINK_PREVIEW_CRAWLERS } from '../http/link-preview.ts';
+import { LINK_PREVIEW_CRAWLERS } from '../../http/link-preview.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
   { surface: 'v1', title: 'Versioned routes (/api/v1)', intro: 'The machine surface. Breaking changes only ever ship under a new prefix.' },
@@ -43,7 +43,7 @@ function errorLinks(decl: RouteDecl, baseUrl: string): string {
 }
 
 function representationsOf(decl: RouteDecl): string {
-  const fixed = fixedMediaOf(decl);
+  const fixed = decl.fixed;
   if (fixed) return fixedMediaTypes(fixed).map((t) => `<code>${esc(t)}</code>`).join(', ');
   return decl.representations.map((r) => `<code>${esc(r)}</code>`).join(', ');
 }
@@ -69,7 +69,7 @@ ${paramsTable(decl)}
 </section>`;
 }
 
-export function renderDocsIndex(routes: RouteDef[], opts: { baseUrl: string; version: string }): string {
+export function renderDocsIndex(routes: readonly RouteDef[], opts: { baseUrl: string; version: string }): string {
   const { baseUrl } = opts;
   const link = (p: string) => esc(`${baseUrl}${p}`);
   const groups = SURFACES.map(({ surface, title, intro }) => {

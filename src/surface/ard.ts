@@ -10,7 +10,7 @@ export interface ArdOptions {
   version: string;
 }
 
-export function buildArd(routes: RouteDef[], opts: ArdOptions) {
+export function buildArd(routes: readonly RouteDef[], opts: ArdOptions) {
   const { baseUrl } = opts;
   const host = new URL(baseUrl).host;
   const urn = (name: string) => `urn:air:${host}:${SERVICE_NAME}-${name}`;

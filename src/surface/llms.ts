@@ -4,7 +4,7 @@ import { exampleUrl } from './examples.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
 
-export function buildLlmsTxt(routes: RouteDef[], baseUrl: string): string {
+export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): string {
   const link = (path: string) => absolute(baseUrl, path);
   const routeLines = (surface: string) =>
     routes

@@ -23,7 +23,7 @@ export const DEPRECATION_SIGNALS = [
   'OpenAPI operation deprecated: true with x-successor-version or x-successor-version-map',
 ];
 
-export function deprecatedOperations(routes: RouteDef[]): DeprecatedOperation[] {
+export function deprecatedOperations(routes: readonly RouteDef[]): DeprecatedOperation[] {
   return routes.flatMap(({ decl }) => {
     const dep = decl.deprecated;
     if (!dep) return [];
@@ -43,7 +43,7 @@ export function deprecatedOperations(routes: RouteDef[]): DeprecatedOperation[] 
   });
 }
 
-export function lifecyclePolicy(routes: RouteDef[], baseUrl: string) {
+export function lifecyclePolicy(routes: readonly RouteDef[], baseUrl: string) {
   return {
     current_major_version: LIFECYCLE.currentMajorVersion,
     supported_versions: [...LIFECYCLE.supportedVersions],

@@ -1,6 +1,6 @@
 // The HTML shell of the documentation pages: escaped text, one small stylesheet, no scripts.
-import { DISCOVERY_PATHS } from '../discovery/paths.ts';
-import { SERVICE_NAME } from '../discovery/service-info.ts';
+import { DISCOVERY_PATHS } from '../paths.ts';
+import { SERVICE_NAME } from '../service-info.ts';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

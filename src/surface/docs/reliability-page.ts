@@ -1,6 +1,6 @@
 // /docs/reliability: one anchored section per error code, so every problem `type` URI lands on its entry.
-import { CATALOG, PROVIDER_FAILURE_KINDS, anchorFor, providerCodeEntry, type CatalogEntry } from '../problems/catalog.ts';
-import { DISCOVERY_PATHS } from '../discovery/paths.ts';
+import { CATALOG, PROVIDER_FAILURE_KINDS, anchorFor, providerCode, providerCodeEntry, type CatalogEntry, type ProviderCode } from '../../problems/catalog.ts';
+import { DISCOVERY_PATHS } from '../paths.ts';
 import { esc, page, prose } from './html.ts';
 import { renderSafeguards } from './safeguards.ts';
 
@@ -19,8 +19,8 @@ export function renderReliability(opts: { baseUrl: string; providers: string[] }
   const catalog = Object.entries(CATALOG as Record<string, CatalogEntry>)
     .map(([code, entry]) => codeSection(code, entry, uri(code)))
     .join('\n');
-  const providerCodes = [
-    ...opts.providers.flatMap((p) => PROVIDER_FAILURE_KINDS.map((k) => `${p}_${k}`)),
+  const providerCodes: ProviderCode[] = [
+    ...opts.providers.flatMap((p) => PROVIDER_FAILURE_KINDS.map((k) => providerCode(p, k))),
     'all_providers_failed',
   ];
   const searchNote = 'Answered as 502 on reads, or 503 on search routes.';

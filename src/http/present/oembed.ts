@@ -1,9 +1,9 @@
 // oEmbed 1.0 for the service's own permalinks: which URLs are ours, and the `rich` response for a post or a profile.
-import type { Author, Post } from '../domain/models.ts';
-import { HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../http/params/common.ts';
-import { Problem } from '../problems/problem.ts';
-import { esc } from '../docs/html.ts';
-import { SERVICE_NAME } from './service-info.ts';
+import type { Author, Post } from '../../domain/models.ts';
+import { HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../params/common.ts';
+import { Problem } from '../../problems/problem.ts';
+import { esc } from '../../surface/docs/html.ts';
+import { SERVICE_NAME } from '../../surface/service-info.ts';
 
 export type OembedTarget = { kind: 'post'; handle: string; id: string } | { kind: 'profile'; handle: string };
 

@@ -12,7 +12,7 @@ export interface ApiDocumentOptions {
   health?: unknown;
 }
 
-function routesOf(routes: RouteDef[], surface: Surface, baseUrl: string) {
+function routesOf(routes: readonly RouteDef[], surface: Surface, baseUrl: string) {
   return routes
     .filter((r) => r.decl.surface === surface)
     .map(({ decl }) => ({
@@ -26,7 +26,7 @@ function routesOf(routes: RouteDef[], surface: Surface, baseUrl: string) {
     }));
 }
 
-export function buildApiDocument(routes: RouteDef[], opts: ApiDocumentOptions): Record<string, unknown> {
+export function buildApiDocument(routes: readonly RouteDef[], opts: ApiDocumentOptions): Record<string, unknown> {
   const { baseUrl } = opts;
   const link = (path: string) => absolute(baseUrl, path);
   return {

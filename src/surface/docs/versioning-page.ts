@@ -1,8 +1,8 @@
 // /docs/versioning: the policy the deprecation Link headers point at, with the generated deprecation table.
-import { LIFECYCLE } from '../http/lifecycle.ts';
-import type { RouteDef } from '../http/route-decl.ts';
-import { DEPRECATION_SIGNALS, deprecatedOperations } from '../discovery/lifecycle.ts';
-import { DISCOVERY_PATHS } from '../discovery/paths.ts';
+import { LIFECYCLE } from '../../http/lifecycle.ts';
+import type { RouteDef } from '../../http/route-decl.ts';
+import { DEPRECATION_SIGNALS, deprecatedOperations } from '../lifecycle.ts';
+import { DISCOVERY_PATHS } from '../paths.ts';
 import { esc, page, table } from './html.ts';
 
 function successorCell(op: ReturnType<typeof deprecatedOperations>[number]): string {
@@ -11,7 +11,7 @@ function successorCell(op: ReturnType<typeof deprecatedOperations>[number]): str
   return rows.join('<br>');
 }
 
-export function renderVersioning(routes: RouteDef[], opts: { baseUrl: string }): string {
+export function renderVersioning(routes: readonly RouteDef[], opts: { baseUrl: string }): string {
   const ops = deprecatedOperations(routes);
   const body = `
 <h1>Versioning policy</h1>

@@ -1,0 +1,18 @@
+// What the domain asks of its sources, in its own words: the search feeds, what a search yields, and the
+// capabilities a provider can declare. Providers implement these; they do not define them.
+import type { Author, Post } from './models.ts';
+
+export type SearchFeed = 'latest' | 'top' | 'photos' | 'videos' | 'users';
+
+export type SearchItem = { kind: 'post'; post: Post } | { kind: 'user'; user: Author };
+
+export type Capability =
+  | 'post'
+  | 'conversation'
+  | 'profile'
+  /** A profile looked up by its numeric account id (the handle may have changed since the link was made). */
+  | 'profileById'
+  | 'timeline'
+  | 'followers'
+  | 'following'
+  | `search:${SearchFeed}`;

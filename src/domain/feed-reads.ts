@@ -1,0 +1,95 @@
+// The feed use cases: the posts of one account's feed (or several merged), or of a saved search, read through the
+// same cached sources as the profile and search routes, so a poll inside the cache lifetime reaches no upstream.
+import type { SearchFeed } from './capabilities.ts';
+import { mergePosts, selectPosts, type FeedKind } from './feeds.ts';
+import type { ListSource } from './lists.ts';
+import type { Author, Post } from './models.ts';
+import { DEFAULT_LIMIT } from './paging.ts';
+import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
+import { isProblem } from '../problems/problem.ts';
+
+/** What a feed is made of, with the provenance of every read behind it. */
+export interface FeedRead {
+  posts: Post[];
+  /** Providers that answered, in order, each once, comma-separated. */
+  source: string;
+  cache: CacheStatus;
+  warnings: string[];
+}
+
+export interface ProfileFeedRead extends FeedRead {
+  /** The accounts in the feed (those left out because they are not public are named in the warnings). */
+  authors: Author[];
+}
+
+/** The most telling cache status of several reads: any stale read makes the feed stale, then any miss. */
+export function overallCache(caches: CacheStatus[]): CacheStatus {
+  for (const c of ['stale', 'miss', 'bypass'] as const) if (caches.includes(c)) return c;
+  return 'hit';
+}
+
+class Provenance {
+  readonly sources: string[] = [];
+  readonly caches: CacheStatus[] = [];
+  readonly warnings: string[] = [];
+
+  add(got: Sourced<unknown>): void {
+    this.sources.push(got.source);
+    this.caches.push(got.cache);
+    this.warnings.push(...got.warnings);
+  }
+
+  absorb(other: Provenance): void {
+    this.sources.push(...other.sources);
+    this.caches.push(...other.caches);
+    this.warnings.push(...other.warnings);
+  }
+
+  read(posts: Post[]): FeedRead {
+    return { posts, source: [...new Set(this.sources)].join(','), cache: overallCache(this.caches), warnings: this.warnings };
+  }
+}
+
+async function readAccount(lists: ListSource, handle: string, kind: FeedKind, policy: ReadPolicy, into: Provenance): Promise<{ author: Author; posts: Post[] }> {
+  const profile = await lists.profile(handle, policy);
+  const timeline = await lists.timeline(handle, { count: DEFAULT_LIMIT, policy });
+  into.add(profile);
+  into.add(timeline);
+  return { author: profile.value, posts: selectPosts(timeline.value.items, kind) };
+}
+
+/**
+ * One account's feed, or several merged newest first. In a merged feed an account that is not public is
+ * left out with a warning (the others still deserve their feed); any other failure fails the feed, so the
+ * reader retries rather than caching a feed with a hole in it.
+ */
+export async function readProfileFeed(lists: ListSource, input: { handles: string[]; kind: FeedKind }, policy: ReadPolicy): Promise<ProfileFeedRead> {
+  const { handles, kind } = input;
+  const perAccount = handles.map(() => new Provenance());
+  const settled = await Promise.allSettled(handles.map((h, i) => readAccount(lists, h, kind, policy, perAccount[i]!)));
+  const authors: Author[] = [];
+  const postLists: Post[][] = [];
+  const all = new Provenance();
+  let firstFailure: { reason: unknown } | undefined;
+  settled.forEach((r, i) => {
+    if (r.status === 'fulfilled') {
+      authors.push(r.value.author);
+      postLists.push(r.value.posts);
+      all.absorb(perAccount[i]!);
+      return;
+    }
+    firstFailure ??= { reason: r.reason };
+    if (handles.length > 1 && isProblem(r.reason) && r.reason.code === 'not_found') all.warnings.push(`@${handles[i]} left out: not public`);
+    else throw r.reason;
+  });
+  if (authors.length === 0 && firstFailure) throw firstFailure.reason;
+  return { ...all.read(mergePosts(postLists)), authors };
+}
+
+export async function readSearchFeed(lists: ListSource, input: { q: string; feed: SearchFeed }, policy: ReadPolicy): Promise<FeedRead> {
+  const got = await lists.search(input.q, input.feed, { count: DEFAULT_LIMIT, policy });
+  const all = new Provenance();
+  all.add(got);
+  // Search order (top is not chronological) is kept; only a merge re-sorts.
+  return all.read(got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])));
+}

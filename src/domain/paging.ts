@@ -1,0 +1,219 @@
+// Paging, in one place: where a request starts (a sealed cursor or `page=N`), the walk to that page, the
+// end-of-list rule, and the sealing of the next cursor. Providers only ever see their own raw upstream cursors;
+// callers only ever see sealed ones.
+//
+// Cursors are opaque and provider-tagged. The payload (provider, route, query, feed, upstream cursor, page) is
+// sealed with AES-256-GCM, so the upstream cursor is never exposed and any edit, forgery or reuse on another
+// route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset in distributed
+// mode, a random secret agreed through Redis (see app/cursor-secret.ts); otherwise each process draws its own
+// and cursors do not survive a restart.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { Problem } from '../problems/problem.ts';
+import type { Page } from './models.ts';
+import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
+
+/** Items per page when the caller names no limit (also what feeds read). */
+export const DEFAULT_LIMIT = 20;
+
+export interface CursorScope {
+  /** Route family: profile, followers, following, search. */
+  route: string;
+  /** Normalized query: lower-cased handle, or the search terms. */
+  query: string;
+  /** Search feed; empty for the other routes. */
+  feed: string;
+}
+
+export interface CursorState {
+  provider: string;
+  upstream: string;
+  /** Page number the cursor leads to. */
+  page: number;
+}
+
+interface Sealed extends CursorState {
+  v: 1;
+  s: string;
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function scopeTag(scope: CursorScope): string {
+  return createHash('sha256').update(`${scope.route}\n${scope.query}\n${scope.feed}`).digest('base64url').slice(0, 16);
+}
+
+function keyOf(secret: string | Buffer): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+export class CursorCodec {
+  /** Sealing key first; earlier keys still open cursors issued before a shared secret was adopted. */
+  private keys: Buffer[];
+
+  constructor(secret?: string) {
+    this.keys = [keyOf(secret ?? randomBytes(32))];
+  }
+
+  private get key(): Buffer {
+    return this.keys[0]!;
+  }
+
+  /** Switches sealing to a secret shared by the cluster, still accepting cursors this process sealed before. */
+  adopt(secret: string): void {
+    const next = keyOf(secret);
+    if (next.equals(this.key)) return;
+    this.keys = [next, ...this.keys.filter((k) => !k.equals(next))].slice(0, 3);
+  }
+
+  encode(scope: CursorScope, state: CursorState): string {
+    const payload: Sealed = { v: 1, s: scopeTag(scope), ...state };
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  }
+
+  decode(scope: CursorScope, token: string): CursorState {
+    const raw = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
+    // Base64 decoding ignores stray trailing bits; only the exact text this service issued is accepted.
+    if (raw.length <= IV_BYTES + TAG_BYTES || raw.toString('base64url') !== token) throw new Problem('invalid_cursor', 'The cursor is not one this service issued.');
+    let payload: Sealed | undefined;
+    for (const k of this.keys) if ((payload = open(k, raw))) break;
+    if (!payload) throw new Problem('invalid_cursor', 'The cursor was edited, forged, or issued by another deployment.');
+    if (payload.v !== 1 || payload.s !== scopeTag(scope)) {
+      throw new Problem('invalid_cursor', 'The cursor belongs to another route, query or feed; send it only where it was issued.');
+    }
+    return { provider: payload.provider, upstream: payload.upstream, page: payload.page };
+  }
+}
+
+function open(key: Buffer, raw: Buffer): Sealed | undefined {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    return JSON.parse(text) as Sealed;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One call to a list source: the provider's own raw cursor, never a sealed one. */
+export interface PageCall {
+  /** Provider that must answer (the one that issued the cursor); any provider when absent. */
+  provider?: string;
+  cursor?: string;
+  count: number;
+  policy: ReadPolicy;
+}
+
+export type PageLoader<T> = (call: PageCall) => Promise<Sourced<Page<T>>>;
+
+/** Where the caller wants to be: a sealed cursor (preferred) or a page number from the start. */
+export interface PageInput {
+  cursor?: string;
+  page?: number;
+  limit?: number;
+}
+
+export interface Position {
+  /** Continue from an opened cursor... */
+  cursor?: CursorState;
+  /** ...or walk to this page number from the start. */
+  page: number;
+  limit: number;
+  policy: ReadPolicy;
+}
+
+export interface PagedResult<T> {
+  items: T[];
+  page: number;
+  /** Provider and upstream cursor of the next page, when there is one. */
+  next?: { provider: string; upstream: string };
+  source: string;
+  cache: CacheStatus;
+  warnings: string[];
+}
+
+/** The envelope every list read carries (the Continue → URL is the presenter's: it knows the route). */
+export interface PageMeta {
+  page: number;
+  limit: number;
+  /** Our sealed cursor for the next page; absent at the end. */
+  nextCursor?: string;
+  source: string;
+  warnings: string[];
+}
+
+/** `cursor` takes precedence over `page`; a cursor from another route, query or feed is invalid_cursor. */
+export function openPosition(input: PageInput, codec: CursorCodec, scope: CursorScope, policy: ReadPolicy): Position {
+  const limit = input.limit ?? DEFAULT_LIMIT;
+  if (input.cursor !== undefined) return { cursor: codec.decode(scope, input.cursor), page: 1, limit, policy };
+  return { page: input.page ?? 1, limit, policy };
+}
+
+/**
+ * The end-of-list rule: no upstream cursor, or one that repeats the cursor we sent (some upstreams signal the
+ * end that way), means there is no next page.
+ */
+export function nextOf(upstreamNext: string | undefined, sent: string | undefined, provider: string): PagedResult<never>['next'] {
+  return upstreamNext && upstreamNext !== sent ? { provider, upstream: upstreamNext } : undefined;
+}
+
+/**
+ * Fetches one page at `pos`. Pages before the requested one are fetched only to learn their cursors;
+ * a list that ends before the requested page yields an empty last page.
+ */
+export async function walkToPage<T>(pos: Position, load: PageLoader<T>): Promise<PagedResult<T>> {
+  let provider = pos.cursor?.provider;
+  let cursor = pos.cursor?.upstream;
+  let pageNo = pos.cursor ? pos.cursor.page : 1;
+  const target = pos.cursor ? pos.cursor.page : pos.page;
+  for (;;) {
+    const got = await load({ provider, cursor, count: pos.limit, policy: pos.policy });
+    const next = nextOf(got.value.nextCursor, cursor, got.source);
+    if (pageNo >= target || !next) {
+      const reached = pageNo >= target;
+      return {
+        items: reached ? got.value.items : [],
+        page: target,
+        next: reached ? next : undefined,
+        source: got.source,
+        cache: got.cache,
+        warnings: reached ? got.warnings : [...got.warnings, `the list ends before page ${target}`],
+      };
+    }
+    provider = next.provider;
+    cursor = next.upstream;
+    pageNo++;
+  }
+}
+
+export interface ReadPage<T> {
+  items: T[];
+  meta: PageMeta;
+  cache: CacheStatus;
+}
+
+/**
+ * Opens the position, walks to it and seals the cursor of the page after: the whole paging flow of a list read.
+ * `caughtUp` is a second end-of-list rule for incremental reads: a page it accepts is the last one worth reading.
+ */
+export async function readPage<T>(
+  codec: CursorCodec,
+  scope: CursorScope,
+  input: PageInput,
+  policy: ReadPolicy,
+  load: PageLoader<T>,
+  caughtUp?: (items: T[]) => boolean,
+): Promise<ReadPage<T>> {
+  const pos = openPosition(input, codec, scope, policy);
+  const page = await walkToPage(pos, load);
+  const nextCursor = page.next && !caughtUp?.(page.items) ? codec.encode(scope, { ...page.next, page: page.page + 1 }) : undefined;
+  return {
+    items: page.items,
+    cache: page.cache,
+    meta: { page: page.page, limit: pos.limit, ...(nextCursor ? { nextCursor } : {}), source: page.source, warnings: page.warnings },
+  };
+}

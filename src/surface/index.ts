@@ -1,0 +1,13 @@
+// The one home of everything generated from the route table: OpenAPI, /docs, llms.txt, ard.json, the API catalog
+// and the MCP tool list. Nothing here imports the table; the server hands it over (http/route-table.ts).
+import type { RouteDef } from '../http/route-decl.ts';
+import { discoveryRoutes } from './discovery-routes.ts';
+import { docsRoutes } from './docs-routes.ts';
+import type { RouteTable } from './documents.ts';
+
+export type { RouteTable };
+
+/** The discovery and documentation routes describing `table` (which includes them once assembled). */
+export function surfaceRoutes(table: RouteTable): RouteDef[] {
+  return [...discoveryRoutes(table), ...docsRoutes(table)];
+}

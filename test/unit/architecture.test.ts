@@ -1,0 +1,126 @@
+// The layering rules of src/, checked on every run so nobody reintroduces a cycle or an upward import.
+// Imports are read with TypeScript's own pre-processor (already a dev dependency): it sees every form the
+// compiler sees, including `import type`, `export ... from` and dynamic `import()`, and skips comments and
+// strings. Type-only and dynamic imports count as edges, so neither can be used to dodge a cycle.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+import { describe, test } from 'node:test';
+import ts from 'typescript';
+
+const SRC = 'src';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** Module graph of src/: file → the src files it imports (relative specifiers only; packages are not ours). */
+export function importGraph(files: string[], read: (file: string) => string): Map<string, string[]> {
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const info = ts.preProcessFile(read(file), true, true);
+    const deps = info.importedFiles
+      .map((ref) => ref.fileName)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => normalize(join(dirname(file), spec)))
+      .filter((target) => known.has(target));
+    graph.set(file, [...new Set(deps)]);
+  }
+  return graph;
+}
+
+/** Every cycle as one of its strongly connected components (Tarjan), each listed in a stable order. */
+export function cycles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    const selfLoop = (graph.get(v) ?? []).includes(v);
+    if (component.length > 1 || selfLoop) found.push(component.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** First folder under src/ ('' for files at its root). */
+function layerOf(file: string): string {
+  const parts = relative(SRC, file).split(sep);
+  return parts.length > 1 ? parts[0]! : '';
+}
+
+/** Layers a layer must never import. */
+const FORBIDDEN: Record<string, string[]> = {
+  domain: ['http', 'providers', 'stores', 'render', 'app', 'surface'],
+  render: ['http'],
+  providers: ['http'],
+};
+
+export function layerViolations(graph: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  for (const [file, deps] of graph) {
+    const banned = FORBIDDEN[layerOf(file)] ?? [];
+    for (const dep of deps) if (banned.includes(layerOf(dep))) out.push(`${file} → ${dep}`);
+  }
+  return out;
+}
+
+describe('architecture of src/', () => {
+  const files = sources(SRC);
+  const graph = importGraph(files, (f) => readFileSync(f, 'utf8'));
+
+  test('the scanner sees every import form (so the rules below cannot be dodged)', () => {
+    const fake = new Map([
+      ['src/a.ts', "import type { B } from './b.ts';\nexport { c } from './c.ts';\n// import './d.ts'\n"],
+      ['src/b.ts', "const later = () => import('./a.ts');\nconst s = \"import './d.ts'\";\n"],
+      ['src/c.ts', "import {\n  x,\n} from './b.ts';\nimport 'node:fs';\n"],
+      ['src/d.ts', ''],
+    ]);
+    const g = importGraph([...fake.keys()], (f) => fake.get(f)!);
+    assert.deepEqual(g.get('src/a.ts'), ['src/b.ts', 'src/c.ts']);
+    assert.deepEqual(g.get('src/b.ts'), ['src/a.ts']);
+    assert.deepEqual(g.get('src/c.ts'), ['src/b.ts']);
+    assert.deepEqual(cycles(g), [['src/a.ts', 'src/b.ts', 'src/c.ts']]);
+  });
+
+  test('src/ has no import cycles (type-only and dynamic imports included)', () => {
+    assert.ok(graph.size > 100, `scanned ${graph.size} files`);
+    assert.deepEqual(cycles(graph), []);
+  });
+
+  test('domain imports no outer layer; render and providers import nothing from http', () => {
+    assert.deepEqual(layerViolations(graph), []);
+  });
+
+  test('the route table is read only by the entry points (HTTP server, stdio MCP), which hand it to the surface', () => {
+    const readers = [...graph].filter(([, deps]) => deps.includes(join(SRC, 'http', 'route-table.ts'))).map(([f]) => f);
+    assert.deepEqual(readers.sort(), [join(SRC, 'cli', 'mcp.ts'), join(SRC, 'server.ts')]);
+  });
+});

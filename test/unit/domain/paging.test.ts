@@ -1,0 +1,102 @@
+// The paging module without a server: positions, sealed cursors, page=N walks and the end-of-list rule.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  CursorCodec, DEFAULT_LIMIT, nextOf, openPosition, readPage, walkToPage, type CursorScope, type PageCall,
+} from '../../../src/domain/paging.ts';
+import { isProblem } from '../../../src/problems/problem.ts';
+import { pageOf, POLICY } from './fake-lists.ts';
+
+const SCOPE: CursorScope = { route: 'followers', query: 'alice', feed: '' };
+const NUMBERS = Array.from({ length: 7 }, (_, i) => i + 1);
+
+function loader(items = NUMBERS, end?: 'repeat') {
+  const calls: PageCall[] = [];
+  return {
+    calls,
+    load: async (call: PageCall) => {
+      calls.push(call);
+      return pageOf(items, call, 'fake', end);
+    },
+  };
+}
+
+const codeOf = (err: unknown) => (isProblem(err) ? err.code : String(err));
+
+describe('paging', () => {
+  test('a position without cursor or page starts at page 1 with the default limit', () => {
+    assert.deepEqual(openPosition({}, new CursorCodec('s'), SCOPE, POLICY), { page: 1, limit: DEFAULT_LIMIT, policy: POLICY });
+  });
+
+  test('the cursor takes precedence over page, and leads to the page it was sealed for', () => {
+    const codec = new CursorCodec('s');
+    const token = codec.encode(SCOPE, { provider: 'x', upstream: 'raw-7', page: 4 });
+    const pos = openPosition({ cursor: token, page: 9, limit: 5 }, codec, SCOPE, POLICY);
+    assert.deepEqual(pos.cursor, { provider: 'x', upstream: 'raw-7', page: 4 });
+    assert.equal(pos.limit, 5);
+  });
+
+  test('a cursor is refused on another route, query or feed, when edited, or when sealed by another secret', () => {
+    const codec = new CursorCodec('s');
+    const token = codec.encode(SCOPE, { provider: 'x', upstream: 'raw', page: 2 });
+    assert.throws(() => openPosition({ cursor: token }, codec, { ...SCOPE, route: 'following' }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    assert.throws(() => openPosition({ cursor: token }, codec, { ...SCOPE, query: 'bob' }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    const edited = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    assert.throws(() => openPosition({ cursor: edited }, codec, SCOPE, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    assert.throws(() => openPosition({ cursor: token }, new CursorCodec('other'), SCOPE, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+  });
+
+  test('the sealed cursor hides the upstream cursor', () => {
+    const token = new CursorCodec('s').encode(SCOPE, { provider: 'fxtwitter', upstream: 'UPSTREAM-SECRET', page: 2 });
+    assert.doesNotMatch(Buffer.from(token, 'base64url').toString('latin1'), /UPSTREAM-SECRET|fxtwitter/);
+  });
+
+  test('end of list: no upstream cursor, or one repeating the cursor sent', () => {
+    assert.equal(nextOf(undefined, undefined, 'x'), undefined);
+    assert.equal(nextOf('c1', 'c1', 'x'), undefined);
+    assert.deepEqual(nextOf('c2', 'c1', 'x'), { provider: 'x', upstream: 'c2' });
+  });
+
+  test('page=N walks the raw cursors from the first page and returns only page N', async () => {
+    const { calls, load } = loader();
+    const page = await walkToPage({ page: 3, limit: 2, policy: POLICY }, load);
+    assert.deepEqual(page.items, [5, 6]);
+    assert.equal(page.page, 3);
+    assert.deepEqual(page.next, { provider: 'fake', upstream: 'c6' });
+    assert.deepEqual(calls.map((c) => c.cursor), [undefined, 'c2', 'c4']);
+    // Providers only ever see their own raw cursors, and later pages go to the provider that issued them.
+    assert.deepEqual(calls.map((c) => c.provider), [undefined, 'fake', 'fake']);
+  });
+
+  test('a list that ends before page N gives an empty page with a warning and no next cursor', async () => {
+    const { load } = loader();
+    const page = await walkToPage({ page: 9, limit: 3, policy: POLICY }, load);
+    assert.deepEqual(page.items, []);
+    assert.equal(page.next, undefined);
+    assert.deepEqual(page.warnings, ['the list ends before page 9']);
+  });
+
+  test('an upstream that repeats the cursor it was sent is at its end', async () => {
+    const { load } = loader([1, 2, 3, 4], 'repeat');
+    const page = await walkToPage({ cursor: { provider: 'fake', upstream: 'c2', page: 2 }, page: 1, limit: 2, policy: POLICY }, load);
+    assert.deepEqual(page.items, [3, 4]);
+    assert.equal(page.next, undefined);
+  });
+
+  test('readPage seals the next cursor for page N+1, and following it continues where the page ended', async () => {
+    const codec = new CursorCodec('s');
+    const first = await readPage(codec, SCOPE, { limit: 3 }, POLICY, loader().load);
+    assert.deepEqual(first.items, [1, 2, 3]);
+    assert.equal(first.meta.page, 1);
+    assert.ok(first.meta.nextCursor);
+    assert.deepEqual(codec.decode(SCOPE, first.meta.nextCursor), { provider: 'fake', upstream: 'c3', page: 2 });
+    const { calls, load } = loader();
+    const second = await readPage(codec, SCOPE, { cursor: first.meta.nextCursor, limit: 3 }, POLICY, load);
+    assert.deepEqual(second.items, [4, 5, 6]);
+    assert.equal(second.meta.page, 2);
+    assert.equal(calls.length, 1, 'a cursor needs no walk');
+    const last = await readPage(codec, SCOPE, { cursor: second.meta.nextCursor, limit: 3 }, POLICY, loader().load);
+    assert.deepEqual(last.items, [7]);
+    assert.equal(last.meta.nextCursor, undefined);
+  });
+});
