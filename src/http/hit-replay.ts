@@ -20,6 +20,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Metrics } from '../ops/metrics.ts';
+import { isLinkPreviewCrawler } from './link-preview.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
 import { rateLimitHeaders } from '../stores/limits/headers.ts';
 import { POLICIES, type LimitState } from '../stores/limits/policies.ts';
@@ -81,7 +82,10 @@ function replayKey(req: IncomingMessage): string | undefined {
   const h = req.headers;
   if (h.authorization !== undefined || h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined) return undefined;
   if (h['x-no-compression'] !== undefined) return undefined;
-  return `${m} ${req.url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}`;
+  // Permalinks answer link-preview crawlers with HTML where others get Markdown (Vary: User-Agent), so whether
+  // the caller is one is part of what shapes the answer.
+  const crawler = isLinkPreviewCrawler(h['user-agent']) ? 'c' : '';
+  return `${m} ${req.url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${crawler}`;
 }
 
 export class HitReplay {

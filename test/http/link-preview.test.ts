@@ -67,6 +67,25 @@ describe('link previews', () => {
     });
   }
 
+  test('the cache-hit replay keeps crawlers and other callers apart on the same URL and Accept', async () => {
+    // The replay keys on the request's URL and Accept; a permalink also varies on whether the caller is a
+    // link-preview crawler, so each kind of caller must keep getting its own representation on repeated hits.
+    const url = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
+    const slack = { 'user-agent': CRAWLER_UAS.Slack!, accept: '*/*' };
+    const plain = { 'user-agent': 'curl/8.5.0', accept: '*/*' };
+    for (let i = 0; i < 3; i++) {
+      for (const [headers, type] of [
+        [slack, /^text\/html/],
+        [plain, /^text\/markdown/],
+      ] as const) {
+        const res = await s.get(url, { headers });
+        assert.equal(res.status, 200);
+        assert.match(res.headers.get('content-type') ?? '', type, `round ${i}, ${headers['user-agent']}`);
+        await res.arrayBuffer();
+      }
+    }
+  });
+
   test('every documented crawler token is recognised (and the list is non-trivial)', () => {
     assert.ok(LINK_PREVIEW_CRAWLERS.length >= 15);
     for (const name of Object.keys(CRAWLER_UAS)) assert.ok(LINK_PREVIEW_CRAWLERS.some((c) => c.name.includes(name) || c.name.includes(name.replace('Twitter', 'X'))), name);
