@@ -76,6 +76,22 @@ type Raw = IncomingMessage & { [RECORDING]?: { route: string; deps: Deps; freshU
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const API_IP = POLICIES['api-ip'];
 
+/** Request headers the replay key accounts for (User-Agent through the crawler bit of `replayKey`). */
+const KEYED_VARY = new Set(['accept', 'accept-encoding', 'user-agent']);
+
+/**
+ * Whether every header a response varies on is one the replay key accounts for. A response varying on anything
+ * else (or `*`) is never recorded, so a new Vary dimension cannot be replayed to the wrong caller.
+ */
+export function varyIsKeyed(vary: string | number | string[] | undefined): boolean {
+  if (vary === undefined) return true;
+  const names = (Array.isArray(vary) ? vary.join(',') : String(vary)).split(',');
+  return names.every((n) => {
+    const name = n.trim().toLowerCase();
+    return name === '' || KEYED_VARY.has(name);
+  });
+}
+
 function replayKey(req: IncomingMessage): string | undefined {
   const m = req.method;
   if (m !== 'GET' && m !== 'HEAD') return undefined;
@@ -270,6 +286,7 @@ export class HitReplay {
     // Encoded, closing or refused responses are never replayed; neither is one without its RateLimit fields.
     if (h['content-encoding'] !== undefined || h.connection !== undefined || h['retry-after'] !== undefined) return;
     if (h['set-cookie'] !== undefined || h['transfer-encoding'] !== undefined || h.ratelimit === undefined) return;
+    if (!varyIsKeyed(h.vary)) return;
     const names = Object.keys(h);
     const values = names.map((n) => (PER_REQUEST.has(n) ? '' : h[n]!));
     if (values.some((v) => v === undefined)) return;

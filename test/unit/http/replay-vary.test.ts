@@ -1,0 +1,19 @@
+// The cache-hit replay may only record a response whose Vary dimensions are all part of its key.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { varyIsKeyed } from '../../../src/http/hit-replay.ts';
+
+test('responses varying only on Accept, Accept-Encoding and User-Agent may be recorded', () => {
+  assert.equal(varyIsKeyed(undefined), true);
+  assert.equal(varyIsKeyed('Accept'), true);
+  assert.equal(varyIsKeyed('Accept, Accept-Encoding'), true);
+  assert.equal(varyIsKeyed('accept,  User-Agent'), true);
+  assert.equal(varyIsKeyed(['Accept', 'Accept-Encoding']), true);
+});
+
+test('a response varying on any other header, or on *, is never recorded', () => {
+  assert.equal(varyIsKeyed('Accept, Origin'), false);
+  assert.equal(varyIsKeyed('Authorization'), false);
+  assert.equal(varyIsKeyed('*'), false);
+  assert.equal(varyIsKeyed(['Accept', 'Accept-Language']), false);
+});
