@@ -43,7 +43,12 @@ async function measureSize(ctx: BenchContext, service: Target, path: string, hit
   const bare = await startBare(hit.body, hit.headers);
   const fastify = await startBare(hit.body, hit.headers, 'bare-fastify.ts');
   try {
-    const opts = (t: Target) => ({ url: t.url + path, serverPid: t.pid, connections: CONNECTIONS, durationS: ctx.durationS });
+    const opts = (t: Target) => ({
+      url: t.url + path,
+      serverPid: t.pid,
+      connections: CONNECTIONS,
+      durationS: ctx.durationS,
+    });
     return await compareUnderLoad(
       [
         { label: 'bare', opts: opts(bare) },
@@ -69,7 +74,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const errors = single.median.serviceErrors! + thread.median.serviceErrors!;
     const bound = single.generatorBound ?? thread.generatorBound;
     const ratio = Math.min(single.ratios.service!, thread.ratios.service!);
-    const prefix = (tag: string, m: Record<string, number>) => Object.fromEntries(Object.entries(m).map(([k, v]) => [`${tag}.${k}`, v]));
+    const prefix = (tag: string, m: Record<string, number>) =>
+      Object.fromEntries(Object.entries(m).map(([k, v]) => [`${tag}.${k}`, v]));
     return {
       name: 'cache-hit',
       goal: `service ≥ ${GOAL} × bare node:http req/s on cached Markdown, single post and 12-post thread`,
@@ -93,7 +99,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       notes: [
         `GET ${SINGLE_PATH} and ${THREAD_PATH}; wrk, 1 thread, ${CONNECTIONS} connections, ${ctx.durationS} s per measurement, a new X-Forwarded-For per request (trusted proxy), identity coding`,
         'fastify*: Fastify 5 with no hooks replaying the same response; *Cpu: cores used by wrk and by the server during the run',
-        '*CpuRatio: bare CPU time per request ÷ the service\'s (a second view of the same rounds, less sensitive to a busy machine)',
+        "*CpuRatio: bare CPU time per request ÷ the service's (a second view of the same rounds, less sensitive to a busy machine)",
       ],
     };
   } finally {

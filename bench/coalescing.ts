@@ -22,7 +22,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         Array.from({ length: CONCURRENCY }, (_, i) =>
           fetch(`${service.url}/${HANDLES.alice}/status/${id}?thread=off`, {
             headers: { 'x-forwarded-for': `10.99.${r}.${i}` },
-          }).then(async (res) => ({ status: res.status, cache: res.headers.get('x-cache'), body: await res.arrayBuffer() })),
+          }).then(async (res) => ({
+            status: res.status,
+            cache: res.headers.get('x-cache'),
+            body: await res.arrayBuffer(),
+          })),
         ),
       );
       const wallMs = performance.now() - t0;
@@ -31,7 +35,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       // Baseline: the same burst straight at the upstream, which has nothing to share in-flight requests.
       const base0 = await simCalls(ctx.sim, id);
       await Promise.all(
-        Array.from({ length: CONCURRENCY }, () => fetch(`${ctx.sim.fxtwitterUrl}/2/status/${id}`).then((res) => res.arrayBuffer())),
+        Array.from({ length: CONCURRENCY }, () =>
+          fetch(`${ctx.sim.fxtwitterUrl}/2/status/${id}`).then((res) => res.arrayBuffer()),
+        ),
       );
       const directCalls = (await simCalls(ctx.sim, id)) - base0;
       rounds.push({

@@ -122,7 +122,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     return {
       name: 'flood',
       goal: `${FLOOD.toLocaleString('en')} requests from as many distinct addresses: peak RSS ≤ idle + ${BUDGET_MB} MB, active clients counted exactly`,
-      met: growthMb <= BUDGET_MB && wrong === 0 && refusedAt === expectedRefusal && flood.requests >= FLOOD * 0.99 && flood.errors === 0,
+      met:
+        growthMb <= BUDGET_MB &&
+        wrong === 0 &&
+        refusedAt === expectedRefusal &&
+        flood.requests >= FLOOD * 0.99 &&
+        flood.errors === 0,
       ratio: round(peakMb / idleMb),
       ratioOf: 'peak RSS during the flood ÷ idle RSS of the same process',
       median: med,

@@ -74,7 +74,11 @@ function nextRequest(): Planned {
   if (r < 19) {
     // Live searches from a few addresses: five per minute each, then 429 rate_limited.
     searchAt++;
-    return { path: `/api/v1/search?q=load${searchAt}`, method: 'GET', headers: { 'x-forwarded-for': ABUSERS[searchAt % ABUSERS.length]! } };
+    return {
+      path: `/api/v1/search?q=load${searchAt}`,
+      method: 'GET',
+      headers: { 'x-forwarded-for': ABUSERS[searchAt % ABUSERS.length]! },
+    };
   }
   return { path: hot[0]!, method: 'GET', headers: { 'x-forwarded-for': HAMMER } }; // past api-ip within seconds
 }
@@ -103,7 +107,10 @@ const service = await startChild<{ url: string; pid: number }>('service.ts', {
 const { url, pid } = service.ready;
 const samples: { atS: number; rssMb: number }[] = [{ atS: 0, rssMb: rssMb(pid) }];
 const started = Date.now();
-const sampler = setInterval(() => samples.push({ atS: Math.round((Date.now() - started) / 1000), rssMb: rssMb(pid) }), SAMPLE_MS);
+const sampler = setInterval(
+  () => samples.push({ atS: Math.round((Date.now() - started) / 1000), rssMb: rssMb(pid) }),
+  SAMPLE_MS,
+);
 
 /** The first few 5xx answers, with the request that got them, for the report. */
 const failedSamples: string[] = [];
@@ -123,7 +130,8 @@ try {
           return { ...req, path: n.path, method: n.method, headers: n.headers };
         }) as never,
         onResponse: ((status: number, body: string, context: Record<string, unknown>) => {
-          if (status >= 500 && failedSamples.length < 10) failedSamples.push(`${status} ${String(context.last)} ${body.slice(0, 300)}`);
+          if (status >= 500 && failedSamples.length < 10)
+            failedSamples.push(`${status} ${String(context.last)} ${body.slice(0, 300)}`);
         }) as never,
       } as Record<string, unknown>,
     ],
@@ -139,7 +147,9 @@ const statuses: Record<string, number> = {};
 for (const [code, s] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = s.count;
 const total = Object.values(statuses).reduce((a, b) => a + b, 0);
 const unexpected = Object.keys(statuses).filter((c) => !EXPECTED.has(Number(c)));
-const fivexx = Object.entries(statuses).filter(([c]) => Number(c) >= 500).reduce((a, [, n]) => a + n, 0);
+const fivexx = Object.entries(statuses)
+  .filter(([c]) => Number(c) >= 500)
+  .reduce((a, [, n]) => a + n, 0);
 const rss = samples.map((s) => s.rssMb);
 // After the first sample past 10 s the heap has grown to its working size; growth from there is what a leak shows.
 const warm = samples.find((s) => s.atS >= 10)?.rssMb ?? rss[0]!;
@@ -152,14 +162,21 @@ const figures = {
   statuses,
   transportErrors: result.errors,
   timeouts: result.timeouts,
-  rssMb: { start: rss[0], afterWarmup: warm, peak: Math.max(...rss), end: rss[rss.length - 1], samples: samples.map((s) => `${s.atS}s:${s.rssMb}`).join(' ') },
+  rssMb: {
+    start: rss[0],
+    afterWarmup: warm,
+    peak: Math.max(...rss),
+    end: rss[rss.length - 1],
+    samples: samples.map((s) => `${s.atS}s:${s.rssMb}`).join(' '),
+  },
 };
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 
 const failures: string[] = [];
 if (fivexx > 0) failures.push(`${fivexx} responses were 5xx, e.g.\n  ${failedSamples.join('\n  ')}\n`);
 if (unexpected.length) failures.push(`unexpected statuses: ${unexpected.join(', ')}`);
-if (result.errors > 0 || result.timeouts > 0) failures.push(`${result.errors} transport errors, ${result.timeouts} timeouts`);
+if (result.errors > 0 || result.timeouts > 0)
+  failures.push(`${result.errors} transport errors, ${result.timeouts} timeouts`);
 if (!statuses['429']) failures.push('the rate-limited callers never saw a 429');
 if (figures.rssMb.end! > warm * 2) failures.push(`RSS grew from ${warm} MB to ${figures.rssMb.end} MB`);
 if (failures.length) {

@@ -17,7 +17,11 @@ async function upstreamUrl(sim: SimInfo): Promise<string> {
   const { calls } = (await res.json()) as { calls: Array<{ target: string; path: string }> };
   const last = calls.at(-1);
   if (!last) throw new Error('the service made no upstream call');
-  const bases: Record<string, string> = { fxtwitter: sim.fxtwitterUrl, syndication: sim.syndicationUrl, x: sim.xApiUrl };
+  const bases: Record<string, string> = {
+    fxtwitter: sim.fxtwitterUrl,
+    syndication: sim.syndicationUrl,
+    x: sim.xApiUrl,
+  };
   const root = new URL(bases[last.target] ?? sim.url);
   return `${root.origin}${last.path}`;
 }
@@ -26,7 +30,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const service = await startService(ctx.sim, {}, ctx.serviceExecArgv);
   try {
     let ip = 0;
-    const viaService = () => timedGet(service.url + PATH, { 'x-forwarded-for': `10.88.${++ip >> 8 & 255}.${ip & 255}` });
+    const viaService = () =>
+      timedGet(service.url + PATH, { 'x-forwarded-for': `10.88.${(++ip >> 8) & 255}.${ip & 255}` });
     const first = await viaService();
     if (first.status !== 200) throw new Error(`service answered ${first.status}`);
     const direct = await upstreamUrl(ctx.sim);
@@ -42,7 +47,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const f: number[] = [];
       for (let i = 0; i < SAMPLES; i++) {
         const a = await viaService();
-        if (a.status !== 200 || a.headers['x-cache'] !== 'bypass') throw new Error(`unexpected ${a.status} ${a.headers['x-cache']}`);
+        if (a.status !== 200 || a.headers['x-cache'] !== 'bypass')
+          throw new Error(`unexpected ${a.status} ${a.headers['x-cache']}`);
         s.push(a.ms);
         d.push((await timedGet(direct)).ms);
         // The same upstream request through fetch() (the client the providers use), for scale.
@@ -77,7 +83,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       ratioOf: 'service p50 ÷ direct upstream p50',
       median: med,
       rounds,
-      notes: [`GET ${PATH} (nocache, so every read is live), ${SAMPLES} sequential samples per round, interleaved with the direct call`],
+      notes: [
+        `GET ${PATH} (nocache, so every read is live), ${SAMPLES} sequential samples per round, interleaved with the direct call`,
+      ],
     };
   } finally {
     await service.stop();

@@ -13,10 +13,18 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const prefix = `tm-bench:${process.pid}-${randomBytes(4).toString('hex')}:`;
   const { deleteByPrefix, openTestRedis } = await import('../test/unit/stores/redis-env.ts');
   const redis = await openTestRedis();
-  const distributed = await warmService(ctx, [SINGLE_PATH], { THREADMARK_REDIS_URL: REDIS_URL, THREADMARK_REDIS_PREFIX: prefix });
+  const distributed = await warmService(ctx, [SINGLE_PATH], {
+    THREADMARK_REDIS_URL: REDIS_URL,
+    THREADMARK_REDIS_PREFIX: prefix,
+  });
   const embedded = await warmService(ctx, [SINGLE_PATH]);
   try {
-    const opts = (t: { url: string; pid: number }) => ({ url: t.url + SINGLE_PATH, serverPid: t.pid, connections: CONNECTIONS, durationS: ctx.durationS });
+    const opts = (t: { url: string; pid: number }) => ({
+      url: t.url + SINGLE_PATH,
+      serverPid: t.pid,
+      connections: CONNECTIONS,
+      durationS: ctx.durationS,
+    });
     const p = await compareUnderLoad(
       [
         { label: 'inProcess', opts: opts(embedded.service) },
@@ -35,7 +43,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       ratioOf: 'Redis-backed req/s ÷ in-process req/s',
       median: p.median,
       rounds: p.rounds,
-      notes: [`GET ${SINGLE_PATH}; ${REDIS_URL}, prefix ${prefix} (removed afterwards); rate limits and the cache both live in Redis`],
+      notes: [
+        `GET ${SINGLE_PATH}; ${REDIS_URL}, prefix ${prefix} (removed afterwards); rate limits and the cache both live in Redis`,
+      ],
     };
   } finally {
     await distributed.service.stop();

@@ -11,7 +11,14 @@ import type { BenchResult } from './lib/result.ts';
 import { median, round } from './lib/stats.ts';
 
 const ITERATIONS = 60;
-const OPTS: PostReadOptions = { thread: 'full', context: 'full', replies: 'top', userinfo: 'author', full: false, nocache: false };
+const OPTS: PostReadOptions = {
+  thread: 'full',
+  context: 'full',
+  replies: 'top',
+  userinfo: 'author',
+  full: false,
+  nocache: false,
+};
 const CTX = { baseUrl: BASE, cache: 'hit' as const, cacheTtlS: 300, version: 'bench' };
 
 function timeMs(f: () => unknown): number {

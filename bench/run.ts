@@ -42,7 +42,10 @@ if (unknown.length) {
 }
 
 const haveWrk = wrkAvailable();
-if (!haveWrk) console.error(`\n*** ${WRK_MISSING}.\n*** The throughput benchmarks (${[...NEEDS_WRK].join(', ')}) will be reported as FAILED.\n`);
+if (!haveWrk)
+  console.error(
+    `\n*** ${WRK_MISSING}.\n*** The throughput benchmarks (${[...NEEDS_WRK].join(', ')}) will be reported as FAILED.\n`,
+  );
 
 const sim = await startSim();
 const ctx: BenchContext = {
@@ -55,7 +58,9 @@ const ctx: BenchContext = {
 const started = Date.now();
 const results: BenchResult[] = [];
 const failures: Array<{ name: string; error: string }> = [];
-console.log(`threadmark bench: ${ctx.rounds} rounds, ${ctx.durationS} s per load measurement, ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}`);
+console.log(
+  `threadmark bench: ${ctx.rounds} rounds, ${ctx.durationS} s per load measurement, ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)}`,
+);
 try {
   for (const [name, run] of BENCHMARKS) {
     if (only.length && !only.includes(name)) continue;

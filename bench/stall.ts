@@ -13,13 +13,20 @@ async function timedFetch(url: string, ip: string) {
   const t0 = performance.now();
   const res = await fetch(url, { headers: { 'x-forwarded-for': ip } });
   await res.arrayBuffer();
-  return { status: res.status, ms: performance.now() - t0, headers: { 'x-cache': res.headers.get('x-cache') ?? undefined } };
+  return {
+    status: res.status,
+    ms: performance.now() - t0,
+    headers: { 'x-cache': res.headers.get('x-cache') ?? undefined },
+  };
 }
 
 const LIMIT_MS = 10_000;
 
 async function fault(simUrl: string, on: boolean): Promise<void> {
-  await fetch(`${simUrl}/__sim/faults`, on ? { method: 'POST', body: JSON.stringify({ target: '*', kind: 'timeout' }) } : { method: 'DELETE' });
+  await fetch(
+    `${simUrl}/__sim/faults`,
+    on ? { method: 'POST', body: JSON.stringify({ target: '*', kind: 'timeout' }) } : { method: 'DELETE' },
+  );
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult> {
@@ -34,10 +41,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     let stale;
     let problem;
     try {
-      [stale, problem] = await Promise.all([
-        timedFetch(cached, '192.0.2.78'),
-        timedFetch(uncached, '192.0.2.79'),
-      ]);
+      [stale, problem] = await Promise.all([timedFetch(cached, '192.0.2.78'), timedFetch(uncached, '192.0.2.79')]);
     } finally {
       await fault(ctx.sim.url, false);
     }
@@ -59,7 +63,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       ratioOf: 'slowest answer with stalled upstreams ÷ the 10 s budget',
       median: med,
       rounds: [med],
-      notes: ['defaults: 4 s per upstream call, 9 s per read (THREADMARK_UPSTREAM_TIMEOUT_MS, THREADMARK_UPSTREAM_DEADLINE_MS)'],
+      notes: [
+        'defaults: 4 s per upstream call, 9 s per read (THREADMARK_UPSTREAM_TIMEOUT_MS, THREADMARK_UPSTREAM_DEADLINE_MS)',
+      ],
     };
   } finally {
     await service.stop();

@@ -14,7 +14,11 @@ async function loadCli() {
 }
 
 const { runCli } = await loadCli();
-const outcome = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });
+const outcome = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});
 if (outcome !== 'serving') {
   // Exit once both streams have flushed (pipes are asynchronous on some platforms), even if a library
   // left a timer or keep-alive socket behind.

@@ -44,7 +44,9 @@ async function hasEsbuild() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!(await hasEsbuild())) {
     if (!existsSync(`${ROOT}dist/main.mjs`) || !existsSync(`${ROOT}dist/cli.mjs`)) {
-      console.error('threadmark: esbuild (a dev dependency) is not installed and dist/ has no bundle: run `npm ci` (with dev dependencies) once to build it.');
+      console.error(
+        'threadmark: esbuild (a dev dependency) is not installed and dist/ has no bundle: run `npm ci` (with dev dependencies) once to build it.',
+      );
       process.exit(1);
     }
     console.error('threadmark: esbuild is not installed (production install); using the existing dist/ bundle.');

@@ -15,13 +15,19 @@ const style = (text: string, part: string, s: 'Bold' | 'Italic') => {
   return { offset, length: end - offset, style: s };
 };
 
-function block(key: string, type: SimArticleBlock['type'], text: string, extra: Partial<SimArticleBlock> = {}): SimArticleBlock {
+function block(
+  key: string,
+  type: SimArticleBlock['type'],
+  text: string,
+  extra: Partial<SimArticleBlock> = {},
+): SimArticleBlock {
   return { key, type, text, styles: [], links: [], ...extra };
 }
 
 export function buildArticle(id: string, createdAt: number): SimArticle {
   const intro = 'Caching is easy until the data changes. This guide is opinionated and practical.';
-  const why = 'Phil Karlton joked about it, and the joke is collected at https://martinfowler.com/bliki/TwoHardThings.html for good reason.';
+  const why =
+    'Phil Karlton joked about it, and the joke is collected at https://martinfowler.com/bliki/TwoHardThings.html for good reason.';
   const outro = 'Questions? Ask @alice_dev and tag #caching so others can find the answers.';
   const imageId = '1900000000000777002';
   return {
@@ -30,14 +36,24 @@ export function buildArticle(id: string, createdAt: number): SimArticle {
     previewText: 'Caching is easy until the data changes. This guide is opinionated and practical.',
     createdAt,
     modifiedAt: createdAt + 3_600_000,
-    cover: { mediaId: '1900000000000777001', url: 'https://pbs.twimg.com/media/ArtCover01.jpg', width: 1500, height: 600 },
+    cover: {
+      mediaId: '1900000000000777001',
+      url: 'https://pbs.twimg.com/media/ArtCover01.jpg',
+      width: 1500,
+      height: 600,
+    },
     images: [{ mediaId: imageId, url: 'https://pbs.twimg.com/media/ArtDiagram02.jpg', width: 1200, height: 800 }],
     entities: [
-      { type: 'MARKDOWN', markdown: '```ts\nconst hit = cache.get(key) ?? (await load(key));\ncache.set(key, hit, { ttl: 300 });\n```' },
+      {
+        type: 'MARKDOWN',
+        markdown: '```ts\nconst hit = cache.get(key) ?? (await load(key));\ncache.set(key, hit, { ttl: 300 });\n```',
+      },
       { type: 'MEDIA', mediaId: imageId },
     ],
     blocks: [
-      block('a1b2c', 'unstyled', intro, { styles: [style(intro, 'easy', 'Bold'), style(intro, 'opinionated', 'Italic')] }),
+      block('a1b2c', 'unstyled', intro, {
+        styles: [style(intro, 'easy', 'Bold'), style(intro, 'opinionated', 'Italic')],
+      }),
       block('d3e4f', 'header-one', 'Why invalidation is hard'),
       block('g5h6i', 'unstyled', why, {
         links: [link('urls', why, 'https://martinfowler.com/bliki/TwoHardThings.html')],

@@ -78,7 +78,9 @@ export function replyModules(c: SimCorpus, id: string, mode: 'likes' | 'recency'
   const kids = (c.children.get(id) ?? []).filter((k) => visibility(c, k) === 'ok').map((k) => c.posts.get(k)!);
   const continuation = kids.filter((k) => k.authorId === root.authorId).sort((a, b) => a.createdAt - b.createdAt)[0];
   const others = kids.filter((k) => k !== continuation);
-  others.sort(mode === 'likes' ? (a, b) => b.likes - a.likes || b.createdAt - a.createdAt : (a, b) => b.createdAt - a.createdAt);
+  others.sort(
+    mode === 'likes' ? (a, b) => b.likes - a.likes || b.createdAt - a.createdAt : (a, b) => b.createdAt - a.createdAt,
+  );
   const module = (p: SimPost): string[] => {
     const out: string[] = [];
     const walk = (q: SimPost, depth: number) => {

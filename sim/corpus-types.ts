@@ -89,9 +89,7 @@ export interface SimArticleBlock {
 }
 
 export type SimArticleEntity =
-  | { type: 'MARKDOWN'; markdown: string }
-  | { type: 'MEDIA'; mediaId: string }
-  | { type: 'TWEET'; tweetId: string };
+  { type: 'MARKDOWN'; markdown: string } | { type: 'MEDIA'; mediaId: string } | { type: 'TWEET'; tweetId: string };
 
 export interface SimArticleImage {
   mediaId: string;

@@ -240,36 +240,73 @@ function build(): SimCorpus {
   const { c } = b;
 
   const alice = b.user({
-    id: '1461000001', handle: HANDLES.alice, name: 'Alice Developer',
+    id: '1461000001',
+    handle: HANDLES.alice,
+    name: 'Alice Developer',
     bio: 'Backend engineer. Caching, queues, and tidy APIs. Blog: https://alice.example.dev',
-    location: 'Lisbon', website: 'https://alice.example.dev', verified: 'individual',
+    location: 'Lisbon',
+    website: 'https://alice.example.dev',
+    verified: 'individual',
   });
-  const bob = b.user({ id: '1461000002', handle: HANDLES.bob, name: 'Bob', bio: 'SRE. Pager survivor.', location: 'Berlin' });
-  const carol = b.user({ id: '1461000003', handle: HANDLES.carol, name: 'Carol', bio: 'Writes about distributed systems.', location: 'Toronto' });
-  const dave = b.user({ id: '1461000004', handle: HANDLES.dave, name: 'Dave', bio: 'Databases and coffee.', location: '' });
+  const bob = b.user({
+    id: '1461000002',
+    handle: HANDLES.bob,
+    name: 'Bob',
+    bio: 'SRE. Pager survivor.',
+    location: 'Berlin',
+  });
+  const carol = b.user({
+    id: '1461000003',
+    handle: HANDLES.carol,
+    name: 'Carol',
+    bio: 'Writes about distributed systems.',
+    location: 'Toronto',
+  });
+  const dave = b.user({
+    id: '1461000004',
+    handle: HANDLES.dave,
+    name: 'Dave',
+    bio: 'Databases and coffee.',
+    location: '',
+  });
   const big = b.user({
-    id: '1461000005', handle: HANDLES.big, name: 'Big Account', bio: 'Daily notes on web performance.',
-    location: 'Internet', verified: 'organization',
+    id: '1461000005',
+    handle: HANDLES.big,
+    name: 'Big Account',
+    bio: 'Daily notes on web performance.',
+    location: 'Internet',
+    verified: 'organization',
   });
   b.user({ id: '1461000006', handle: HANDLES.protected, name: 'Lena (locked)', bio: 'Friends only.', protected: true });
   b.user({ id: '1461000007', handle: HANDLES.suspended, name: 'Gus', bio: 'gone', suspended: true });
   b.user({
-    id: '1461000008', handle: HANDLES.hostile,
+    id: '1461000008',
+    handle: HANDLES.hostile,
     name: '<img src=x onerror=alert(1)> **Mallory** [admin](javascript:alert(1))',
     bio: '# not a heading\n<script>alert(1)</script> [click](javascript:alert(1)) | a | b |\n---\n> quoted? `code` **bold**',
     location: '<b>nowhere</b>',
   });
   const readers: SimUser[] = [];
   for (let i = 1; i <= READER_COUNT; i++) {
-    readers.push(b.user({ id: String(1470000000 + i), handle: readerHandle(i), name: `Reader ${i}`, bio: `Reader number ${i}.` }));
+    readers.push(
+      b.user({ id: String(1470000000 + i), handle: readerHandle(i), name: `Reader ${i}`, bio: `Reader number ${i}.` }),
+    );
   }
 
   // --- alice's self-thread -------------------------------------------------------------------------
-  b.post({ id: IDS.carolQuoted, author: 'carol', at: T0 - 2 * DAY, text: 'Caches are a stack: browser, CDN, app memory, shared store. Know which one answered. #caching', likes: 310 });
+  b.post({
+    id: IDS.carolQuoted,
+    author: 'carol',
+    at: T0 - 2 * DAY,
+    text: 'Caches are a stack: browser, CDN, app memory, shared store. Know which one answered. #caching',
+    likes: 310,
+  });
   THREAD.forEach((id, i) => {
     const extra: Partial<SimPost> = {};
     if (i === 1) {
-      extra.media = [b.photo('1900000000000880002', 1600, 900, 'Diagram of cache layers: browser, CDN, app LRU, Redis')];
+      extra.media = [
+        b.photo('1900000000000880002', 1600, 900, 'Diagram of cache layers: browser, CDN, app LRU, Redis'),
+      ];
       extra.quoteId = IDS.carolQuoted;
     } else if (i === 2) {
       extra.poll = {
@@ -284,14 +321,31 @@ function build(): SimCorpus {
         durationMinutes: 1440,
       };
     } else if (i === 3) {
-      extra.media = [{ kind: 'video', id: '1900000000000880004', key: slug('video:4', 16), width: 1280, height: 720, durationMs: 33_400 }];
+      extra.media = [
+        {
+          kind: 'video',
+          id: '1900000000000880004',
+          key: slug('video:4', 16),
+          width: 1280,
+          height: 720,
+          durationMs: 33_400,
+        },
+      ];
     } else if (i === 5) {
       extra.media = [
         b.photo('1900000000000880061', 1200, 800, 'Hit rate per route before the change'),
         b.photo('1900000000000880062', 1200, 800),
       ];
     }
-    b.post({ id, author: 'alice_dev', at: T0 + i * 2 * MIN, text: THREAD_TEXT[i]!, replyToId: i ? THREAD[i - 1] : undefined, likes: 120 - i * 7, ...extra });
+    b.post({
+      id,
+      author: 'alice_dev',
+      at: T0 + i * 2 * MIN,
+      text: THREAD_TEXT[i]!,
+      replyToId: i ? THREAD[i - 1] : undefined,
+      likes: 120 - i * 7,
+      ...extra,
+    });
   });
 
   // --- conversation under the thread root: [id, author, parent, minutes after T0, likes] -----------
@@ -303,7 +357,14 @@ function build(): SimCorpus {
     [R.bobTop, 'bob', IDS.threadRoot, 60, 42, 'Great thread! The stampede video is painfully familiar.'],
     [R.aliceToBob, 'alice_dev', R.bobTop, 75, 12, 'Ha, you were on call for that one.'],
     [R.bobToAlice, 'bob', R.aliceToBob, 80, 3, 'Do not remind me.'],
-    [R.daveTop, 'dave', IDS.threadRoot, 120, 77, 'Negative caching is underrated. It cut our database load by a third.'],
+    [
+      R.daveTop,
+      'dave',
+      IDS.threadRoot,
+      120,
+      77,
+      'Negative caching is underrated. It cut our database load by a third.',
+    ],
     [R.reader3ToDave, readerHandle(3), R.daveTop, 130, 0, 'Any gotchas with negative caching and deletes?'],
     [R.aliceToDave, 'alice_dev', R.daveTop, 140, 20, 'Same here. Short TTLs are the key.'],
     [R.daveToAlice, 'dave', R.aliceToDave, 150, 2, 'Agreed, 30 seconds is plenty.'],
@@ -319,17 +380,64 @@ function build(): SimCorpus {
   }
 
   // --- ancestors by different authors -----------------------------------------------------------
-  b.post({ id: IDS.daveRoot, author: 'dave', at: T0 + 3 * HOUR, text: 'Is it ever OK to cache POST responses?', likes: 25 });
-  b.post({ id: IDS.carolReplyToDave, author: 'carol', at: T0 + 3 * HOUR + 20 * MIN, text: 'Only when the request is idempotent and you key on the body.', replyToId: IDS.daveRoot, likes: 11 });
-  b.post({ id: IDS.bobReplyToCarol, author: 'bob', at: T0 + 3 * HOUR + 45 * MIN, text: 'And never for anything that moves money.', replyToId: IDS.carolReplyToDave, likes: 6 });
+  b.post({
+    id: IDS.daveRoot,
+    author: 'dave',
+    at: T0 + 3 * HOUR,
+    text: 'Is it ever OK to cache POST responses?',
+    likes: 25,
+  });
+  b.post({
+    id: IDS.carolReplyToDave,
+    author: 'carol',
+    at: T0 + 3 * HOUR + 20 * MIN,
+    text: 'Only when the request is idempotent and you key on the body.',
+    replyToId: IDS.daveRoot,
+    likes: 11,
+  });
+  b.post({
+    id: IDS.bobReplyToCarol,
+    author: 'bob',
+    at: T0 + 3 * HOUR + 45 * MIN,
+    text: 'And never for anything that moves money.',
+    replyToId: IDS.carolReplyToDave,
+    likes: 6,
+  });
 
   // --- a chain with a deleted middle post, and one deeper than the ancestor cap ----------------------
-  b.post({ id: IDS.gapRoot, author: readerHandle(401), at: T0 + 5 * HOUR, text: 'Which queue do you reach for first?', likes: 9 });
-  b.post({ id: IDS.gapDeleted, author: readerHandle(402), at: T0 + 5 * HOUR + 10 * MIN, text: 'Whatever the team already runs.', replyToId: IDS.gapRoot, deleted: true });
-  b.post({ id: IDS.gapReply, author: readerHandle(403), at: T0 + 5 * HOUR + 20 * MIN, text: 'Boring answer, right answer.', replyToId: IDS.gapDeleted, likes: 4 });
+  b.post({
+    id: IDS.gapRoot,
+    author: readerHandle(401),
+    at: T0 + 5 * HOUR,
+    text: 'Which queue do you reach for first?',
+    likes: 9,
+  });
+  b.post({
+    id: IDS.gapDeleted,
+    author: readerHandle(402),
+    at: T0 + 5 * HOUR + 10 * MIN,
+    text: 'Whatever the team already runs.',
+    replyToId: IDS.gapRoot,
+    deleted: true,
+  });
+  b.post({
+    id: IDS.gapReply,
+    author: readerHandle(403),
+    at: T0 + 5 * HOUR + 20 * MIN,
+    text: 'Boring answer, right answer.',
+    replyToId: IDS.gapDeleted,
+    likes: 4,
+  });
   IDS.deepChain.forEach((id, i) => {
     const text = i === 0 ? 'Tabs or spaces, final answer?' : `Round ${i + 1}: I still disagree with you.`;
-    b.post({ id, author: readerHandle(411 + (i % 3)), at: T0 + 6 * HOUR + i * MIN, text, replyToId: i ? IDS.deepChain[i - 1] : undefined, likes: i % 5 });
+    b.post({
+      id,
+      author: readerHandle(411 + (i % 3)),
+      at: T0 + 6 * HOUR + i * MIN,
+      text,
+      replyToId: i ? IDS.deepChain[i - 1] : undefined,
+      likes: i % 5,
+    });
   });
 
   // --- special posts ----------------------------------------------------------------------------
@@ -344,38 +452,92 @@ function build(): SimCorpus {
   b.post({ id: IDS.noteTweet, author: 'alice_dev', at: T0 + DAY, text: note, likes: 240, boldRanges: [[0, 9]] });
 
   b.post({
-    id: IDS.article, author: 'alice_dev', at: T0 + DAY + 2 * HOUR,
-    text: `http://x.com/i/article/${IDS.articleEntity}`, article: buildArticle(IDS.articleEntity, T0 + DAY + 2 * HOUR), likes: 180,
+    id: IDS.article,
+    author: 'alice_dev',
+    at: T0 + DAY + 2 * HOUR,
+    text: `http://x.com/i/article/${IDS.articleEntity}`,
+    article: buildArticle(IDS.articleEntity, T0 + DAY + 2 * HOUR),
+    likes: 180,
   });
   const claim = 'Caching makes every API faster, no exceptions.';
   const noteText = 'Caching adds a lookup to every miss and can slow down write-heavy endpoints; see example.org/bench';
   const noteLink = 'example.org/bench';
   b.post({
-    id: IDS.communityNote, author: 'bigaccount', at: T0 + DAY + 4 * HOUR, text: claim, likes: 900,
-    communityNote: { text: noteText, links: [{ from: noteText.indexOf(noteLink), to: noteText.indexOf(noteLink) + noteLink.length, url: 'https://example.org/bench' }] },
-  });
-  b.post({
-    id: IDS.cardLink, author: 'alice_dev', at: T0 + DAY + 6 * HOUR, likes: 75,
-    text: 'Wrote up the stampede story: https://blog.example.com/posts/cache-stampede',
-    card: {
-      url: 'https://blog.example.com/posts/cache-stampede', title: 'Taming cache stampedes',
-      description: 'How one expired key took down checkout, and the three fixes that stopped it happening again.',
-      domain: 'blog.example.com', imageUrl: 'https://pbs.twimg.com/card_img/1900000000000990404/stampede?format=jpg&name=800x419',
-      imageWidth: 800, imageHeight: 419, imageAlt: 'A herd of buffalo',
+    id: IDS.communityNote,
+    author: 'bigaccount',
+    at: T0 + DAY + 4 * HOUR,
+    text: claim,
+    likes: 900,
+    communityNote: {
+      text: noteText,
+      links: [
+        {
+          from: noteText.indexOf(noteLink),
+          to: noteText.indexOf(noteLink) + noteLink.length,
+          url: 'https://example.org/bench',
+        },
+      ],
     },
   });
   b.post({
-    id: IDS.gif, author: 'carol', at: T0 + DAY + 7 * HOUR, text: 'Me watching the cache hit rate climb', likes: 55,
+    id: IDS.cardLink,
+    author: 'alice_dev',
+    at: T0 + DAY + 6 * HOUR,
+    likes: 75,
+    text: 'Wrote up the stampede story: https://blog.example.com/posts/cache-stampede',
+    card: {
+      url: 'https://blog.example.com/posts/cache-stampede',
+      title: 'Taming cache stampedes',
+      description: 'How one expired key took down checkout, and the three fixes that stopped it happening again.',
+      domain: 'blog.example.com',
+      imageUrl: 'https://pbs.twimg.com/card_img/1900000000000990404/stampede?format=jpg&name=800x419',
+      imageWidth: 800,
+      imageHeight: 419,
+      imageAlt: 'A herd of buffalo',
+    },
+  });
+  b.post({
+    id: IDS.gif,
+    author: 'carol',
+    at: T0 + DAY + 7 * HOUR,
+    text: 'Me watching the cache hit rate climb',
+    likes: 55,
     media: [{ kind: 'gif', id: '1900000000000880405', key: slug('gif:405', 16), width: 498, height: 280 }],
   });
 
-  b.post({ id: IDS.deleted, author: 'bob', at: T0 + 2 * DAY, text: 'This take aged badly, deleting soon.', deleted: true });
-  b.post({ id: IDS.protected, author: HANDLES.protected, at: T0 + 2 * DAY + HOUR, text: 'Only my followers can read this.' });
-  b.post({ id: IDS.suspended, author: HANDLES.suspended, at: T0 + 2 * DAY + 2 * HOUR, text: 'Buy followers now!!!' });
-  b.post({ id: IDS.quoteOfDeleted, author: 'carol', at: T0 + 2 * DAY + 3 * HOUR, text: 'Screenshotting this before it disappears.', quoteId: IDS.deleted });
-  b.post({ id: IDS.replyToDeleted, author: 'dave', at: T0 + 2 * DAY + 4 * HOUR, text: 'Too late, it is everywhere now.', replyToId: IDS.deleted });
   b.post({
-    id: IDS.hostile, author: HANDLES.hostile, at: T0 + 2 * DAY + 5 * HOUR, likes: 3,
+    id: IDS.deleted,
+    author: 'bob',
+    at: T0 + 2 * DAY,
+    text: 'This take aged badly, deleting soon.',
+    deleted: true,
+  });
+  b.post({
+    id: IDS.protected,
+    author: HANDLES.protected,
+    at: T0 + 2 * DAY + HOUR,
+    text: 'Only my followers can read this.',
+  });
+  b.post({ id: IDS.suspended, author: HANDLES.suspended, at: T0 + 2 * DAY + 2 * HOUR, text: 'Buy followers now!!!' });
+  b.post({
+    id: IDS.quoteOfDeleted,
+    author: 'carol',
+    at: T0 + 2 * DAY + 3 * HOUR,
+    text: 'Screenshotting this before it disappears.',
+    quoteId: IDS.deleted,
+  });
+  b.post({
+    id: IDS.replyToDeleted,
+    author: 'dave',
+    at: T0 + 2 * DAY + 4 * HOUR,
+    text: 'Too late, it is everywhere now.',
+    replyToId: IDS.deleted,
+  });
+  b.post({
+    id: IDS.hostile,
+    author: HANDLES.hostile,
+    at: T0 + 2 * DAY + 5 * HOUR,
+    likes: 3,
     text: [
       '# heading injection',
       '<script>alert(1)</script> and [click](javascript:alert(1))',
@@ -392,7 +554,14 @@ function build(): SimCorpus {
   // --- an edited post: three versions, each readable by its own id ---------------------------------
   const versions = [IDS.editedFirst, IDS.editedSecond, IDS.editedLatest];
   EDITED_TEXTS.forEach((text, i) => {
-    b.post({ id: versions[i]!, author: 'dave', at: T0 + 3 * DAY + i * 10 * MIN, text, editVersions: versions, likes: 14 + i });
+    b.post({
+      id: versions[i]!,
+      author: 'dave',
+      at: T0 + 3 * DAY + i * 10 * MIN,
+      text,
+      editVersions: versions,
+      likes: 14 + i,
+    });
   });
 
   // --- search and timeline filler ---------------------------------------------------------------

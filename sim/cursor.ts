@@ -29,5 +29,9 @@ export function paginate<T>(all: T[], count: number, cursor: string | null, scop
   if (offset === null) return 'invalid';
   const items = all.slice(offset, offset + count);
   const end = offset + items.length;
-  return { items, bottom: end < all.length ? encodeCursor(scope, end) : null, top: encodeCursor(`${scope}:top`, offset) };
+  return {
+    items,
+    bottom: end < all.length ? encodeCursor(scope, end) : null,
+    top: encodeCursor(`${scope}:top`, offset),
+  };
 }

@@ -3,7 +3,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimResponse } from './routes/types.ts';
 
-export const FAULT_KINDS = ['status', 'latency', 'timeout', 'malformed', 'truncated', 'empty', 'html', 'ratelimit', 'reset'] as const;
+export const FAULT_KINDS = [
+  'status',
+  'latency',
+  'timeout',
+  'malformed',
+  'truncated',
+  'empty',
+  'html',
+  'ratelimit',
+  'reset',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -29,7 +39,8 @@ export function parseFault(input: unknown): Fault | string {
   if (typeof f.target !== 'string' || !f.target) return 'target is required';
   if (!FAULT_KINDS.includes(f.kind as FaultKind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
   for (const k of ['status', 'delayMs', 'retryAfterS', 'times'] as const) {
-    if (f[k] !== undefined && (typeof f[k] !== 'number' || !Number.isFinite(f[k]) || (f[k] as number) < 0)) return `${k} must be a non-negative number`;
+    if (f[k] !== undefined && (typeof f[k] !== 'number' || !Number.isFinite(f[k]) || (f[k] as number) < 0))
+      return `${k} must be a non-negative number`;
   }
   if (f.match !== undefined && typeof f.match !== 'string') return 'match must be a string';
   return f as unknown as Fault;
@@ -49,7 +60,10 @@ export class FaultBook {
   /** The fault to apply to this request, consuming one use of it. */
   take(target: string, path: string): Fault | undefined {
     const hit = this.armed.find(
-      (a) => a.left > 0 && (a.fault.target === '*' || a.fault.target === target) && (!a.fault.match || path.includes(a.fault.match)),
+      (a) =>
+        a.left > 0 &&
+        (a.fault.target === '*' || a.fault.target === target) &&
+        (!a.fault.match || path.includes(a.fault.match)),
     );
     if (!hit) return undefined;
     hit.left -= 1;
@@ -88,11 +102,19 @@ export async function applyFault(fault: Fault, io: FaultIO): Promise<void> {
       // Never answer; the server's close() drops the connection.
       return;
     case 'malformed':
-      return send({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"code":200,"status":{"id":"19' });
+      return send({
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: '{"code":200,"status":{"id":"19',
+      });
     case 'empty':
       return send({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '' });
     case 'html':
-      return send({ status: fault.status ?? 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: CHALLENGE_PAGE });
+      return send({
+        status: fault.status ?? 200,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: CHALLENGE_PAGE,
+      });
     case 'ratelimit': {
       const retry = fault.retryAfterS ?? 60;
       return send({

@@ -9,7 +9,10 @@ console.log(`  THREADMARK_X_API_URL=${sim.xApiUrl}`);
 console.log(`  control: GET ${sim.url}/__sim/calls, POST/DELETE ${sim.url}/__sim/faults, POST ${sim.url}/__sim/reset`);
 
 const stop = () => {
-  sim.close().then(() => process.exit(0), () => process.exit(1));
+  sim.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -79,7 +79,10 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
   async function control(req: IncomingMessage, url: URL): Promise<SimResponse> {
     const route = `${req.method} ${url.pathname.slice(CONTROL.length)}`;
     if (route === 'GET /calls') {
-      const filter = { target: url.searchParams.get('target') ?? undefined, path: url.searchParams.get('path') ?? undefined };
+      const filter = {
+        target: url.searchParams.get('target') ?? undefined,
+        path: url.searchParams.get('path') ?? undefined,
+      };
       const calls = matching(filter);
       return json(200, { count: calls.length, calls });
     }
@@ -109,7 +112,8 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'http://sim.local');
-    if (url.pathname === CONTROL || url.pathname.startsWith(`${CONTROL}/`)) return send(req, res, await control(req, url));
+    if (url.pathname === CONTROL || url.pathname.startsWith(`${CONTROL}/`))
+      return send(req, res, await control(req, url));
     const mod = moduleFor(url.pathname);
     if (!mod) return send(req, res, notFound());
     const fullPath = url.pathname + url.search;
@@ -117,7 +121,13 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
     const body = await readBody(req);
     const render = async (): Promise<SimResponse> =>
       (await mod.handle(
-        { method: req.method ?? 'GET', path: url.pathname.slice(mod.prefix.length) || '/', query: url.searchParams, headers: req.headers, body },
+        {
+          method: req.method ?? 'GET',
+          path: url.pathname.slice(mod.prefix.length) || '/',
+          query: url.searchParams,
+          headers: req.headers,
+          body,
+        },
         { corpus },
       )) ?? notFound();
     const fault = faults.take(mod.target, fullPath);

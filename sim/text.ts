@@ -45,12 +45,7 @@ export function displayUrl(expanded: string): string {
   return bare.length > 26 ? `${bare.slice(0, 25)}…` : bare;
 }
 
-export function layoutText(
-  postId: string,
-  text: string,
-  replyPrefix: string[],
-  hasMedia: boolean,
-): LaidOutText {
+export function layoutText(postId: string, text: string, replyPrefix: string[], hasMedia: boolean): LaidOutText {
   const prefix = replyPrefix.map((h) => `@${h} `).join('');
   let full = '';
   let expanded = '';
@@ -104,7 +99,16 @@ export function layoutText(
     full += ` ${tco}`;
     mediaLink = { url: tco, indices: [start, start + tco.length] };
   }
-  return { fullText: full, expandedText: expanded, displayRange: [displayStart, displayEnd], urls, mentions, hashtags, cashtags, mediaLink };
+  return {
+    fullText: full,
+    expandedText: expanded,
+    displayRange: [displayStart, displayEnd],
+    urls,
+    mentions,
+    hashtags,
+    cashtags,
+    mediaLink,
+  };
 }
 
 /** X escapes exactly these three characters in legacy text fields. */

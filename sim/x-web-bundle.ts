@@ -29,7 +29,8 @@ export function mainScriptName(): string {
 
 export function homePage(): string {
   const svgs = FRAMES.map(
-    (d, i) => `<svg id="loading-x-anim-${i}" width="0" height="0" viewBox="0 0 1 1"><g><path d="M 0,0 L 1,1" fill="none"/><path d="${d}" fill="#1d9bf0"/></g></svg>`,
+    (d, i) =>
+      `<svg id="loading-x-anim-${i}" width="0" height="0" viewBox="0 0 1 1"><g><path d="M 0,0 L 1,1" fill="none"/><path d="${d}" fill="#1d9bf0"/></g></svg>`,
   ).join('\n');
   return `<!DOCTYPE html>
 <html dir="ltr" lang="en"><head>
@@ -47,9 +48,14 @@ ${svgs}
 export function mainScript(): string {
   const defs = xDeploy
     .entries()
-    .map(([name, id]) => `e.exports={queryId:"${id}",operationName:"${name}",operationType:"query",metadata:{featureSwitches:[],fieldToggles:[]}}`);
+    .map(
+      ([name, id]) =>
+        `e.exports={queryId:"${id}",operationName:"${name}",operationType:"query",metadata:{featureSwitches:[],fieldToggles:[]}}`,
+    );
   // Operations the service never calls, as the real bundle lists hundreds.
-  defs.push('e.exports={queryId:"Xx9rL2mPqV3sTw7yZb1cDe",operationName:"CreateTweet",operationType:"mutation",metadata:{}}');
+  defs.push(
+    'e.exports={queryId:"Xx9rL2mPqV3sTw7yZb1cDe",operationName:"CreateTweet",operationType:"mutation",metadata:{}}',
+  );
   return `(self.webpackChunk_twitter_responsive_web=self.webpackChunk_twitter_responsive_web||[]).push([[1],{${defs.map((d, i) => `${i}:e=>{${d}}`).join(',')}}]);`;
 }
 

@@ -27,21 +27,25 @@ function isAddressOrBlock(s: string): boolean {
  * in front (deliberately not Fastify's "trust every hop", which makes the client-written leftmost entry the
  * identity). A number: that many hops. Otherwise a comma-separated list of proxy addresses or CIDR blocks.
  */
-const trustProxy = z
-  .string()
-  .transform((v, ctx): false | number | string[] => {
-    const t = v.trim().toLowerCase();
-    if (['false', 'no', '0'].includes(t)) return false;
-    if (['true', 'yes'].includes(t)) return 1;
-    if (/^[0-9]+$/.test(t)) {
-      const n = Number(t);
-      if (n <= 32) return n;
-    }
-    const list = v.split(',').map((x) => x.trim()).filter(Boolean);
-    if (list.length > 0 && list.every(isAddressOrBlock)) return list;
-    ctx.addIssue({ code: 'custom', message: 'must be false, true, a hop count (1-32) or a comma-separated list of proxy addresses or CIDR blocks' });
-    return z.NEVER;
+const trustProxy = z.string().transform((v, ctx): false | number | string[] => {
+  const t = v.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(t)) return false;
+  if (['true', 'yes'].includes(t)) return 1;
+  if (/^[0-9]+$/.test(t)) {
+    const n = Number(t);
+    if (n <= 32) return n;
+  }
+  const list = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  if (list.length > 0 && list.every(isAddressOrBlock)) return list;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be false, true, a hop count (1-32) or a comma-separated list of proxy addresses or CIDR blocks',
   });
+  return z.NEVER;
+});
 
 const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
@@ -59,29 +63,79 @@ const schema = z.object({
   THREADMARK_PROVIDERS: z
     .string()
     .default('fxtwitter,syndication,x')
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(
       z
         .array(z.enum(PROVIDER_NAMES, { error: `must list providers among ${PROVIDER_NAMES.join(', ')}` }))
         .min(1, 'must name at least one provider'),
     ),
   THREADMARK_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  THREADMARK_REDIS_PREFIX: z.string().min(1).max(100).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  THREADMARK_REDIS_PREFIX: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .optional(),
   THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
   THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADMARK_OPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
   THREADMARK_TRUST_PROXY: trustProxy.default(false),
-  THREADMARK_CACHE_TTL_S: z.coerce.number({ error: 'must be a number of seconds' }).int().min(0).max(86400 * 7).default(300),
-  THREADMARK_RESPONSE_CACHE_MB: z.coerce.number({ error: 'must be a number of megabytes' }).int().min(1).max(4096).default(40),
+  THREADMARK_CACHE_TTL_S: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int()
+    .min(0)
+    .max(86400 * 7)
+    .default(300),
+  THREADMARK_RESPONSE_CACHE_MB: z.coerce
+    .number({ error: 'must be a number of megabytes' })
+    .int()
+    .min(1)
+    .max(4096)
+    .default(40),
   THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(60000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
-  THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(300000).optional(),
+  THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(100)
+    .max(60000)
+    .default(DEFAULT_UPSTREAM_TIMEOUT_MS),
+  THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(100)
+    .max(300000)
+    .optional(),
   THREADMARK_UPSTREAM_RETRIES: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(5).default(2),
-  THREADMARK_UPSTREAM_BACKOFF_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1).max(10000).default(250),
-  THREADMARK_UPSTREAM_MAX_BYTES: z.coerce.number({ error: 'must be a number of bytes' }).int().min(1024).max(100 * 1024 * 1024).default(5 * 1024 * 1024),
+  THREADMARK_UPSTREAM_BACKOFF_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(1)
+    .max(10000)
+    .default(250),
+  THREADMARK_UPSTREAM_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
   THREADMARK_BREAKER_THRESHOLD: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(5),
-  THREADMARK_BREAKER_COOLDOWN_MS: z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(30_000),
-  THREADMARK_USER_AGENT: z.string().min(1).max(300).regex(/^[\x20-\x7e]+$/, 'must be printable ASCII').optional(),
+  THREADMARK_BREAKER_COOLDOWN_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int()
+    .min(10)
+    .max(3_600_000)
+    .default(30_000),
+  THREADMARK_USER_AGENT: z
+    .string()
+    .min(1)
+    .max(300)
+    .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -152,7 +206,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     try {
       loadOperationsOverride(c.THREADMARK_X_OPERATIONS);
     } catch (err) {
-      throw new ConfigError(`invalid configuration: THREADMARK_X_OPERATIONS (${c.THREADMARK_X_OPERATIONS}) ${(err as Error).message}`);
+      throw new ConfigError(
+        `invalid configuration: THREADMARK_X_OPERATIONS (${c.THREADMARK_X_OPERATIONS}) ${(err as Error).message}`,
+      );
     }
   }
   const baseUrl = c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`;

@@ -37,7 +37,10 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     // A hop count as a function: Fastify's types take no number (its proxy-addr does the same with one).
-    trustProxy: typeof config.trustProxy === 'number' ? (_addr: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_addr: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     genReqId: () => randomUUID(),
     // One line per exchange, cache hits at debug (http/access-log.ts).
     logController: new AccessLog(),
@@ -56,7 +59,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
             : err;
       sendProblem(req, reply, base, p);
     },
-  });  // Every method Node's parser accepts reaches the router, so a known route answers 405 for all of them.
+  }); // Every method Node's parser accepts reaches the router, so a known route answers 405 for all of them.
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
@@ -81,7 +84,9 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   });
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
-  app.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)));
+  app.setNotFoundHandler((req, reply) =>
+    sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)),
+  );
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
@@ -100,7 +105,12 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => services.guards.hooks(decl)),
   );
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
-  app.register(adminRoutes, { token: config.adminToken, keys: services.stores.keys, sessions: services.xSessions, limiter: services.stores.limiter });
+  app.register(adminRoutes, {
+    token: config.adminToken,
+    keys: services.stores.keys,
+    sessions: services.xSessions,
+    limiter: services.stores.limiter,
+  });
   registerMcp(app, services, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
@@ -126,7 +136,14 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
   const base = services.config.baseUrl;
   const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: () => randomUUID() });
   ops.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
-  ops.setNotFoundHandler((req, reply) => sendProblem(req, reply, base, new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`)));
+  ops.setNotFoundHandler((req, reply) =>
+    sendProblem(
+      req,
+      reply,
+      base,
+      new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`),
+    ),
+  );
   ops.register(opsRoutes, opsOptions(services));
   return ops;
 }
@@ -142,7 +159,10 @@ function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions
   const clientIp = fastifyClientIp(app);
   const log = app.log as { isLevelEnabled?: (level: string) => boolean };
   if (!clientIp || opts.replay === false || log.isLevelEnabled?.('debug')) return undefined;
-  const sync = typeof cache.getNow === 'function' && stores.limiter.synchronous ? { cache: cache as SyncCache, limiter: stores.limiter } : undefined;
+  const sync =
+    typeof cache.getNow === 'function' && stores.limiter.synchronous
+      ? { cache: cache as SyncCache, limiter: stores.limiter }
+      : undefined;
   if (!sync && !stores.hitCheck) return undefined;
   return new HitReplay({
     ...(sync ? { sync } : { shared: stores.hitCheck }),

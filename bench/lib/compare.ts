@@ -37,7 +37,12 @@ export function generatorBound(f: Pick<LoadFigures, 'wrkCpu' | 'serverCpu'>, thr
   return `wrk used ${round(f.wrkCpu, 2)} cores of its ${threads} thread(s) while the server used ${round(f.serverCpu, 2)}: the baseline measured the load generator`;
 }
 
-export async function compareUnderLoad(contenders: Contender[], baseline: string, rounds: number, warmS = 1): Promise<Compared> {
+export async function compareUnderLoad(
+  contenders: Contender[],
+  baseline: string,
+  rounds: number,
+  warmS = 1,
+): Promise<Compared> {
   for (const c of contenders) await load({ ...c.opts, durationS: warmS });
   const out: Array<Record<string, number>> = [];
   for (let i = 0; i < rounds; i++) {

@@ -66,7 +66,10 @@ export async function startChild<M>(
   const next = <T>(): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       if (inbox.length) return resolve(inbox.shift() as T);
-      const timer = setTimeout(() => reject(new Error(`${script}: no message within ${opts.timeoutMs ?? 30_000} ms`)), opts.timeoutMs ?? 30_000);
+      const timer = setTimeout(
+        () => reject(new Error(`${script}: no message within ${opts.timeoutMs ?? 30_000} ms`)),
+        opts.timeoutMs ?? 30_000,
+      );
       proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
       waiters.push((m) => {
         clearTimeout(timer);

@@ -69,8 +69,23 @@ export function load(opts: LoadOptions): Promise<LoadFigures> {
   nextAddress = (nextAddress + addresses) % (1 << 24);
   const headerArgs = Object.entries(opts.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
   const args = [
-    '-t', String(threads), '-c', String(opts.connections ?? 50), '-d', `${durationS}s`, '--timeout', '5s',
-    ...headerArgs, '-s', SCRIPT, opts.url, '--', String(first), String(addresses), opts.mode ?? 'cycle', String(threads),
+    '-t',
+    String(threads),
+    '-c',
+    String(opts.connections ?? 50),
+    '-d',
+    `${durationS}s`,
+    '--timeout',
+    '5s',
+    ...headerArgs,
+    '-s',
+    SCRIPT,
+    opts.url,
+    '--',
+    String(first),
+    String(addresses),
+    opts.mode ?? 'cycle',
+    String(threads),
   ];
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -2,7 +2,12 @@
 import { startSimulator } from '../../sim/server.ts';
 
 const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-process.send!({ url: sim.url, fxtwitterUrl: sim.fxtwitterUrl, syndicationUrl: sim.syndicationUrl, xApiUrl: sim.xApiUrl });
+process.send!({
+  url: sim.url,
+  fxtwitterUrl: sim.fxtwitterUrl,
+  syndicationUrl: sim.syndicationUrl,
+  xApiUrl: sim.xApiUrl,
+});
 process.on('SIGTERM', () => {
   sim.close().finally(() => process.exit(0));
 });

@@ -11,7 +11,17 @@
 // Error shapes mirror FxEmbed: status routes answer {code, status:null, thread:null, author:null} with
 // 404 (missing/deleted) or 401 (protected), or a tombstone `status` with 404 (suspended author).
 import type { SimCorpus, SimUser } from '../corpus-types.ts';
-import { ancestorIds, continuationIds, findUser, relationship, replyModules, search, timeline, visibility, type SearchFeed } from '../corpus-queries.ts';
+import {
+  ancestorIds,
+  continuationIds,
+  findUser,
+  relationship,
+  replyModules,
+  search,
+  timeline,
+  visibility,
+  type SearchFeed,
+} from '../corpus-queries.ts';
 import { paginate } from '../cursor.ts';
 import { fxStatus, fxStatusOrTombstone, fxTombstone, fxUser } from '../wire/fxtwitter.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
@@ -39,9 +49,21 @@ type StatusGate = { ok: true } | { ok: false; response: (extra: Record<string, n
 function gate(c: SimCorpus, id: string): StatusGate {
   const v = visibility(c, id);
   if (v === 'ok') return { ok: true };
-  if (v === 'protected') return { ok: false, response: (extra) => reply(401, { code: 401, status: null, thread: null, author: null, ...extra }) };
-  if (v === 'suspended') return { ok: false, response: (extra) => reply(404, { code: 404, status: fxTombstone('suspended', id), thread: null, author: null, ...extra }) };
-  return { ok: false, response: (extra) => reply(404, { code: 404, status: null, thread: null, author: null, ...extra }) };
+  if (v === 'protected')
+    return {
+      ok: false,
+      response: (extra) => reply(401, { code: 401, status: null, thread: null, author: null, ...extra }),
+    };
+  if (v === 'suspended')
+    return {
+      ok: false,
+      response: (extra) =>
+        reply(404, { code: 404, status: fxTombstone('suspended', id), thread: null, author: null, ...extra }),
+    };
+  return {
+    ok: false,
+    response: (extra) => reply(404, { code: 404, status: null, thread: null, author: null, ...extra }),
+  };
 }
 
 function statusRoute(c: SimCorpus, id: string, withThread: boolean): SimResponse {
@@ -69,9 +91,18 @@ function conversationRoute(c: SimCorpus, id: string, q: URLSearchParams): SimRes
   const page = paginate(replyModules(c, id, mode), CONVERSATION_PAGE_MODULES, cursor, `conversation:${id}:${mode}`);
   if (page === 'invalid') return reply(404, { code: 404, status: null, thread: null, author: null, ...nulls });
   const status = fxStatus(c, c.posts.get(id)!);
-  const thread = cursor ? [status] : [...ancestorIds(c, id).map((a) => fxStatusOrTombstone(c, a, { inThread: true })), status];
+  const thread = cursor
+    ? [status]
+    : [...ancestorIds(c, id).map((a) => fxStatusOrTombstone(c, a, { inThread: true })), status];
   const replies = page.items.flat().map((r) => fxStatus(c, c.posts.get(r)!));
-  return reply(200, { code: 200, status, thread, replies, author: status.author, cursor: page.bottom ? { bottom: page.bottom } : null });
+  return reply(200, {
+    code: 200,
+    status,
+    thread,
+    replies,
+    author: status.author,
+    cursor: page.bottom ? { bottom: page.bottom } : null,
+  });
 }
 
 function profileUser(c: SimCorpus, handle: string): SimUser | SimResponse {
@@ -83,7 +114,13 @@ function profileUser(c: SimCorpus, handle: string): SimUser | SimResponse {
 
 const isResponse = (x: SimUser | SimResponse): x is SimResponse => 'body' in x;
 
-function listRoute<T>(all: T[], q: URLSearchParams, fallbackCount: number, scope: string, render: (t: T) => unknown): SimResponse {
+function listRoute<T>(
+  all: T[],
+  q: URLSearchParams,
+  fallbackCount: number,
+  scope: string,
+  render: (t: T) => unknown,
+): SimResponse {
   const count = parseCount(q, fallbackCount);
   if (typeof count === 'string') return badRequest(count);
   const page = paginate(all, count, q.get('cursor'), scope);
@@ -107,7 +144,9 @@ function profileListRoute(c: SimCorpus, handle: string, kind: string, q: SimRequ
       fxStatus(c, c.posts.get(e.postId)!, { repostedBy: e.repostedBy ? c.users.get(e.repostedBy) : undefined }),
     );
   }
-  return listRoute(relationship(c, user, kind as 'followers' | 'following'), q, 20, `${kind}:${user.id}`, (u) => fxUser(u));
+  return listRoute(relationship(c, user, kind as 'followers' | 'following'), q, 20, `${kind}:${user.id}`, (u) =>
+    fxUser(u),
+  );
 }
 
 function searchRoute(c: SimCorpus, q: URLSearchParams): SimResponse {
@@ -116,7 +155,9 @@ function searchRoute(c: SimCorpus, q: URLSearchParams): SimResponse {
   if (term.length > 512) return badRequest('q must be at most 512 characters');
   const feed = q.get('feed') ?? 'latest';
   if (!['latest', 'top', 'media'].includes(feed)) return badRequest('feed must be one of: latest, top, media');
-  return listRoute(search(c, term, feed as SearchFeed), q, 30, `search:${feed}:${term.toLowerCase()}`, (p) => fxStatus(c, p));
+  return listRoute(search(c, term, feed as SearchFeed), q, 30, `search:${feed}:${term.toLowerCase()}`, (p) =>
+    fxStatus(c, p),
+  );
 }
 
 export const fxtwitterRoutes: RouteModule = {

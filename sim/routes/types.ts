@@ -32,7 +32,11 @@ export interface RouteModule {
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): SimResponse {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 export function html(status: number, body: string): SimResponse {

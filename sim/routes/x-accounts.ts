@@ -60,7 +60,11 @@ export class XAccounts {
       return { refuse: json(403, { errors: [{ code: 32, message: 'Could not authenticate you.' }] }) };
     }
     if (!ct0 || headers['x-csrf-token'] !== ct0) {
-      return { refuse: json(403, { errors: [{ code: 353, message: 'This request requires a matching csrf cookie and header.' }] }) };
+      return {
+        refuse: json(403, {
+          errors: [{ code: 353, message: 'This request requires a matching csrf cookie and header.' }],
+        }),
+      };
     }
     if (this.loggedOut.has(authToken)) {
       return { refuse: json(401, { errors: [{ code: 32, message: 'Could not authenticate you.' }] }) };
@@ -68,7 +72,14 @@ export class XAccounts {
     if (this.locked.has(authToken)) {
       return {
         refuse: json(403, {
-          errors: [{ code: 326, kind: 'Permissions', message: 'Authorization: Denied by access control: To protect our users from spam and other malicious activity, this account is temporarily locked.' }],
+          errors: [
+            {
+              code: 326,
+              kind: 'Permissions',
+              message:
+                'Authorization: Denied by access control: To protect our users from spam and other malicious activity, this account is temporarily locked.',
+            },
+          ],
         }),
       };
     }

@@ -8,14 +8,33 @@
 // {"limit","windowS"}, POST /x/__accounts/lock {"auth_token"}, POST /x/__accounts/logout {"auth_token"}, POST /x/__deploy/rotate {"operation"}
 // (answers {"queryId"}), POST /x/__deploy/reset.
 import type { SimCorpus, SimUser } from '../corpus-types.ts';
-import { ancestorIds, continuationIds, findUser, relationship, replyModules, search, timeline, visibility } from '../corpus-queries.ts';
+import {
+  ancestorIds,
+  continuationIds,
+  findUser,
+  relationship,
+  replyModules,
+  search,
+  timeline,
+  visibility,
+} from '../corpus-queries.ts';
 import { decodeCursor, encodeCursor, paginate } from '../cursor.ts';
 import type { XEntry, XEnvelope, XInstruction } from '../../src/providers/x/wire.ts';
 import { xAccounts } from './x-accounts.ts';
 import { xDeploy } from '../x-deploy.ts';
 import { transactionIdProblem } from '../x-web-bundle.ts';
 import { DEFAULT_OPERATIONS, OPERATION_NAMES, type OperationName } from '../../src/providers/x/operations.ts';
-import { cursorEntry, cursorItemEntry, moduleEntry, moduleItem, tweetEntry, userEntry, xRepost, xTweetResult, xUser } from './x-wire.ts';
+import {
+  cursorEntry,
+  cursorItemEntry,
+  moduleEntry,
+  moduleItem,
+  tweetEntry,
+  userEntry,
+  xRepost,
+  xTweetResult,
+  xUser,
+} from './x-wire.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
 
 /** Reply modules per TweetDetail page. */
@@ -24,7 +43,10 @@ export const X_CONVERSATION_PAGE_MODULES = 5;
 type Vars = Record<string, unknown>;
 
 const ok = (body: XEnvelope) => json(200, body);
-const withHeaders = (r: SimResponse, h: Record<string, string>): SimResponse => ({ ...r, headers: { ...r.headers, ...h } });
+const withHeaders = (r: SimResponse, h: Record<string, string>): SimResponse => ({
+  ...r,
+  headers: { ...r.headers, ...h },
+});
 const errorsOnly = (status: number, code: number, message: string, data: unknown = {}) =>
   json(status, { errors: [{ code, message, kind: 'Validation', extensions: { code } }], data });
 
@@ -46,7 +68,17 @@ function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
   const id = String(v.focalTweetId ?? '');
   const vis = visibility(c, id);
   if (vis === 'missing' || vis === 'deleted') {
-    return ok({ data: {}, errors: [{ code: 144, message: '_Missing: No status found with that ID.', kind: 'NonFatal', path: ['threaded_conversation_with_injections_v2'] }] });
+    return ok({
+      data: {},
+      errors: [
+        {
+          code: 144,
+          message: '_Missing: No status found with that ID.',
+          kind: 'NonFatal',
+          path: ['threaded_conversation_with_injections_v2'],
+        },
+      ],
+    });
   }
   const mode = v.rankingMode === 'Recency' ? 'recency' : 'likes';
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
@@ -69,7 +101,9 @@ function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
   if (vis === 'ok') {
     for (const mod of page.items) {
       const selfThread = mod === own;
-      const items = mod.map((r) => moduleItem(`conversationthread-${mod[0]}-tweet-${r}`, xTweetResult(c, r)!, selfThread ? 'SelfThread' : 'Tweet'));
+      const items = mod.map((r) =>
+        moduleItem(`conversationthread-${mod[0]}-tweet-${r}`, xTweetResult(c, r)!, selfThread ? 'SelfThread' : 'Tweet'),
+      );
       entries.push(moduleEntry(`conversationthread-${mod[0]}`, sortIndex(i++), items));
     }
     if (page.bottom) entries.push(cursorItemEntry('Bottom', page.bottom, sortIndex(i++)));
@@ -95,7 +129,10 @@ function subject(c: SimCorpus, v: Vars): SimUser | SimResponse {
   if (!user) return ok({ data: { user: {} } });
   if (user.suspended) return ok({ data: { user: { result: { __typename: 'UserUnavailable', reason: 'Suspended' } } } });
   if (user.protected) {
-    return ok({ data: { user: { result: { __typename: 'User' } } }, errors: [{ code: 22, message: 'Not authorized to view the specified user.' }] });
+    return ok({
+      data: { user: { result: { __typename: 'User' } } },
+      errors: [{ code: 22, message: 'Not authorized to view the specified user.' }],
+    });
   }
   return user;
 }
@@ -112,7 +149,12 @@ function pageOrEnd<T>(all: T[], n: number, cursor: string | null, scope: string)
   const offset = cursor === null ? 0 : decodeCursor(scope, cursor);
   if (offset === null) return 'invalid' as const;
   const items = all.slice(offset, offset + n);
-  return { items, offset, bottom: encodeCursor(scope, offset + items.length), top: encodeCursor(`${scope}:top`, offset) };
+  return {
+    items,
+    offset,
+    bottom: encodeCursor(scope, offset + items.length),
+    top: encodeCursor(`${scope}:top`, offset),
+  };
 }
 
 function userTweets(c: SimCorpus, v: Vars): SimResponse {
@@ -128,7 +170,10 @@ function userTweets(c: SimCorpus, v: Vars): SimResponse {
     const id = 'rest_id' in result && result.rest_id ? result.rest_id : post.id;
     return tweetEntry(`tweet-${id}`, sortIndex(page.offset + i), result);
   });
-  entries.push(cursorEntry('Top', page.top, sortIndex(-1)), cursorEntry('Bottom', page.bottom, sortIndex(page.offset + entries.length)));
+  entries.push(
+    cursorEntry('Top', page.top, sortIndex(-1)),
+    cursorEntry('Bottom', page.bottom, sortIndex(page.offset + entries.length)),
+  );
   return ok(userTimeline([{ type: 'TimelineClearCache' }, addEntries(entries)]));
 }
 
@@ -159,7 +204,13 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
   if (!q) {
     return ok({
       data: {},
-      errors: [{ code: 214, message: 'BadRequest: SearchQueryParsingException(ERROR_EMPTY_QUERY)', path: ['search_by_raw_query', 'search_timeline', 'timeline'] }],
+      errors: [
+        {
+          code: 214,
+          message: 'BadRequest: SearchQueryParsingException(ERROR_EMPTY_QUERY)',
+          path: ['search_by_raw_query', 'search_timeline', 'timeline'],
+        },
+      ],
     });
   }
   const product = PRODUCTS[String(v.product ?? 'Top') as keyof typeof PRODUCTS];
@@ -173,7 +224,11 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
   let cursors: { top: string; bottom: string };
   if (product === 'people') {
     const users = [...c.users.values()].filter(
-      (u) => !u.suspended && (u.handle.toLowerCase().includes(needle) || u.name.toLowerCase().includes(needle) || u.bio.toLowerCase().includes(needle)),
+      (u) =>
+        !u.suspended &&
+        (u.handle.toLowerCase().includes(needle) ||
+          u.name.toLowerCase().includes(needle) ||
+          u.bio.toLowerCase().includes(needle)),
     );
     const p = pageOrEnd(users, n, cursor, scope);
     if (p === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
@@ -183,15 +238,23 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
     const p = pageOrEnd(search(c, q, product), n, cursor, scope);
     if (p === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
     cursors = p;
-    items = p.items.map((post, i) => tweetEntry(`tweet-${post.id}`, sortIndex(p.offset + i), xTweetResult(c, post.id)!));
+    items = p.items.map((post, i) =>
+      tweetEntry(`tweet-${post.id}`, sortIndex(p.offset + i), xTweetResult(c, post.id)!),
+    );
   }
   const top = cursorEntry('Top', cursors.top, sortIndex(-1));
   const bottom = cursorEntry('Bottom', cursors.bottom, sortIndex(1_000_000));
   const instructions: XInstruction[] = [];
   if (product === 'media') {
     // The media tab is one grid module; later pages append to it and swap the cursors in place.
-    const gridItems = items.map((e) => ({ entryId: `search-grid-0-${e.entryId}`, item: { itemContent: (e.content as { itemContent: never }).itemContent } }));
-    if (!cursor) instructions.push(addEntries([moduleEntry('search-grid-0', sortIndex(0), gridItems, 'VerticalGrid'), top, bottom]));
+    const gridItems = items.map((e) => ({
+      entryId: `search-grid-0-${e.entryId}`,
+      item: { itemContent: (e.content as { itemContent: never }).itemContent },
+    }));
+    if (!cursor)
+      instructions.push(
+        addEntries([moduleEntry('search-grid-0', sortIndex(0), gridItems, 'VerticalGrid'), top, bottom]),
+      );
     else instructions.push({ type: 'TimelineAddToModule', moduleEntryId: 'search-grid-0', moduleItems: gridItems });
   } else {
     instructions.push(addEntries(cursor ? items : [...items, top, bottom]));
@@ -234,7 +297,8 @@ function control(req: SimRequest): SimResponse | null {
   else if (req.path === '/__deploy/reset') xDeploy.reset();
   else if (req.path === '/__deploy/rotate') {
     const op = String(body.operation ?? '');
-    if (!(OPERATION_NAMES as readonly string[]).includes(op)) return json(400, { error: `operation must be one of ${OPERATION_NAMES.join(', ')}` });
+    if (!(OPERATION_NAMES as readonly string[]).includes(op))
+      return json(400, { error: `operation must be one of ${OPERATION_NAMES.join(', ')}` });
     return json(200, { queryId: xDeploy.rotate(op as OperationName) });
   } else return null;
   return { status: 204, headers: {}, body: '' };
@@ -265,7 +329,14 @@ export const xGraphqlRoutes: RouteModule = {
       return withHeaders(errorsOnly(400, 214, 'BadRequest: variables and features must be JSON'), admitted.headers);
     }
     if (!req.query.get('features')) {
-      return withHeaders(errorsOnly(400, 336, 'The following features cannot be null: responsive_web_graphql_timeline_navigation_enabled'), admitted.headers);
+      return withHeaders(
+        errorsOnly(
+          400,
+          336,
+          'The following features cannot be null: responsive_web_graphql_timeline_navigation_enabled',
+        ),
+        admitted.headers,
+      );
     }
     return withHeaders(op(corpus, variables), admitted.headers);
   },

@@ -3,7 +3,11 @@
 import { homePage, mainScript, mainScriptName, onDemandScript, SIM_ONDEMAND_HASH } from '../x-web-bundle.ts';
 import { html, type RouteModule, type SimResponse } from './types.ts';
 
-const js = (body: string): SimResponse => ({ status: 200, headers: { 'content-type': 'application/javascript; charset=utf-8' }, body });
+const js = (body: string): SimResponse => ({
+  status: 200,
+  headers: { 'content-type': 'application/javascript; charset=utf-8' },
+  body,
+});
 
 export const xWebRoutes: RouteModule = {
   target: 'x-web',

@@ -45,8 +45,28 @@ export function xUser(u: SimUser): XUserResult {
     legacy: {
       description: bio.fullText,
       entities: {
-        description: { urls: bio.urls.map((x) => ({ url: x.url, expanded_url: x.expanded, display_url: x.display, indices: x.indices })) },
-        ...(site ? { url: { urls: [{ url: site.url, expanded_url: site.expanded, display_url: site.display, indices: [0, site.url.length] as [number, number] }] } } : {}),
+        description: {
+          urls: bio.urls.map((x) => ({
+            url: x.url,
+            expanded_url: x.expanded,
+            display_url: x.display,
+            indices: x.indices,
+          })),
+        },
+        ...(site
+          ? {
+              url: {
+                urls: [
+                  {
+                    url: site.url,
+                    expanded_url: site.expanded,
+                    display_url: site.display,
+                    indices: [0, site.url.length] as [number, number],
+                  },
+                ],
+              },
+            }
+          : {}),
       },
       followers_count: u.followers,
       friends_count: u.following,
@@ -85,7 +105,11 @@ function xMedia(p: SimPost, handle: string, lay: LaidOutText): XMedia[] {
       ...(m.alt ? { ext_alt_text: m.alt } : {}),
     };
     if (m.kind !== 'photo') {
-      out.video_info = { aspect_ratio: aspectRatio(m), variants: variants(m), ...(m.durationMs ? { duration_millis: m.durationMs } : {}) };
+      out.video_info = {
+        aspect_ratio: aspectRatio(m),
+        variants: variants(m),
+        ...(m.durationMs ? { duration_millis: m.durationMs } : {}),
+      };
     }
     return out;
   });
@@ -108,7 +132,10 @@ function card(p: SimPost, lay: LaidOutText): XTweet['card'] | undefined {
             binding(`choice${i + 1}_label`, { type: 'STRING', string_value: c.label }),
             binding(`choice${i + 1}_count`, { type: 'STRING', string_value: String(c.votes) }),
           ]),
-          binding('end_datetime_utc', { type: 'STRING', string_value: new Date(p.poll.endsAt).toISOString().replace('.000Z', 'Z') }),
+          binding('end_datetime_utc', {
+            type: 'STRING',
+            string_value: new Date(p.poll.endsAt).toISOString().replace('.000Z', 'Z'),
+          }),
           binding('counts_are_final', { type: 'BOOLEAN', boolean_value: p.poll.final }),
           binding('duration_minutes', { type: 'STRING', string_value: String(p.poll.durationMinutes) }),
         ],
@@ -129,7 +156,12 @@ function card(p: SimPost, lay: LaidOutText): XTweet['card'] | undefined {
           binding('card_url', { type: 'STRING', string_value: tco }),
           binding('thumbnail_image_original', {
             type: 'IMAGE',
-            image_value: { url: p.card.imageUrl, width: p.card.imageWidth, height: p.card.imageHeight, ...(p.card.imageAlt ? { alt: p.card.imageAlt } : {}) },
+            image_value: {
+              url: p.card.imageUrl,
+              width: p.card.imageWidth,
+              height: p.card.imageHeight,
+              ...(p.card.imageAlt ? { alt: p.card.imageAlt } : {}),
+            },
           }),
         ],
       },
@@ -139,7 +171,10 @@ function card(p: SimPost, lay: LaidOutText): XTweet['card'] | undefined {
 }
 
 function tombstone(text: string): XTweetResult {
-  return { __typename: 'TweetTombstone', tombstone: { __typename: 'TextTombstone', text: { text, entities: [], rtl: false } } };
+  return {
+    __typename: 'TweetTombstone',
+    tombstone: { __typename: 'TextTombstone', text: { text, entities: [], rtl: false } },
+  };
 }
 
 /**
@@ -179,7 +214,12 @@ export function xTweet(c: SimCorpus, p: SimPost, depth = 0): XTweet {
       full_text: escapeLegacy(isNote ? points.slice(0, cut).join('') : lay.fullText),
       display_text_range: [lay.displayRange[0], Math.min(lay.displayRange[1], cut)],
       entities: isNote
-        ? { hashtags: inCut(entities.hashtags!), symbols: inCut(entities.symbols!), urls: inCut(entities.urls!), user_mentions: inCut(entities.user_mentions!) }
+        ? {
+            hashtags: inCut(entities.hashtags!),
+            symbols: inCut(entities.symbols!),
+            urls: inCut(entities.urls!),
+            user_mentions: inCut(entities.user_mentions!),
+          }
         : { ...entities, ...(media.length ? { media } : {}) },
       ...(media.length ? { extended_entities: { media } } : {}),
       favorite_count: p.likes,
@@ -219,7 +259,15 @@ export function xTweet(c: SimCorpus, p: SimPost, depth = 0): XTweet {
           text: note.fullText,
           entity_set: entitySet(note),
           ...(p.boldRanges?.length
-            ? { richtext: { richtext_tags: p.boldRanges.map(([from, to]) => ({ from_index: from, to_index: to, richtext_types: ['Bold'] })) } }
+            ? {
+                richtext: {
+                  richtext_tags: p.boldRanges.map(([from, to]) => ({
+                    from_index: from,
+                    to_index: to,
+                    richtext_types: ['Bold'],
+                  })),
+                },
+              }
             : {}),
         },
       },
@@ -231,9 +279,17 @@ export function xTweet(c: SimCorpus, p: SimPost, depth = 0): XTweet {
   }
   const cd = card(p, lay);
   if (cd) tweet.card = cd;
-  if (p.communityNote) tweet.birdwatch_pivot = { title: 'Readers added context they thought people might want to know', subtitle: { text: p.communityNote.text } };
+  if (p.communityNote)
+    tweet.birdwatch_pivot = {
+      title: 'Readers added context they thought people might want to know',
+      subtitle: { text: p.communityNote.text },
+    };
   if (p.article) {
-    tweet.article = { article_results: { result: { rest_id: p.article.id, title: p.article.title, preview_text: p.article.previewText } } };
+    tweet.article = {
+      article_results: {
+        result: { rest_id: p.article.id, title: p.article.title, preview_text: p.article.previewText },
+      },
+    };
   }
   return tweet;
 }
@@ -280,17 +336,41 @@ export function tweetEntry(entryId: string, sortIndex: string, result: XTweetRes
     content: {
       entryType: 'TimelineTimelineItem',
       __typename: 'TimelineTimelineItem',
-      itemContent: { itemType: 'TimelineTweet', __typename: 'TimelineTweet', tweet_results: { result }, tweetDisplayType: displayType },
+      itemContent: {
+        itemType: 'TimelineTweet',
+        __typename: 'TimelineTweet',
+        tweet_results: { result },
+        tweetDisplayType: displayType,
+      },
     },
   };
 }
 
 export function moduleItem(entryId: string, result: XTweetResult, displayType = 'Tweet'): XModuleItem {
-  return { entryId, item: { itemContent: { itemType: 'TimelineTweet', __typename: 'TimelineTweet', tweet_results: { result }, tweetDisplayType: displayType } } };
+  return {
+    entryId,
+    item: {
+      itemContent: {
+        itemType: 'TimelineTweet',
+        __typename: 'TimelineTweet',
+        tweet_results: { result },
+        tweetDisplayType: displayType,
+      },
+    },
+  };
 }
 
-export function moduleEntry(entryId: string, sortIndex: string, items: XModuleItem[], displayType = 'VerticalConversation'): XEntry {
-  return { entryId, sortIndex, content: { entryType: 'TimelineTimelineModule', __typename: 'TimelineTimelineModule', items, displayType } };
+export function moduleEntry(
+  entryId: string,
+  sortIndex: string,
+  items: XModuleItem[],
+  displayType = 'VerticalConversation',
+): XEntry {
+  return {
+    entryId,
+    sortIndex,
+    content: { entryType: 'TimelineTimelineModule', __typename: 'TimelineTimelineModule', items, displayType },
+  };
 }
 
 export function userEntry(u: SimUser, sortIndex: string): XEntry {
@@ -300,7 +380,12 @@ export function userEntry(u: SimUser, sortIndex: string): XEntry {
     content: {
       entryType: 'TimelineTimelineItem',
       __typename: 'TimelineTimelineItem',
-      itemContent: { itemType: 'TimelineUser', __typename: 'TimelineUser', userDisplayType: 'User', user_results: { result: xUser(u) } },
+      itemContent: {
+        itemType: 'TimelineUser',
+        __typename: 'TimelineUser',
+        userDisplayType: 'User',
+        user_results: { result: xUser(u) },
+      },
     },
   };
 }
@@ -322,7 +407,12 @@ export function cursorItemEntry(type: 'Top' | 'Bottom', value: string, sortIndex
     content: {
       entryType: 'TimelineTimelineItem',
       __typename: 'TimelineTimelineItem',
-      itemContent: { itemType: 'TimelineTimelineCursor', __typename: 'TimelineTimelineCursor', cursorType: type, value },
+      itemContent: {
+        itemType: 'TimelineTimelineCursor',
+        __typename: 'TimelineTimelineCursor',
+        cursorType: type,
+        value,
+      },
     },
   };
 }

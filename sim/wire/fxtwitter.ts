@@ -23,7 +23,14 @@ const TOMBSTONE_MESSAGES: Record<TombstoneReason, string> = {
 };
 
 export function fxTombstone(reason: TombstoneReason, id: string): Json {
-  return { type: 'tombstone', provider: 'twitter', reason, message: TOMBSTONE_MESSAGES[reason], id, url: `${WEB}/i/status/${id}` };
+  return {
+    type: 'tombstone',
+    provider: 'twitter',
+    reason,
+    message: TOMBSTONE_MESSAGES[reason],
+    id,
+    url: `${WEB}/i/status/${id}`,
+  };
 }
 
 /** Tombstone reason for a post that cannot be shown inside another (quote, thread), or null when it can. */
@@ -41,7 +48,13 @@ export function fxUser(u: SimUser, avatarSize: 'normal' | '200x200' = 'normal'):
   const facets = [
     ...bio.hashtags.map((h) => ({ type: 'hashtag', indices: h.indices, original: h.text })),
     ...bio.cashtags.map((h) => ({ type: 'symbol', indices: h.indices, original: h.text })),
-    ...bio.urls.map((x) => ({ type: 'url', indices: x.indices, original: x.url, replacement: x.expanded, display: x.display })),
+    ...bio.urls.map((x) => ({
+      type: 'url',
+      indices: x.indices,
+      original: x.url,
+      replacement: x.expanded,
+      display: x.display,
+    })),
     ...bio.mentions.map((m) => ({ type: 'mention', indices: m.indices, original: m.handle })),
   ].sort((a, b) => a.indices[0] - b.indices[0]);
   return {
@@ -69,7 +82,14 @@ export function fxUser(u: SimUser, avatarSize: 'normal' | '200x200' = 'normal'):
 
 function fxMedia(m: SimMedia): Json {
   if (m.kind === 'photo') {
-    return { type: 'photo', id: m.id, url: `${mediaUrl(m)}?name=orig`, width: m.width, height: m.height, altText: m.alt };
+    return {
+      type: 'photo',
+      id: m.id,
+      url: `${mediaUrl(m)}?name=orig`,
+      width: m.width,
+      height: m.height,
+      altText: m.alt,
+    };
   }
   const formats = variants(m).map((v) => ({
     url: v.url,
@@ -77,7 +97,9 @@ function fxMedia(m: SimMedia): Json {
     container: v.url.includes('.m3u8') ? 'm3u8' : 'mp4',
     codec: v.url.includes('.m3u8') ? undefined : 'h264',
   }));
-  const best = formats.filter((f) => f.container === 'mp4').reduce((a, b) => ((a.bitrate ?? 0) >= (b.bitrate ?? 0) ? a : b));
+  const best = formats
+    .filter((f) => f.container === 'mp4')
+    .reduce((a, b) => ((a.bitrate ?? 0) >= (b.bitrate ?? 0) ? a : b));
   return {
     id: m.id,
     url: best.url,
@@ -132,7 +154,8 @@ function fxArticle(p: SimPost): Json | undefined {
     content: {
       blocks: a.blocks.map((b) => {
         const data: Record<string, { fromIndex: number; toIndex: number; text: string }[]> = {};
-        for (const l of b.links) (data[l.kind] ??= []).push({ fromIndex: l.fromIndex, toIndex: l.toIndex, text: l.text });
+        for (const l of b.links)
+          (data[l.kind] ??= []).push({ fromIndex: l.fromIndex, toIndex: l.toIndex, text: l.text });
         return {
           key: b.key,
           data,
@@ -144,11 +167,22 @@ function fxArticle(p: SimPost): Json | undefined {
       }),
       entityMap: a.entities.map((e, i) => {
         const entityKey = `${a.id}-${i}`;
-        if (e.type === 'MARKDOWN') return { key: String(i), value: { type: 'MARKDOWN', mutability: 'Mutable', data: { entityKey, markdown: e.markdown } } };
+        if (e.type === 'MARKDOWN')
+          return {
+            key: String(i),
+            value: { type: 'MARKDOWN', mutability: 'Mutable', data: { entityKey, markdown: e.markdown } },
+          };
         if (e.type === 'MEDIA') {
           return {
             key: String(i),
-            value: { type: 'MEDIA', mutability: 'Immutable', data: { entityKey, mediaItems: [{ localMediaId: `${i}`, mediaCategory: 'DraftTweetImage', mediaId: e.mediaId }] } },
+            value: {
+              type: 'MEDIA',
+              mutability: 'Immutable',
+              data: {
+                entityKey,
+                mediaItems: [{ localMediaId: `${i}`, mediaCategory: 'DraftTweetImage', mediaId: e.mediaId }],
+              },
+            },
           };
         }
         return { key: String(i), value: { type: 'TWEET', mutability: 'Immutable', data: { tweetId: e.tweetId } } };
@@ -177,8 +211,19 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
   const facets: Json[] = [
     ...lay.hashtags.map((h) => ({ type: 'hashtag', indices: h.indices, original: h.text })),
     ...lay.cashtags.map((h) => ({ type: 'symbol', indices: h.indices, original: h.text })),
-    ...urls.map((u) => ({ type: 'url', indices: u.indices, original: u.url, replacement: u.expanded, display: u.display })),
-    ...lay.mentions.map((m) => ({ type: 'mention', indices: m.indices, original: m.handle, id: c.usersByHandle.get(m.handle.toLowerCase())?.id })),
+    ...urls.map((u) => ({
+      type: 'url',
+      indices: u.indices,
+      original: u.url,
+      replacement: u.expanded,
+      display: u.display,
+    })),
+    ...lay.mentions.map((m) => ({
+      type: 'mention',
+      indices: m.indices,
+      original: m.handle,
+      id: c.usersByHandle.get(m.handle.toLowerCase())?.id,
+    })),
     ...(p.boldRanges ?? []).map(([from, to]) => ({ type: 'bold', indices: [from, to] })),
     ...p.media.map((m, i) => ({
       type: 'media',
@@ -195,7 +240,9 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
   let quote: Json | undefined;
   if (p.quoteId && !opts.isQuote) {
     const reason = hiddenReason(c, p.quoteId);
-    quote = reason ? fxTombstone(reason, p.quoteId) : fxStatus(c, c.posts.get(p.quoteId)!, { isQuote: true, inThread: opts.inThread });
+    quote = reason
+      ? fxTombstone(reason, p.quoteId)
+      : fxStatus(c, c.posts.get(p.quoteId)!, { isQuote: true, inThread: opts.inThread });
     if (!reason) embedCard = quote.embed_card as string;
   }
 
@@ -213,8 +260,17 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
     embedCard = 'player';
   }
   if (photos.length > 1 && !opts.inThread) {
-    const keys = p.media.filter((m) => m.kind === 'photo').map((m) => m.key).join('/');
-    media.mosaic = { type: 'mosaic_photo', formats: { webp: `https://mosaic.fxtwitter.com/webp/${p.id}/${keys}`, jpeg: `https://mosaic.fxtwitter.com/jpeg/${p.id}/${keys}` } };
+    const keys = p.media
+      .filter((m) => m.kind === 'photo')
+      .map((m) => m.key)
+      .join('/');
+    media.mosaic = {
+      type: 'mosaic_photo',
+      formats: {
+        webp: `https://mosaic.fxtwitter.com/webp/${p.id}/${keys}`,
+        jpeg: `https://mosaic.fxtwitter.com/jpeg/${p.id}/${keys}`,
+      },
+    };
   }
 
   const parent = p.replyToId ? c.posts.get(p.replyToId) : undefined;
@@ -246,13 +302,24 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
     community_note: noteLink
       ? {
           text: noteLink.text,
-          facets: noteLink.links.map((l) => ({ type: 'url', indices: [l.from, l.to], display: noteLink.text.slice(l.from, l.to), replacement: l.url })),
+          facets: noteLink.links.map((l) => ({
+            type: 'url',
+            indices: [l.from, l.to],
+            display: noteLink.text.slice(l.from, l.to),
+            replacement: l.url,
+          })),
         }
       : null,
     lang: p.lang,
-    replying_to: parent && parentAuthor
-      ? { screen_name: parentAuthor.handle, status: parent.id, url: `${WEB}/${parentAuthor.handle}/status/${parent.id}`, profile_url: `${WEB}/${parentAuthor.handle}` }
-      : null,
+    replying_to:
+      parent && parentAuthor
+        ? {
+            screen_name: parentAuthor.handle,
+            status: parent.id,
+            url: `${WEB}/${parentAuthor.handle}/status/${parent.id}`,
+            profile_url: `${WEB}/${parentAuthor.handle}`,
+          }
+        : null,
     media,
     ...(quote ? { quote } : {}),
     source: p.source,

@@ -15,7 +15,8 @@ export function mediaUrl(m: SimMedia): string {
 
 export function variants(m: SimMedia): Variant[] {
   if (m.kind === 'photo') return [];
-  if (m.kind === 'gif') return [{ bitrate: 0, content_type: 'video/mp4', url: `https://video.twimg.com/tweet_video/${m.key}.mp4` }];
+  if (m.kind === 'gif')
+    return [{ bitrate: 0, content_type: 'video/mp4', url: `https://video.twimg.com/tweet_video/${m.key}.mp4` }];
   const base = `https://video.twimg.com/ext_tw_video/${m.id}/pu`;
   return [
     { content_type: 'application/x-mpegURL', url: `${base}/pl/${m.key}.m3u8?tag=12` },

@@ -23,7 +23,11 @@ function user(u: SimUser): Json {
     profile_image_url_https: u.avatarUrl,
     screen_name: u.handle,
     verified: false,
-    ...(u.verified === 'organization' ? { verified_type: 'Business' } : u.verified === 'government' ? { verified_type: 'Government' } : {}),
+    ...(u.verified === 'organization'
+      ? { verified_type: 'Business' }
+      : u.verified === 'government'
+        ? { verified_type: 'Government' }
+        : {}),
     is_blue_verified: u.verified !== null,
     profile_image_shape: u.verified === 'organization' ? 'Square' : 'Circle',
   };
@@ -51,7 +55,13 @@ function mediaDetail(handle: string, p: SimPost, m: SimMedia, i: number, lay: La
     url: link.url,
     ...(m.kind === 'photo'
       ? {}
-      : { video_info: { aspect_ratio: aspectRatio(m), ...(m.kind === 'video' ? { duration_millis: m.durationMs } : {}), variants: variants(m) } }),
+      : {
+          video_info: {
+            aspect_ratio: aspectRatio(m),
+            ...(m.kind === 'video' ? { duration_millis: m.durationMs } : {}),
+            variants: variants(m),
+          },
+        }),
   };
 }
 
@@ -77,7 +87,10 @@ function pollCard(p: SimPost): Json {
 function linkCard(p: SimPost, lay: LaidOutText): Json {
   const card = p.card!;
   const tco = lay.urls.find((u) => u.expanded === card.url)?.url ?? tcoFor(`${p.id}:${card.url}`);
-  const image = { image_value: { alt: card.imageAlt ?? '', height: card.imageHeight, width: card.imageWidth, url: card.imageUrl }, type: 'IMAGE' };
+  const image = {
+    image_value: { alt: card.imageAlt ?? '', height: card.imageHeight, width: card.imageWidth, url: card.imageUrl },
+    type: 'IMAGE',
+  };
   return {
     name: 'summary_large_image',
     url: tco,
@@ -108,7 +121,10 @@ function base(c: SimCorpus, p: SimPost): Json {
   const isNote = !p.article && visible > 280;
   if (isNote) {
     // Long posts: the syndication body keeps only the start of the text; the rest is behind note_tweet.id.
-    const cut = Array.from(lay.fullText).slice(0, NOTE_CUT).join('').replace(/\s+\S*$/, '');
+    const cut = Array.from(lay.fullText)
+      .slice(0, NOTE_CUT)
+      .join('')
+      .replace(/\s+\S*$/, '');
     text = `${cut}…`;
     range = [lay.displayRange[0], Array.from(text).length];
     const within = (e: { indices: [number, number] }) => e.indices[1] <= Array.from(cut).length;
@@ -179,7 +195,11 @@ function video(p: SimPost): Json | undefined {
   };
 }
 
-const counts = (c: SimCorpus, p: SimPost) => ({ reply_count: replyCount(c, p.id), retweet_count: p.reposts, favorite_count: p.likes });
+const counts = (c: SimCorpus, p: SimPost) => ({
+  reply_count: replyCount(c, p.id),
+  retweet_count: p.reposts,
+  favorite_count: p.likes,
+});
 
 export function syndicationTweet(c: SimCorpus, p: SimPost): Json {
   const author = authorOf(c, p);
@@ -206,22 +226,34 @@ export function syndicationTweet(c: SimCorpus, p: SimPost): Json {
     });
     if (visibility(c, parent.id) === 'ok') body.parent = { ...base(c, parent), ...counts(c, parent) };
   }
-  if (quoted) body.quoted_tweet = { ...base(c, quoted), ...counts(c, quoted), self_thread: { id_str: quoted.conversationId } };
+  if (quoted)
+    body.quoted_tweet = { ...base(c, quoted), ...counts(c, quoted), self_thread: { id_str: quoted.conversationId } };
   return body;
 }
 
 /** Body for a post hidden from logged-out embed viewers. */
 export function syndicationTombstone(reason: 'deleted' | 'protected'): Json {
-  const text = reason === 'deleted'
-    ? 'This Post was deleted by the Post author. Learn more'
-    : "You're unable to view this Post because this account owner limits who can view their Posts. Learn more";
+  const text =
+    reason === 'deleted'
+      ? 'This Post was deleted by the Post author. Learn more'
+      : "You're unable to view this Post because this account owner limits who can view their Posts. Learn more";
   const from = text.indexOf('Learn more');
   return {
     __typename: 'TweetTombstone',
     tombstone: {
       text: {
         text,
-        entities: [{ from_index: from, to_index: from + 10, ref: { __typename: 'TimelineUrl', url: 'https://help.x.com/rules-and-policies/notices-on-x', url_type: 'ExternalUrl' } }],
+        entities: [
+          {
+            from_index: from,
+            to_index: from + 10,
+            ref: {
+              __typename: 'TimelineUrl',
+              url: 'https://help.x.com/rules-and-policies/notices-on-x',
+              url_type: 'ExternalUrl',
+            },
+          },
+        ],
         rtl: false,
       },
     },

@@ -17,22 +17,30 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     fn: (p: Provider, c: CallOptions) => Promise<Page<T>>,
     search = false,
   ): Promise<Sourced<Page<T>>> =>
-    reader.read(`${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`, chargedOnlyIfServable(chain, capability, call, search), () =>
-      chain.run(capability, fn, { only: call.provider, search }),
+    reader.read(
+      `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
+      chargedOnlyIfServable(chain, capability, call, search),
+      () => chain.run(capability, fn, { only: call.provider, search }),
     );
   const req = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
 
   return {
     async profile(handle, policy) {
-      const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, () => chain.run('profile', (p, c) => p.getProfile!(handle, c)));
+      const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, () =>
+        chain.run('profile', (p, c) => p.getProfile!(handle, c)),
+      );
       return publicOnly(got, `@${handle}`);
     },
     async profileById(id, policy) {
-      const got = await reader.read(`profile-id:${id}`, policy, () => chain.run('profileById', (p, c) => p.getProfileById!(id, c)));
+      const got = await reader.read(`profile-id:${id}`, policy, () =>
+        chain.run('profileById', (p, c) => p.getProfileById!(id, c)),
+      );
       return publicOnly(got, `account ${id}`);
     },
     timeline(handle, call) {
-      return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p, c) => p.getTimeline!(handle, req(call, c)));
+      return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p, c) =>
+        p.getTimeline!(handle, req(call, c)),
+      );
     },
     connections(kind, handle, call) {
       return paged(`${kind}:${handle.toLowerCase()}`, kind, call, (p, c) =>
@@ -54,7 +62,8 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
 
 /** Upstreams happily describe a protected account; the contract treats it as not public at all. */
 function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: string): Sourced<T> {
-  if (got.value.protected) throw new Problem('not_found', `${what} is not public.`, { extensions: { source: got.source } });
+  if (got.value.protected)
+    throw new Problem('not_found', `${what} is not public.`, { extensions: { source: got.source } });
   return got;
 }
 
@@ -62,14 +71,22 @@ function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: st
  * The live-lookup quota is charged only for requests that reach a provider: when none can serve the
  * capability (e.g. account-backed search without sessions), the chain's refusal comes before the charge.
  */
-function chargedOnlyIfServable(chain: ProviderChain, capability: Capability, call: PageCall, search: boolean): ReadPolicy {
+function chargedOnlyIfServable(
+  chain: ProviderChain,
+  capability: Capability,
+  call: PageCall,
+  search: boolean,
+): ReadPolicy {
   const charge = call.policy.beforeLive;
   if (!charge) return call.policy;
   return {
     ...call.policy,
     beforeLive: async () => {
       if (!chain.capable(capability).some((p) => !call.provider || p.name === call.provider)) {
-        await chain.run(capability, () => Promise.reject(new Error('no capable provider')), { only: call.provider, search });
+        await chain.run(capability, () => Promise.reject(new Error('no capable provider')), {
+          only: call.provider,
+          search,
+        });
       }
       await charge();
     },

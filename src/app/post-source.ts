@@ -11,13 +11,18 @@ import { canBeStatusId } from '../domain/ids.ts';
 import { isProblem, isUnconfirmedNotFound, Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 
-export function cachedPostSource(chain: ProviderChain, reader: CachedReader, assembled?: Derived<PostRead>): PostSource {
+export function cachedPostSource(
+  chain: ProviderChain,
+  reader: CachedReader,
+  assembled?: Derived<PostRead>,
+): PostSource {
   const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
   // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
   const possible = (id: string) => {
-    if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
+    if (!canBeStatusId(id))
+      throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
   };
   return {
     ...(assembled ? { assembled } : {}),

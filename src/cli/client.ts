@@ -2,7 +2,12 @@
 import { CliError, exitCodeForStatus } from './exit.ts';
 import type { Query, Reply, Transport } from './transport.ts';
 
-const FALLBACK_CODES: Record<number, string> = { 404: 'not_found', 429: 'rate_limited', 502: 'upstream_error', 503: 'upstream_error' };
+const FALLBACK_CODES: Record<number, string> = {
+  404: 'not_found',
+  429: 'rate_limited',
+  502: 'upstream_error',
+  503: 'upstream_error',
+};
 
 /** A problem document when there is one; otherwise (a Markdown recovery page on 404) its first line. */
 export function problemFromReply(reply: Reply): CliError {

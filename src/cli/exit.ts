@@ -36,6 +36,9 @@ export function usageError(detail: string): CliError {
 
 /** Detail text arrives from the network: keep the report on one line of printable text. */
 export function problemLine(code: string, detail: string): string {
-  const flat = `${code}: ${detail}`.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = `${code}: ${detail}`
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return `threadmark: ${flat}\n`;
 }

@@ -24,7 +24,12 @@ export interface KeysCommandDeps {
 }
 
 /** `threadmark keys …`; `argv` is what follows `keys` (a leading `keys` is tolerated). Returns the exit code. */
-export async function runKeysCommand(argv: string[], out: Output, err: Output, deps: KeysCommandDeps = {}): Promise<number> {
+export async function runKeysCommand(
+  argv: string[],
+  out: Output,
+  err: Output,
+  deps: KeysCommandDeps = {},
+): Promise<number> {
   const args = argv[0] === 'keys' ? argv.slice(1) : argv;
   let parsed: ReturnType<typeof parse>;
   try {
@@ -145,5 +150,7 @@ function formatTable(records: KeyRecord[]): string {
     ...records.map((r) => [r.id, r.enabled ? 'enabled' : 'disabled', String(r.accountQuota), r.createdAt, r.name]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n';
+  return (
+    rows.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n') + '\n'
+  );
 }

@@ -61,7 +61,13 @@ export function dropContinueLink(markdown: string): string {
     .trimEnd();
 }
 
-export async function runList(client: Client, kind: ListKind, subject: string, flags: ListFlags, io: CliIO): Promise<number> {
+export async function runList(
+  client: Client,
+  kind: ListKind,
+  subject: string,
+  flags: ListFlags,
+  io: CliIO,
+): Promise<number> {
   const target = listTarget(kind, subject);
   const query: Query = {
     ...target.query,
@@ -81,11 +87,22 @@ export async function runList(client: Client, kind: ListKind, subject: string, f
     return EXIT.ok;
   }
   const pages = await allPages(client, target.path, query, flags.cursor, io);
-  writeDocument(io.stdout, flags.format === 'json' ? JSON.stringify(mergePages(pages)) : pages.map((p) => dropContinueLink(p.markdown ?? '')).join('\n\n'));
+  writeDocument(
+    io.stdout,
+    flags.format === 'json'
+      ? JSON.stringify(mergePages(pages))
+      : pages.map((p) => dropContinueLink(p.markdown ?? '')).join('\n\n'),
+  );
   return EXIT.ok;
 }
 
-async function allPages(client: Client, path: string, query: Query, start: string | undefined, io: CliIO): Promise<ListEnvelope[]> {
+async function allPages(
+  client: Client,
+  path: string,
+  query: Query,
+  start: string | undefined,
+  io: CliIO,
+): Promise<ListEnvelope[]> {
   const pages: ListEnvelope[] = [];
   const seen = new Set<string>();
   let cursor = start;
@@ -95,7 +112,9 @@ async function allPages(client: Client, path: string, query: Query, start: strin
     pages.push(env);
     const count = env[itemsKey(env)]!.length;
     total += count;
-    io.stderr.write(`threadmark: page ${pages.length}: ${count} items, ${total} in all${env.nextCursor ? ', more to come' : ', done'}\n`);
+    io.stderr.write(
+      `threadmark: page ${pages.length}: ${count} items, ${total} in all${env.nextCursor ? ', more to come' : ', done'}\n`,
+    );
     cursor = env.nextCursor;
     // A cursor seen before would page forever.
     if (cursor !== undefined && seen.has(cursor)) {
@@ -114,7 +133,8 @@ export function mergePages(pages: ListEnvelope[]): Record<string, unknown> {
   const key = itemsKey(pages[0]!);
   const { markdown: _m, nextCursor: _n, page: _p, ...rest } = pages[0]!;
   const merged: Record<string, unknown> = { ...rest, [key]: pages.flatMap((p) => p[key] ?? []) };
-  if (Array.isArray(rest.warnings)) merged.warnings = [...new Set(pages.flatMap((p) => (Array.isArray(p.warnings) ? p.warnings : [])))];
+  if (Array.isArray(rest.warnings))
+    merged.warnings = [...new Set(pages.flatMap((p) => (Array.isArray(p.warnings) ? p.warnings : [])))];
   merged.pages = pages.length;
   return merged;
 }

@@ -15,7 +15,11 @@ export interface McpFlags {
   apiKey?: string;
 }
 
-export async function runMcp(flags: McpFlags, io: CliIO, streams = { stdin: process.stdin, stdout: process.stdout }): Promise<number> {
+export async function runMcp(
+  flags: McpFlags,
+  io: CliIO,
+  streams = { stdin: process.stdin, stdout: process.stdout },
+): Promise<number> {
   // stdout is the protocol stream: anything a library prints with console.log would corrupt it.
   console.log = console.info = console.debug = console.error;
   const transport = await openTransport(flags.server, io.env, { logTo: process.stderr });

@@ -42,7 +42,9 @@ function withConnection(cmd: Command): Command {
 
 export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Command {
   const program = new Command('threadmark')
-    .description('Read public X posts, threads, profiles, follower lists and searches as Markdown, Obsidian notes, JSON or HTML.')
+    .description(
+      'Read public X posts, threads, profiles, follower lists and searches as Markdown, Obsidian notes, JSON or HTML.',
+    )
     .version(VERSION, '-V, --version')
     .exitOverride()
     .configureOutput({
@@ -67,12 +69,20 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
       .description('read a post, its thread or its conversation')
       .argument('<post>', 'status URL (x.com or twitter.com) or handle/status/id')
       .option('--thread <n>', 'off, full, conversation, or at most n posts (2-100)')
-      .addOption(new Option('--context <context>', 'full walks parents and replies; thread keeps the author\'s chain').choices(['full', 'thread']))
+      .addOption(
+        new Option('--context <context>', "full walks parents and replies; thread keeps the author's chain").choices([
+          'full',
+          'thread',
+        ]),
+      )
       .addOption(new Option('--replies <replies>', 'which replies to include').choices(['top', 'recent', 'off']))
       .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
       .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
       .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
-      .option('--budget <chars>', 'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way')
+      .option(
+        '--budget <chars>',
+        'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
+      )
       .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
       .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
   )
@@ -105,22 +115,41 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
         .option('--all', 'follow nextCursor to the end (a progress line per page on stderr)')
         .option('--full', 'expanded representation')
         .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
-        .option('--budget <chars>', 'at most this many characters of Markdown per page (500-200000): trailing items give way')
+        .option(
+          '--budget <chars>',
+          'at most this many characters of Markdown per page (500-200000): trailing items give way',
+        )
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
     if (kind === 'profile' || kind === 'search') {
-      cmd.option('--since-id <id>', 'only posts newer than this status id, newest first (an empty page when nothing is new)');
+      cmd.option(
+        '--since-id <id>',
+        'only posts newer than this status id, newest first (an empty page when nothing is new)',
+      );
     }
     if (kind === 'search') {
-      cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(['latest', 'top', 'photos', 'videos', 'users']));
+      cmd.addOption(
+        new Option('--feed <feed>', 'result feed (default latest)').choices([
+          'latest',
+          'top',
+          'photos',
+          'videos',
+          'users',
+        ]),
+      );
     }
     if (kind === 'search' || kind === 'profile') {
       cmd
-        .option('--since <when>', 'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)')
+        .option(
+          '--since <when>',
+          'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)',
+        )
         .option('--until <when>', 'only posts before this ISO 8601 date or date-time (jumps straight there)');
     }
     if (kind === 'profile') {
-      cmd.option('--with-replies', 'also show the account\'s replies').option('--with-reposts', 'also show the account\'s reposts');
+      cmd
+        .option('--with-replies', "also show the account's replies")
+        .option('--with-reposts', "also show the account's reposts");
     }
     cmd.addHelpText(
       'after',

@@ -77,7 +77,8 @@ function isNotePost(p: unknown): p is NotePost {
 async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: CliIO): Promise<number> {
   const env = await client.json<PostEnvelope>(POSTS, query);
   const posts = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
-  if (posts.length === 0) throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
+  if (posts.length === 0)
+    throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
   for (const post of posts) {
     const body = await client.text(POSTS, {
       handle: post.author.handle,

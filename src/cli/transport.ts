@@ -45,7 +45,11 @@ export function httpTransport(server: string): Transport {
         res = await fetch(root + pathWithQuery(path, query), { headers });
       } catch (e) {
         const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-        throw new CliError('unreachable', `cannot reach ${root} (${cause?.code ?? cause?.message ?? (e as Error).message})`, EXIT.failure);
+        throw new CliError(
+          'unreachable',
+          `cannot reach ${root} (${cause?.code ?? cause?.message ?? (e as Error).message})`,
+          EXIT.failure,
+        );
       }
       const out: Record<string, string> = {};
       res.headers.forEach((v, k) => (out[k] = v));
@@ -78,7 +82,8 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     async get(path, query, headers) {
       const res = await app.server.inject({ method: 'GET', url: pathWithQuery(path, query), headers });
       const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
       return { status: res.statusCode, headers: out, body: res.body };
     },
     close: () => app.close(),
@@ -86,7 +91,11 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
 }
 
 /** `--server` wins over THREADMARK_SERVER; neither means in-process. */
-export function openTransport(server: string | undefined, env: NodeJS.ProcessEnv, opts: InProcessOptions = {}): Promise<Transport> {
+export function openTransport(
+  server: string | undefined,
+  env: NodeJS.ProcessEnv,
+  opts: InProcessOptions = {},
+): Promise<Transport> {
   const url = server ?? (env.THREADMARK_SERVER || undefined);
   return url ? Promise.resolve(httpTransport(url)) : inProcessTransport(env, opts);
 }

@@ -47,7 +47,10 @@ export interface NotePost {
 
 /** `<handle> <id> <first words>`: the id keeps names unique and stable, so a re-run finds its own notes. */
 export function noteName(post: NotePost): string {
-  const words = (post.text ?? '').replace(/https?:\/\/\S+/g, ' ').replace(/\s+/g, ' ').trim();
+  const words = (post.text ?? '')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const excerpt = truncateBytes(words, 60).trim();
   return safeFileName(`${post.author.handle} ${post.id}${excerpt ? ` ${excerpt}` : ''}`);
 }

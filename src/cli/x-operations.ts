@@ -58,5 +58,7 @@ function asText(rows: OperationRow[]): string {
     String(Object.keys(op.fieldToggles ?? {}).length),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  return [head, ...body].map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+  return [head, ...body]
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
+    .join('\n');
 }

@@ -12,7 +12,11 @@ export interface ConnectionsInput extends PageInput {
   handle: string;
 }
 
-export async function readConnections(src: ListSources, input: ConnectionsInput, policy: ReadPolicy): Promise<Listed<ConnectionsRead>> {
+export async function readConnections(
+  src: ListSources,
+  input: ConnectionsInput,
+  policy: ReadPolicy,
+): Promise<Listed<ConnectionsRead>> {
   const { kind, handle } = input;
   let checked = false;
   const scope = { route: kind, query: handle.toLowerCase(), feed: '' };
@@ -21,8 +25,12 @@ export async function readConnections(src: ListSources, input: ConnectionsInput,
     checked = true;
     // A missing, suspended or protected account has no public list: upstreams answer that with an error or an
     // empty page, so the profile (cached, read alongside the first page) decides what is a 404.
-    const [profile, first] = await Promise.allSettled([src.lists.profile(handle, call.policy), src.lists.connections(kind, handle, call)]);
-    if (profile.status === 'rejected' && isProblem(profile.reason) && profile.reason.code === 'not_found') throw profile.reason;
+    const [profile, first] = await Promise.allSettled([
+      src.lists.profile(handle, call.policy),
+      src.lists.connections(kind, handle, call),
+    ]);
+    if (profile.status === 'rejected' && isProblem(profile.reason) && profile.reason.code === 'not_found')
+      throw profile.reason;
     if (first.status === 'rejected') throw first.reason;
     return first.value;
   });

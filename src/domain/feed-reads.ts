@@ -46,11 +46,22 @@ class Provenance {
   }
 
   read(posts: Post[]): FeedRead {
-    return { posts, source: [...new Set(this.sources)].join(','), cache: overallCache(this.caches), warnings: this.warnings };
+    return {
+      posts,
+      source: [...new Set(this.sources)].join(','),
+      cache: overallCache(this.caches),
+      warnings: this.warnings,
+    };
   }
 }
 
-async function readAccount(lists: ListSource, handle: string, kind: FeedKind, policy: ReadPolicy, into: Provenance): Promise<{ author: Author; posts: Post[] }> {
+async function readAccount(
+  lists: ListSource,
+  handle: string,
+  kind: FeedKind,
+  policy: ReadPolicy,
+  into: Provenance,
+): Promise<{ author: Author; posts: Post[] }> {
   const profile = await lists.profile(handle, policy);
   const timeline = await lists.timeline(handle, { count: DEFAULT_LIMIT, policy });
   into.add(profile);
@@ -63,7 +74,11 @@ async function readAccount(lists: ListSource, handle: string, kind: FeedKind, po
  * left out with a warning (the others still deserve their feed); any other failure fails the feed, so the
  * reader retries rather than caching a feed with a hole in it.
  */
-export async function readProfileFeed(lists: ListSource, input: { handles: string[]; kind: FeedKind }, policy: ReadPolicy): Promise<ProfileFeedRead> {
+export async function readProfileFeed(
+  lists: ListSource,
+  input: { handles: string[]; kind: FeedKind },
+  policy: ReadPolicy,
+): Promise<ProfileFeedRead> {
   const { handles, kind } = input;
   const perAccount = handles.map(() => new Provenance());
   const settled = await Promise.allSettled(handles.map((h, i) => readAccount(lists, h, kind, policy, perAccount[i]!)));
@@ -79,14 +94,19 @@ export async function readProfileFeed(lists: ListSource, input: { handles: strin
       return;
     }
     firstFailure ??= { reason: r.reason };
-    if (handles.length > 1 && isProblem(r.reason) && r.reason.code === 'not_found') all.warnings.push(`@${handles[i]} left out: not public`);
+    if (handles.length > 1 && isProblem(r.reason) && r.reason.code === 'not_found')
+      all.warnings.push(`@${handles[i]} left out: not public`);
     else throw r.reason;
   });
   if (authors.length === 0 && firstFailure) throw firstFailure.reason;
   return { ...all.read(mergePosts(postLists)), authors };
 }
 
-export async function readSearchFeed(lists: ListSource, input: { q: string; feed: SearchFeed }, policy: ReadPolicy): Promise<FeedRead> {
+export async function readSearchFeed(
+  lists: ListSource,
+  input: { q: string; feed: SearchFeed },
+  policy: ReadPolicy,
+): Promise<FeedRead> {
   const got = await lists.search(input.q, input.feed, { count: DEFAULT_LIMIT, policy });
   const all = new Provenance();
   all.add(got);

@@ -97,7 +97,9 @@ export function entryKey(p: Post): string {
 
 /** Newest first, ties broken by id so the order (and so the ETag) is stable. */
 export function newestFirst(posts: Post[]): Post[] {
-  return [...posts].sort((a, b) => time(b) - time(a) || (entryKey(a) < entryKey(b) ? 1 : entryKey(a) > entryKey(b) ? -1 : 0));
+  return [...posts].sort(
+    (a, b) => time(b) - time(a) || (entryKey(a) < entryKey(b) ? 1 : entryKey(a) > entryKey(b) ? -1 : 0),
+  );
 }
 
 /** Several accounts' posts as one list: duplicates dropped, newest first, at most `max`. */
@@ -132,5 +134,7 @@ export function groupThreads(posts: Post[]): Post[][] {
       if (!p.repostOf) groupOf.set(p.id, g);
     }
   }
-  return [...groups.values()].sort((a, b) => time(b[b.length - 1]!) - time(a[a.length - 1]!) || (entryKey(a[0]!) < entryKey(b[0]!) ? 1 : -1));
+  return [...groups.values()].sort(
+    (a, b) => time(b[b.length - 1]!) - time(a[a.length - 1]!) || (entryKey(a[0]!) < entryKey(b[0]!) ? 1 : -1),
+  );
 }

@@ -18,7 +18,10 @@ function plural(n: number, one: string, many: string): string {
 
 export function postGiveWay(read: PostRead): GiveWay<PostRead> {
   const replies = countReplies(read.replies);
-  const idx = Math.max(0, read.thread.findIndex((p) => p.id === read.requested.id));
+  const idx = Math.max(
+    0,
+    read.thread.findIndex((p) => p.id === read.requested.id),
+  );
   const earlierOwn = read.thread.length > 0 ? idx : 0;
   const ancestors = read.parents.length + earlierOwn;
   const later = read.thread.length > 0 ? read.thread.length - idx - 1 : 0;

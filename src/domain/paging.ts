@@ -77,12 +77,17 @@ export class CursorCodec {
   decode(scope: CursorScope, token: string): CursorState {
     const raw = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
     // Base64 decoding ignores stray trailing bits; only the exact text this service issued is accepted.
-    if (raw.length <= IV_BYTES + TAG_BYTES || raw.toString('base64url') !== token) throw new Problem('invalid_cursor', 'The cursor is not one this service issued.');
+    if (raw.length <= IV_BYTES + TAG_BYTES || raw.toString('base64url') !== token)
+      throw new Problem('invalid_cursor', 'The cursor is not one this service issued.');
     let payload: Sealed | undefined;
     for (const k of this.keys) if ((payload = open(k, raw))) break;
-    if (!payload) throw new Problem('invalid_cursor', 'The cursor was edited, forged, or issued by another deployment.');
+    if (!payload)
+      throw new Problem('invalid_cursor', 'The cursor was edited, forged, or issued by another deployment.');
     if (payload.v !== 1 || payload.s !== scopeTag(scope)) {
-      throw new Problem('invalid_cursor', 'The cursor belongs to another route, query or feed; send it only where it was issued.');
+      throw new Problem(
+        'invalid_cursor',
+        'The cursor belongs to another route, query or feed; send it only where it was issued.',
+      );
     }
     return { provider: payload.provider, upstream: payload.upstream, page: payload.page };
   }
@@ -92,7 +97,9 @@ function open(key: Buffer, raw: Buffer): Sealed | undefined {
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+      'utf8',
+    );
     return JSON.parse(text) as Sealed;
   } catch {
     return undefined;
@@ -157,7 +164,11 @@ export function openPosition(input: PageInput, codec: CursorCodec, scope: Cursor
  * The end-of-list rule: no upstream cursor, or one that repeats the cursor we sent (some upstreams signal the
  * end that way), means there is no next page.
  */
-export function nextOf(upstreamNext: string | undefined, sent: string | undefined, provider: string): PagedResult<never>['next'] {
+export function nextOf(
+  upstreamNext: string | undefined,
+  sent: string | undefined,
+  provider: string,
+): PagedResult<never>['next'] {
   return upstreamNext && upstreamNext !== sent ? { provider, upstream: upstreamNext } : undefined;
 }
 
@@ -210,10 +221,17 @@ export async function readPage<T>(
 ): Promise<ReadPage<T>> {
   const pos = openPosition(input, codec, scope, policy);
   const page = await walkToPage(pos, load);
-  const nextCursor = page.next && !caughtUp?.(page.items) ? codec.encode(scope, { ...page.next, page: page.page + 1 }) : undefined;
+  const nextCursor =
+    page.next && !caughtUp?.(page.items) ? codec.encode(scope, { ...page.next, page: page.page + 1 }) : undefined;
   return {
     items: page.items,
     cache: page.cache,
-    meta: { page: page.page, limit: pos.limit, ...(nextCursor ? { nextCursor } : {}), source: page.source, warnings: page.warnings },
+    meta: {
+      page: page.page,
+      limit: pos.limit,
+      ...(nextCursor ? { nextCursor } : {}),
+      source: page.source,
+      warnings: page.warnings,
+    },
   };
 }

@@ -1,6 +1,13 @@
 // The profile use case: the account and a page of its recent original posts, optionally within a date window.
 import type { Author, Post } from './models.ts';
-import { timelineFilter, type Listed, type ListSources, type PageInput, type TimelineOptions, type WindowInput } from './lists.ts';
+import {
+  timelineFilter,
+  type Listed,
+  type ListSources,
+  type PageInput,
+  type TimelineOptions,
+  type WindowInput,
+} from './lists.ts';
 import { readPage } from './paging.ts';
 import { newerThan, reachesSince } from './since.ts';
 import type { ProfileRead } from './reads.ts';
@@ -28,7 +35,11 @@ export interface ProfileInput extends PageInput {
  * more. The profile is read once, before the first page of posts (a page=N walk reads it only once). A window
  * jumps straight to its time through X search instead of paging the timeline down to it; cursors are tied to it.
  */
-export async function readProfile(src: ListSources, input: ProfileInput, policy: ReadPolicy): Promise<Listed<ProfileRead>> {
+export async function readProfile(
+  src: ListSources,
+  input: ProfileInput,
+  policy: ReadPolicy,
+): Promise<Listed<ProfileRead>> {
   const { ref, window } = input;
   const ops = window?.operators ?? '';
   const byId = 'accountId' in ref;
@@ -46,17 +57,25 @@ export async function readProfile(src: ListSources, input: ProfileInput, policy:
     input,
     policy,
     async (call) => {
-      author ??= (await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))).value;
+      author ??= (
+        await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))
+      ).value;
       if (!window) return src.lists.timeline(author.handle, call);
       const got = await src.lists.search(`from:${author.handle} ${ops}`, 'latest', call);
-      return { ...got, value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) } };
+      return {
+        ...got,
+        value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) },
+      };
     },
     (items) => sinceId !== undefined && reachesSince(items, sinceId, (p) => p.id),
   );
   if (!author) throw new Error('the profile is read before the first page');
   const posts = page.items.filter(timelineFilter(includes));
   // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
-  const warnings = window && includes.reposts ? [...page.meta.warnings, 'reposts are not available inside a date window'] : page.meta.warnings;
+  const warnings =
+    window && includes.reposts
+      ? [...page.meta.warnings, 'reposts are not available inside a date window']
+      : page.meta.warnings;
   return {
     read: {
       profile: author,

@@ -74,7 +74,9 @@ export async function readPost(
   const build = () => assemble(bundle, opts, got.source, chain);
   // Keyed by the bundle and the ancestor chain it was assembled with, and by the whole typed options rather than a
   // hand-picked few: an option added later cannot share a read it changes.
-  const read = source.assembled ? source.assembled.derive([bundle, chain], { opts, source: got.source }, build) : build();
+  const read = source.assembled
+    ? source.assembled.derive([bundle, chain], { opts, source: got.source }, build)
+    : build();
   // The memoised read is shared: a read with warnings of its own gets its own copy.
   if (got.warnings.length === 0) return { read, cache: got.cache, settled: chain.settled };
   return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache, settled: chain.settled };
@@ -108,7 +110,8 @@ export function assemble(
   }
   let earlier = chain.end === 'root' ? undefined : chain.end;
   warnings.push(...editWarnings(post));
-  if (!bundle.threadAvailable) warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
+  if (!bundle.threadAvailable)
+    warnings.push(`thread unavailable from ${source}: showing the post and what it could see`);
 
   const chainIds = new Set(thread.map((p) => p.id));
   let replies: ReplyNode[] = [];
@@ -132,7 +135,8 @@ export function assemble(
     }
   }
   if (earlier === 'unavailable') warnings.push('an earlier post in this conversation is unavailable');
-  if (earlier === 'cut_short') warnings.push('earlier posts in this conversation were not read: the upstream time ran out');
+  if (earlier === 'cut_short')
+    warnings.push('earlier posts in this conversation were not read: the upstream time ran out');
   if (parentsOmitted) {
     const what = `${parentsOmitted} earlier ${parentsOmitted === 1 ? 'post' : 'posts'}`;
     warnings.push(`${what} of the conversation left out: showing its first post and the ${MAX_PARENTS - 1} nearest`);
@@ -188,7 +192,10 @@ function trimToBudget(
   limit: number,
 ): { thread: Post[]; parents: Post[]; replies: ReplyNode[] } {
   let budget = limit;
-  const idx = Math.max(0, thread.findIndex((p) => p.id === requestedId));
+  const idx = Math.max(
+    0,
+    thread.findIndex((p) => p.id === requestedId),
+  );
   const after = thread.slice(idx, idx + budget);
   budget -= after.length;
   const beforeCount = Math.min(idx, budget);

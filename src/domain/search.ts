@@ -22,7 +22,8 @@ export function searchCharge(feed: SearchFeed): 'plain' | 'account' {
 export function normalizeQuery(q: string | undefined): string {
   const terms = (q ?? '').trim().replace(/\s+/g, ' ');
   if (!terms) throw new Problem('missing_query', 'Pass the search terms in `q`.');
-  if (terms.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms are limited to ${MAX_QUERY_CHARS} characters.`);
+  if (terms.length > MAX_QUERY_CHARS)
+    throw new Problem('invalid_query', `Search terms are limited to ${MAX_QUERY_CHARS} characters.`);
   return terms;
 }
 
@@ -32,7 +33,11 @@ export function normalizeQuery(q: string | undefined): string {
  */
 export function upstreamTerms(q: string, window: WindowInput | undefined): string {
   const terms = [q, window?.operators ?? ''].filter(Boolean).join(' ');
-  if (terms.length > MAX_QUERY_CHARS) throw new Problem('invalid_query', `Search terms and date window are limited to ${MAX_QUERY_CHARS} characters together.`);
+  if (terms.length > MAX_QUERY_CHARS)
+    throw new Problem(
+      'invalid_query',
+      `Search terms and date window are limited to ${MAX_QUERY_CHARS} characters together.`,
+    );
   return terms;
 }
 
@@ -48,7 +53,11 @@ export interface SearchInput extends PageInput {
 /** Search items by post id; accounts (the users feed) have none. */
 const postIdOf = (i: SearchItem) => (i.kind === 'post' ? i.post.id : '0');
 
-export async function readSearch(src: ListSources, input: SearchInput, policy: ReadPolicy): Promise<Listed<SearchRead>> {
+export async function readSearch(
+  src: ListSources,
+  input: SearchInput,
+  policy: ReadPolicy,
+): Promise<Listed<SearchRead>> {
   const { q, feed, window, sinceId } = input;
   const terms = upstreamTerms(q, window);
   const page = await readPage(

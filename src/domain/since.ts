@@ -14,7 +14,9 @@ export function idAfter(a: string, b: string): boolean {
 
 /** The posts newer than `since`, newest first (by id, which is creation order). */
 export function newerThan<T>(items: T[], since: string, idOf: (item: T) => string): T[] {
-  return items.filter((i) => idAfter(idOf(i), since)).sort((a, b) => (idAfter(idOf(a), idOf(b)) ? -1 : idAfter(idOf(b), idOf(a)) ? 1 : 0));
+  return items
+    .filter((i) => idAfter(idOf(i), since))
+    .sort((a, b) => (idAfter(idOf(a), idOf(b)) ? -1 : idAfter(idOf(b), idOf(a)) ? 1 : 0));
 }
 
 /**

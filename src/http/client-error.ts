@@ -16,9 +16,14 @@ export function clientErrorProblem(code: string | undefined): Problem {
     case 'HPE_HEADER_OVERFLOW':
       return new Problem('request_too_large', 'The request line and headers exceed the size this service accepts.');
     case 'HPE_INVALID_METHOD':
-      return new Problem('method_not_allowed', 'The method is not one this service accepts.', { headers: { allow: PUBLIC_METHODS } });
+      return new Problem('method_not_allowed', 'The method is not one this service accepts.', {
+        headers: { allow: PUBLIC_METHODS },
+      });
     default:
-      return new Problem('bad_request', 'The request could not be parsed as HTTP/1.1 (request line, target or headers).');
+      return new Problem(
+        'bad_request',
+        'The request could not be parsed as HTTP/1.1 (request line, target or headers).',
+      );
   }
 }
 
@@ -56,6 +61,9 @@ function writeProblem(socket: Socket, baseUrl: string, p: Problem): void {
     ...CORS_HEADERS,
     ...p.headers,
   };
-  const head = [`HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }

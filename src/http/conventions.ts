@@ -21,14 +21,32 @@ const PREFLIGHT_HEADERS: Record<string, string> = {
  * token it got hold of (and probes and metrics are not a public API to begin with).
  */
 export function isPrivatePath(url: string): boolean {
-  return url.startsWith('/admin') || url.startsWith('/healthz') || url.startsWith('/readyz') || url.startsWith('/metrics');
+  return (
+    url.startsWith('/admin') || url.startsWith('/healthz') || url.startsWith('/readyz') || url.startsWith('/metrics')
+  );
 }
 
 /** Headers a browser script may read on /api/* responses. */
 export const EXPOSED_HEADERS = [
-  'Deprecation', 'Sunset', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit',
-  'RateLimit-Remaining', 'RateLimit-Reset', 'X-Source', 'X-Cache', 'X-Converter', 'X-Post-Count', 'X-Warnings',
-  'X-Browse-Resource', 'X-Result-Count', 'X-Api-Key-Status', 'X-Request-Id', 'ETag',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'X-Source',
+  'X-Cache',
+  'X-Converter',
+  'X-Post-Count',
+  'X-Warnings',
+  'X-Browse-Resource',
+  'X-Result-Count',
+  'X-Api-Key-Status',
+  'X-Request-Id',
+  'ETag',
 ].join(', ');
 
 /** onRequest hook of every public route. */
@@ -38,7 +56,11 @@ export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') return;
   if (method === 'OPTIONS') {
-    reply.code(204).headers({ allow: PUBLIC_METHODS, ...(isPrivatePath(req.url) ? {} : PREFLIGHT_HEADERS), 'cache-control': 'public, max-age=86400' });
+    reply.code(204).headers({
+      allow: PUBLIC_METHODS,
+      ...(isPrivatePath(req.url) ? {} : PREFLIGHT_HEADERS),
+      'cache-control': 'public, max-age=86400',
+    });
     await reply.send();
     return;
   }

@@ -6,10 +6,7 @@ import { isRecord } from './params/common.ts';
 
 export function deprecationLinks(baseUrl: string, dep: Deprecation, query: Record<string, unknown>): string {
   const policy = `${baseUrl}${LIFECYCLE.policyPath}`;
-  const links = [
-    `<${policy}>; rel="deprecation"; type="text/html"`,
-    `<${policy}>; rel="sunset"; type="text/html"`,
-  ];
+  const links = [`<${policy}>; rel="deprecation"; type="text/html"`, `<${policy}>; rel="sunset"; type="text/html"`];
   const successor = dep.resolve ? dep.resolve(query) : dep.successor;
   if (successor) links.push(`<${baseUrl}${successor}>; rel="successor-version"`);
   return links.join(', ');

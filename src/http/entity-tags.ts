@@ -74,7 +74,10 @@ export function mergeVary(existing: string | undefined, field: string): string {
 }
 
 function mergeVaryOnce(existing: string | undefined, field: string): string {
-  const parts = (existing ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = (existing ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.includes('*')) return '*';
   const out: string[] = [];
   const seen = new Set<string>();

@@ -3,7 +3,13 @@ import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fas
 import type { ReadPolicy } from '../domain/sourced.ts';
 import { Problem } from '../problems/problem.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
-import { accountKeyPolicy, DEFAULT_ACCOUNT_QUOTA, type LimitState, type FixedPolicyName, type Policy } from '../stores/limits/policies.ts';
+import {
+  accountKeyPolicy,
+  DEFAULT_ACCOUNT_QUOTA,
+  type LimitState,
+  type FixedPolicyName,
+  type Policy,
+} from '../stores/limits/policies.ts';
 import { rateLimitHeaders } from '../stores/limits/headers.ts';
 import { clientKey } from '../stores/limits/client-key.ts';
 import { clientAddress } from './client-address.ts';
@@ -70,7 +76,10 @@ export class Guards {
       record(req, [...taken.map((t) => t.state), state]);
       throw new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
     }
-    record(req, taken.map((t) => t.state));
+    record(
+      req,
+      taken.map((t) => t.state),
+    );
   }
 
   /**
@@ -80,7 +89,8 @@ export class Guards {
   async chargeApi(req: FastifyRequest, points: number): Promise<void> {
     const state = await this.limiter.consume('api-ip', this.partition(req), points);
     record(req, [state]);
-    if (!state.allowed) throw new Problem('rate_limited', `The api-ip allowance is used up; retry in ${state.resetS} s.`);
+    if (!state.allowed)
+      throw new Problem('rate_limited', `The api-ip allowance is used up; retry in ${state.resetS} s.`);
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
@@ -88,7 +98,12 @@ export class Guards {
     return [
       async (req: FastifyRequest) => {
         // A refused key is still a request: api-ip is charged before the 401, so guessing keys is rate-limited too.
-        const refused = keyAware ? await this.verifyKey(req).then(() => undefined, (err: unknown) => err) : undefined;
+        const refused = keyAware
+          ? await this.verifyKey(req).then(
+              () => undefined,
+              (err: unknown) => err,
+            )
+          : undefined;
         await this.charge(req, 'api-ip', this.partition(req));
         if (refused) throw refused;
       },
@@ -121,7 +136,9 @@ export class Guards {
     const result = token ? await this.keys.verify(token) : ({ status: 'invalid' } as const);
     if (result.status === 'invalid') {
       req.apiKey = { status: 'invalid' };
-      throw new Problem('invalid_key', 'The bearer key is unknown or disabled.', { headers: { 'x-api-key-status': 'invalid' } });
+      throw new Problem('invalid_key', 'The bearer key is unknown or disabled.', {
+        headers: { 'x-api-key-status': 'invalid' },
+      });
     }
     req.apiKey =
       result.status === 'valid'
@@ -140,12 +157,16 @@ export class Guards {
     const keyed = key.status === 'valid' && key.id !== undefined;
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
     const lookup = opts.search !== undefined || opts.nocache;
-    if (!lookup && !keyed) return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
+    if (!lookup && !keyed)
+      return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
     const partition = keyed ? key.id! : this.partition(req);
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);
-    if (opts.search === 'account') perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
-    const once: Array<[Policy | FixedPolicyName, string]> = lookup ? [[keyed ? 'search-key' : 'search-ip', partition]] : [];
+    if (opts.search === 'account')
+      perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
+    const once: Array<[Policy | FixedPolicyName, string]> = lookup
+      ? [[keyed ? 'search-key' : 'search-ip', partition]]
+      : [];
     // Later reads wait for the first one's charge, so a refused request stops before any of them go out.
     let first: Promise<void> | undefined;
     return {

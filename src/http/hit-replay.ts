@@ -30,7 +30,14 @@ import type { SharedHitCheck } from '../stores/shared-hit-check.ts';
 export const REPLAY_MAX_BYTES = 8 * 1024 * 1024;
 
 /** Headers whose value is per request: filled in on every replay, in the position Fastify wrote them. */
-const PER_REQUEST = new Set(['x-request-id', 'ratelimit', 'ratelimit-policy', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']);
+const PER_REQUEST = new Set([
+  'x-request-id',
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+]);
 
 /** Synchronous reads of the in-process cache (MemoryCache.getNow). */
 export interface SyncCache {
@@ -96,7 +103,8 @@ function replayKey(req: IncomingMessage): string | undefined {
   const m = req.method;
   if (m !== 'GET' && m !== 'HEAD') return undefined;
   const h = req.headers;
-  if (h.authorization !== undefined || h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined) return undefined;
+  if (h.authorization !== undefined || h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined)
+    return undefined;
   if (h['x-no-compression'] !== undefined) return undefined;
   // Permalinks answer link-preview crawlers with HTML where others get Markdown (Vary: User-Agent), so whether
   // the caller is one is part of what shapes the answer.
@@ -291,7 +299,16 @@ export class HitReplay {
     const values = names.map((n) => (PER_REQUEST.has(n) ? '' : h[n]!));
     if (values.some((v) => v === undefined)) return;
     const stamps = info.deps.map(([k, , stamp]): [string, number] => [k, stamp]);
-    this.#records.set(key, { names, values, body, deps: info.deps, stamps, freshUntil: info.freshUntil, route: info.route, method });
+    this.#records.set(key, {
+      names,
+      values,
+      body,
+      deps: info.deps,
+      stamps,
+      freshUntil: info.freshUntil,
+      route: info.route,
+      method,
+    });
   }
 }
 

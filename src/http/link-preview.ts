@@ -29,7 +29,10 @@ export const LINK_PREVIEW_CRAWLERS: ReadonlyArray<{ name: string; token: string 
   { name: 'Embedly', token: 'Embedly' },
 ];
 
-const PATTERN = new RegExp(LINK_PREVIEW_CRAWLERS.map((c) => c.token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'i');
+const PATTERN = new RegExp(
+  LINK_PREVIEW_CRAWLERS.map((c) => c.token.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
+  'i',
+);
 
 export function isLinkPreviewCrawler(userAgent: string | undefined): boolean {
   return !!userAgent && PATTERN.test(userAgent);

@@ -42,5 +42,7 @@ export function problemMediaType(format: unknown, headers: IncomingHttpHeaders):
   const accept = headers.accept;
   if (!accept) return 'application/problem+json';
   const best = new Negotiator({ headers: { accept } }).mediaType(['application/problem+json', 'application/json']);
-  return best === 'application/json' && /application\/json/i.test(accept) ? 'application/json' : 'application/problem+json';
+  return best === 'application/json' && /application\/json/i.test(accept)
+    ? 'application/json'
+    : 'application/problem+json';
 }

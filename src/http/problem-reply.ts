@@ -42,7 +42,9 @@ export function toProblem(err: unknown): Problem {
   if (fe && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new Problem('invalid_body');
   // The body limit is the caller's doing, not ours: 413, not a 500 with a stack trace in the error log.
   if (fe && (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413)) {
-    return new Problem('request_too_large', 'The request body is over the 1 MiB this service accepts.', { status: 413 });
+    return new Problem('request_too_large', 'The request body is over the 1 MiB this service accepts.', {
+      status: 413,
+    });
   }
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode === 400 && /json/i.test(fe.message ?? '')) {
     return new Problem('invalid_body');
@@ -54,7 +56,10 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, baseUrl: s
   const p = toProblem(err);
   if (p.code === 'internal_error') req.log.error({ err }, 'internal error');
   reply.code(p.status);
-  reply.header('content-type', `${problemMediaType(isRecord(req.query) ? req.query.format : undefined, req.headers)}; charset=utf-8`);
+  reply.header(
+    'content-type',
+    `${problemMediaType(isRecord(req.query) ? req.query.format : undefined, req.headers)}; charset=utf-8`,
+  );
   reply.header('cache-control', 'no-store');
   reply.header('link', `<${docsUrlFor(baseUrl, p.code)}>; rel="help"; type="text/html"`);
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);

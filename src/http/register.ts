@@ -19,7 +19,9 @@ declare module 'fastify' {
 }
 
 /** The format parameter, when valid, decides; otherwise Accept does (406 when unsatisfiable). */
-function negotiationHook(decl: Pick<RouteDecl, 'representations' | 'formatParams' | 'linkPreview'>): preValidationHookHandler {
+function negotiationHook(
+  decl: Pick<RouteDecl, 'representations' | 'formatParams' | 'linkPreview'>,
+): preValidationHookHandler {
   const formats = new Map<string, Representation>(decl.representations.map((r) => [r, r]));
   const params = decl.formatParams ?? ['format'];
   return async (req: FastifyRequest) => {
@@ -32,7 +34,12 @@ function negotiationHook(decl: Pick<RouteDecl, 'representations' | 'formatParams
       if (chosen) req.representation = chosen;
       return;
     }
-    if (decl.linkPreview && formats.has('html') && isLinkPreviewCrawler(req.headers['user-agent']) && acceptsHtml(req.headers)) {
+    if (
+      decl.linkPreview &&
+      formats.has('html') &&
+      isLinkPreviewCrawler(req.headers['user-agent']) &&
+      acceptsHtml(req.headers)
+    ) {
       req.representation = 'html';
       return;
     }

@@ -124,7 +124,10 @@ function parseInput<S extends z.ZodObject>(schema: S, input: unknown, where: 'pa
  * validated before the query, as Fastify orders them; the parsed values replace the raw ones on the request
  * so later hooks (deprecation links, the problem mapper) read what the handler read.
  */
-export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(decl: RouteDecl<Q, P>, handler: Handler<z.output<Q>, z.output<P>>): RouteDef {
+export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(
+  decl: RouteDecl<Q, P>,
+  handler: Handler<z.output<Q>, z.output<P>>,
+): RouteDef {
   return {
     decl,
     handle(req, env) {
@@ -137,11 +140,19 @@ export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(decl: 
   };
 }
 
-
 /** /api/v1/profiles/{handle} → /api/v1/profiles/:handle */
 export function fastifyPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
 /** Error codes every public route can answer with. */
-export const COMMON_ERRORS: CatalogCode[] = ['bad_request', 'request_timeout', 'request_too_large', 'route_not_found', 'method_not_allowed', 'not_acceptable', 'rate_limited', 'internal_error'];
+export const COMMON_ERRORS: CatalogCode[] = [
+  'bad_request',
+  'request_timeout',
+  'request_too_large',
+  'route_not_found',
+  'method_not_allowed',
+  'not_acceptable',
+  'rate_limited',
+  'internal_error',
+];

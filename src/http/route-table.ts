@@ -13,7 +13,15 @@ import { surfaceRoutes } from '../surface/index.ts';
 /** The content routes, then the documents that describe the whole table (themselves included). */
 function assemble(): readonly RouteDef[] {
   // Order matters only for static-vs-parametric overlaps, which find-my-way resolves by specificity.
-  const table: RouteDef[] = [...postRoutes, ...profileRoutes, ...userRoutes, ...searchRoutes, ...browseRoutes, ...feedRoutes, ...oembedRoutes];
+  const table: RouteDef[] = [
+    ...postRoutes,
+    ...profileRoutes,
+    ...userRoutes,
+    ...searchRoutes,
+    ...browseRoutes,
+    ...feedRoutes,
+    ...oembedRoutes,
+  ];
   table.push(...surfaceRoutes(table));
   return table;
 }

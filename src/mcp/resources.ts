@@ -16,7 +16,8 @@ export const RESOURCES: ResourceDef[] = [
     uri: 'threadmark://llms.txt',
     name: 'llms.txt',
     title: 'Agent guide',
-    description: 'How to read posts, threads, profiles, lists and searches; paging, budgets, incremental reads, errors.',
+    description:
+      'How to read posts, threads, profiles, lists and searches; paging, budgets, incremental reads, errors.',
     mimeType: 'text/plain',
     path: DISCOVERY_PATHS.llms,
   },

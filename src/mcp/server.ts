@@ -37,7 +37,12 @@ function failure(reply: RouteReply): CallToolResult {
   return { isError: true, content: [{ type: 'text', text }] };
 }
 
-async function invoke(sdk: McpSdk, fetchRoute: RouteFetch, tool: ToolDef, args: Record<string, unknown>): Promise<CallToolResult> {
+async function invoke(
+  sdk: McpSdk,
+  fetchRoute: RouteFetch,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   let url: string;
   try {
     url = toolRequestUrl(tool, args);
@@ -50,7 +55,10 @@ async function invoke(sdk: McpSdk, fetchRoute: RouteFetch, tool: ToolDef, args: 
   try {
     data = JSON.parse(reply.body) as Record<string, unknown>;
   } catch {
-    throw new sdk.McpError(sdk.ErrorCode.InternalError, `${tool.name}: the service answered ${reply.status} without a JSON body.`);
+    throw new sdk.McpError(
+      sdk.ErrorCode.InternalError,
+      `${tool.name}: the service answered ${reply.status} without a JSON body.`,
+    );
   }
   const markdown = typeof data.markdown === 'string' ? data.markdown : '';
   return { content: [{ type: 'text', text: markdown }], structuredContent: data };
@@ -58,7 +66,14 @@ async function invoke(sdk: McpSdk, fetchRoute: RouteFetch, tool: ToolDef, args: 
 
 export async function createMcpServer(fetchRoute: RouteFetch, tools: ToolDef[], version: string): Promise<Server> {
   const sdk = await loadMcpSdk();
-  const { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } = sdk;
+  const {
+    CallToolRequestSchema,
+    ErrorCode,
+    ListResourcesRequestSchema,
+    ListToolsRequestSchema,
+    McpError,
+    ReadResourceRequestSchema,
+  } = sdk;
   // The low-level Server (not McpServer) because the tool schemas are already JSON Schema generated from the route
   // declarations, and argument validation belongs to the REST route that serves the call.
   const server = new sdk.Server(
@@ -86,9 +101,11 @@ export async function createMcpServer(fetchRoute: RouteFetch, tools: ToolDef[], 
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req): Promise<ReadResourceResult> => {
     const resource = RESOURCES.find((r) => r.uri === req.params.uri);
-    if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${req.params.uri}; call resources/list.`);
+    if (!resource)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${req.params.uri}; call resources/list.`);
     const reply = await fetchRoute(resource.path);
-    if (reply.status !== 200) throw new McpError(ErrorCode.InternalError, `${resource.uri}: the service answered ${reply.status}.`);
+    if (reply.status !== 200)
+      throw new McpError(ErrorCode.InternalError, `${resource.uri}: the service answered ${reply.status}.`);
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: reply.body }] };
   });
   return server;

@@ -10,7 +10,12 @@ export interface StdioStreams {
 }
 
 /** Serves until the client closes stdin (or the transport fails); resolves once the server is closed. */
-export async function serveStdio(fetchRoute: RouteFetch, tools: ToolDef[], version: string, streams: StdioStreams): Promise<void> {
+export async function serveStdio(
+  fetchRoute: RouteFetch,
+  tools: ToolDef[],
+  version: string,
+  streams: StdioStreams,
+): Promise<void> {
   const StdioServerTransport = await loadStdioTransport();
   const server = await createMcpServer(fetchRoute, tools, version);
   const transport = new StdioServerTransport(streams.stdin as NodeJS.ReadStream, streams.stdout as NodeJS.WriteStream);

@@ -99,7 +99,7 @@ export class Metrics {
     });
     new Counter({
       name: 'threadmark_upstream_failures_total',
-      help: 'Provider calls that failed (error, empty answer, network, 5xx, 429); each one counts toward its capability\'s breaker.',
+      help: "Provider calls that failed (error, empty answer, network, 5xx, 429); each one counts toward its capability's breaker.",
       labelNames: ['provider'],
       registers,
       collect() {
@@ -139,7 +139,8 @@ export class Metrics {
         this.reset();
         for (const p of sources.providers()) {
           for (const [operation, o] of Object.entries(p.operations ?? {})) {
-            for (const result of ['success', 'failure', 'stale'] as const) this.inc({ provider: p.name, operation, result }, o[result]);
+            for (const result of ['success', 'failure', 'stale'] as const)
+              this.inc({ provider: p.name, operation, result }, o[result]);
           }
         }
       },
@@ -152,7 +153,8 @@ export class Metrics {
       collect() {
         this.reset();
         for (const p of sources.providers()) {
-          for (const [operation, o] of Object.entries(p.operations ?? {})) this.set({ provider: p.name, operation }, o.usableSessions);
+          for (const [operation, o] of Object.entries(p.operations ?? {}))
+            this.set({ provider: p.name, operation }, o.usableSessions);
         }
       },
     });

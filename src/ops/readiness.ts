@@ -73,7 +73,9 @@ function isAnyBreakerClosed(p: ProviderHealth): boolean {
 
 function describeUnusable(health: ProviderHealth[]): string {
   if (health.length === 0) return 'No provider is configured.';
-  const why = health.map((p) => `${p.name}: ${p.capabilities.length === 0 ? 'no capabilities' : `breaker ${p.breaker}`}`);
+  const why = health.map(
+    (p) => `${p.name}: ${p.capabilities.length === 0 ? 'no capabilities' : `breaker ${p.breaker}`}`,
+  );
   return `No provider can serve reads (${why.join('; ')}).`;
 }
 

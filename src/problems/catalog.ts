@@ -8,51 +8,202 @@ export interface CatalogEntry {
 }
 
 export const CATALOG = {
-  missing_url: { status: 400, title: 'Missing url parameter', resolution: 'Pass a status URL in `url`, or use the status permalink route /{handle}/status/{id}.' },
-  invalid_url: { status: 400, title: 'Invalid X status URL', resolution: 'Pass a valid public status URL such as https://x.com/{handle}/status/{id}.' },
-  unsupported_host: { status: 400, title: 'Unsupported host', resolution: 'Only x.com and twitter.com URLs (with or without www. or mobile.) are accepted.' },
-  invalid_path: { status: 400, title: 'Not a status permalink', resolution: 'The URL path must be shaped /{handle}/status/{id} (or X\'s handle-less /i/status/{id} or /i/web/status/{id}).' },
-  invalid_params: { status: 400, title: 'Invalid handle or status id', resolution: '`handle` must be 1-15 word characters and `id` numeric; pass both together.' },
-  invalid_date: { status: 400, title: 'Invalid date window', resolution: 'Give `since` and `until` as ISO 8601 dates (2026-03-01) or date-times (2026-03-01T12:00:00Z), with since earlier than until.' },
-  invalid_user_id: { status: 400, title: 'Invalid account id', resolution: 'Use the numeric account id (1-20 digits), e.g. /i/user/783214.' },
-  invalid_handle: { status: 400, title: 'Invalid handle', resolution: 'Use 1-15 letters, digits or underscores, without a leading @.' },
-  invalid_resource: { status: 400, title: 'Unsupported browse resource', resolution: 'Use `resource` = profile, search, followers or following.' },
-  invalid_format: { status: 400, title: 'Unsupported format', resolution: 'Use markdown, obsidian or json; browse routes accept markdown or json only.' },
-  invalid_thread: { status: 400, title: 'Invalid thread parameter', resolution: 'Use off, full, conversation, or a number from 2 to 100.' },
+  missing_url: {
+    status: 400,
+    title: 'Missing url parameter',
+    resolution: 'Pass a status URL in `url`, or use the status permalink route /{handle}/status/{id}.',
+  },
+  invalid_url: {
+    status: 400,
+    title: 'Invalid X status URL',
+    resolution: 'Pass a valid public status URL such as https://x.com/{handle}/status/{id}.',
+  },
+  unsupported_host: {
+    status: 400,
+    title: 'Unsupported host',
+    resolution: 'Only x.com and twitter.com URLs (with or without www. or mobile.) are accepted.',
+  },
+  invalid_path: {
+    status: 400,
+    title: 'Not a status permalink',
+    resolution:
+      "The URL path must be shaped /{handle}/status/{id} (or X's handle-less /i/status/{id} or /i/web/status/{id}).",
+  },
+  invalid_params: {
+    status: 400,
+    title: 'Invalid handle or status id',
+    resolution: '`handle` must be 1-15 word characters and `id` numeric; pass both together.',
+  },
+  invalid_date: {
+    status: 400,
+    title: 'Invalid date window',
+    resolution:
+      'Give `since` and `until` as ISO 8601 dates (2026-03-01) or date-times (2026-03-01T12:00:00Z), with since earlier than until.',
+  },
+  invalid_user_id: {
+    status: 400,
+    title: 'Invalid account id',
+    resolution: 'Use the numeric account id (1-20 digits), e.g. /i/user/783214.',
+  },
+  invalid_handle: {
+    status: 400,
+    title: 'Invalid handle',
+    resolution: 'Use 1-15 letters, digits or underscores, without a leading @.',
+  },
+  invalid_resource: {
+    status: 400,
+    title: 'Unsupported browse resource',
+    resolution: 'Use `resource` = profile, search, followers or following.',
+  },
+  invalid_format: {
+    status: 400,
+    title: 'Unsupported format',
+    resolution: 'Use markdown, obsidian or json; browse routes accept markdown or json only.',
+  },
+  invalid_thread: {
+    status: 400,
+    title: 'Invalid thread parameter',
+    resolution: 'Use off, full, conversation, or a number from 2 to 100.',
+  },
   invalid_userinfo: { status: 400, title: 'Invalid userinfo parameter', resolution: 'Use off, author or all.' },
   invalid_context: { status: 400, title: 'Invalid context parameter', resolution: 'Use full or thread.' },
   invalid_replies: { status: 400, title: 'Invalid replies parameter', resolution: 'Use top, recent or off.' },
-  invalid_mode: { status: 400, title: 'Invalid mode parameter', resolution: 'On /api/convert, `mode` is markdown, json or html (a legacy spelling of the representation).' },
+  invalid_mode: {
+    status: 400,
+    title: 'Invalid mode parameter',
+    resolution: 'On /api/convert, `mode` is markdown, json or html (a legacy spelling of the representation).',
+  },
   missing_query: { status: 400, title: 'Missing search query', resolution: 'Pass the search terms in `q`.' },
-  invalid_body: { status: 400, title: 'Invalid JSON body', resolution: 'The body must be a well-formed JSON object, or omitted.' },
-  invalid_key: { status: 401, title: 'Invalid or disabled API key', resolution: 'Drop the Authorization header or obtain a replacement key; do not retry the same key.' },
+  invalid_body: {
+    status: 400,
+    title: 'Invalid JSON body',
+    resolution: 'The body must be a well-formed JSON object, or omitted.',
+  },
+  invalid_key: {
+    status: 401,
+    title: 'Invalid or disabled API key',
+    resolution: 'Drop the Authorization header or obtain a replacement key; do not retry the same key.',
+  },
   unauthorized: { status: 401, title: 'Unauthorized', resolution: 'This is a private route.' },
-  not_found: { status: 404, title: 'Not found', resolution: 'The post or profile is not public, was deleted, is protected or does not exist.' },
-  route_not_found: { status: 404, title: 'API route not found', resolution: 'Check the path against /openapi.json or /docs.' },
-  method_not_allowed: { status: 405, title: 'Method not allowed', resolution: 'Use GET, HEAD or OPTIONS; the Allow header lists the accepted methods.' },
-  not_acceptable: { status: 406, title: 'No acceptable representation', resolution: 'Accept must allow text/markdown, application/json or text/html, or be omitted.' },
-  rate_limited: { status: 429, title: 'Rate limit exceeded', resolution: 'Wait Retry-After seconds before retrying; cached responses do not count.' },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    resolution: 'The post or profile is not public, was deleted, is protected or does not exist.',
+  },
+  route_not_found: {
+    status: 404,
+    title: 'API route not found',
+    resolution: 'Check the path against /openapi.json or /docs.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    resolution: 'Use GET, HEAD or OPTIONS; the Allow header lists the accepted methods.',
+  },
+  not_acceptable: {
+    status: 406,
+    title: 'No acceptable representation',
+    resolution: 'Accept must allow text/markdown, application/json or text/html, or be omitted.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    resolution: 'Wait Retry-After seconds before retrying; cached responses do not count.',
+  },
   internal_error: { status: 500, title: 'Unexpected error', resolution: 'Retry with exponential backoff.' },
   upstream_error: { status: 502, title: 'Upstream provider error', resolution: 'Retry with backoff.' },
-  search_unavailable: { status: 503, title: 'Search temporarily unavailable', resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.' },
-  admin_unconfigured: { status: 503, title: 'Admin is not configured', resolution: 'Private route, not part of the public API.' },
-  key_store_unavailable: { status: 503, title: 'Key store unavailable', resolution: 'Private route, not part of the public API: the key store (SQLite or Redis) did not answer; retry after Retry-After.' },
-  batch_too_large: { status: 413, title: 'Too many messages in one batch', resolution: 'Send at most 20 JSON-RPC messages in one POST to /mcp; split larger batches.' },
-  not_ready: { status: 503, title: 'Instance not ready', resolution: 'Operator route (/readyz), not part of the public API: `checks` says which dependency is missing; route traffic to another instance.' },
+  search_unavailable: {
+    status: 503,
+    title: 'Search temporarily unavailable',
+    resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.',
+  },
+  admin_unconfigured: {
+    status: 503,
+    title: 'Admin is not configured',
+    resolution: 'Private route, not part of the public API.',
+  },
+  key_store_unavailable: {
+    status: 503,
+    title: 'Key store unavailable',
+    resolution:
+      'Private route, not part of the public API: the key store (SQLite or Redis) did not answer; retry after Retry-After.',
+  },
+  batch_too_large: {
+    status: 413,
+    title: 'Too many messages in one batch',
+    resolution: 'Send at most 20 JSON-RPC messages in one POST to /mcp; split larger batches.',
+  },
+  not_ready: {
+    status: 503,
+    title: 'Instance not ready',
+    resolution:
+      'Operator route (/readyz), not part of the public API: `checks` says which dependency is missing; route traffic to another instance.',
+  },
   // Additions inside v1 (new codes are additive; documented in /docs/reliability and OpenAPI).
-  invalid_cursor: { status: 400, title: 'Invalid cursor', resolution: 'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.' },
-  invalid_page: { status: 400, title: 'Invalid page or limit', resolution: '`page` is a whole number from 1 (values above 10 are clamped); `limit` a whole number from 1 (values above 20 are clamped).' },
+  invalid_cursor: {
+    status: 400,
+    title: 'Invalid cursor',
+    resolution:
+      'Send back a nextCursor unchanged, only to the route, query and feed that issued it; or drop it to start over.',
+  },
+  invalid_page: {
+    status: 400,
+    title: 'Invalid page or limit',
+    resolution:
+      '`page` is a whole number from 1 (values above 10 are clamped); `limit` a whole number from 1 (values above 20 are clamped).',
+  },
   invalid_feed: { status: 400, title: 'Invalid search feed', resolution: 'Use latest, top, photos, videos or users.' },
   invalid_query: { status: 400, title: 'Invalid search query', resolution: 'Search terms are at most 512 characters.' },
-  invalid_flag: { status: 400, title: 'Invalid boolean parameter', resolution: 'Boolean parameters take true, 1, yes, false or 0.' },
-  bad_request: { status: 400, title: 'Malformed HTTP request', resolution: 'Send a well-formed HTTP/1.1 request: a percent-encoded target without spaces or control characters, path segments of at most 1000 characters, and valid header syntax.' },
-  request_timeout: { status: 408, title: 'Request timeout', resolution: 'Send the whole request promptly; the connection is closed.' },
-  request_too_large: { status: 431, title: 'Request too large', resolution: 'Keep the request line and headers under 16 KB (431) and a request body (MCP, admin) under 1 MiB (413); search terms are at most 512 characters.' },
-  invalid_since_id: { status: 400, title: 'Invalid since_id', resolution: '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.' },
-  invalid_budget: { status: 400, title: 'Invalid budget', resolution: '`budget` is a whole number of characters from 500 to 200000, and at least what the requested post (or a list page without its items) needs: the detail says how many.' },
-  invalid_dimension: { status: 400, title: 'Invalid maxwidth or maxheight', resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.' },
-  invalid_feed_option: { status: 400, title: 'Invalid feed parameter', resolution: 'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.' },
-  too_many_handles: { status: 400, title: 'Too many handles', resolution: 'A multi-account feed takes at most 10 handles, separated by commas (repeats count once).' },
+  invalid_flag: {
+    status: 400,
+    title: 'Invalid boolean parameter',
+    resolution: 'Boolean parameters take true, 1, yes, false or 0.',
+  },
+  bad_request: {
+    status: 400,
+    title: 'Malformed HTTP request',
+    resolution:
+      'Send a well-formed HTTP/1.1 request: a percent-encoded target without spaces or control characters, path segments of at most 1000 characters, and valid header syntax.',
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    resolution: 'Send the whole request promptly; the connection is closed.',
+  },
+  request_too_large: {
+    status: 431,
+    title: 'Request too large',
+    resolution:
+      'Keep the request line and headers under 16 KB (431) and a request body (MCP, admin) under 1 MiB (413); search terms are at most 512 characters.',
+  },
+  invalid_since_id: {
+    status: 400,
+    title: 'Invalid since_id',
+    resolution:
+      '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.',
+  },
+  invalid_budget: {
+    status: 400,
+    title: 'Invalid budget',
+    resolution:
+      '`budget` is a whole number of characters from 500 to 200000, and at least what the requested post (or a list page without its items) needs: the detail says how many.',
+  },
+  invalid_dimension: {
+    status: 400,
+    title: 'Invalid maxwidth or maxheight',
+    resolution: 'oEmbed maxwidth and maxheight are whole numbers of pixels, at least 1.',
+  },
+  invalid_feed_option: {
+    status: 400,
+    title: 'Invalid feed parameter',
+    resolution:
+      'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.',
+  },
+  too_many_handles: {
+    status: 400,
+    title: 'Too many handles',
+    resolution: 'A multi-account feed takes at most 10 handles, separated by commas (repeats count once).',
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type CatalogCode = keyof typeof CATALOG;

@@ -16,7 +16,12 @@ export class Problem extends Error {
   constructor(
     code: ProblemCode,
     detail?: string,
-    opts: { headers?: Record<string, string>; extensions?: Record<string, unknown>; search?: boolean; status?: number } = {},
+    opts: {
+      headers?: Record<string, string>;
+      extensions?: Record<string, unknown>;
+      search?: boolean;
+      status?: number;
+    } = {},
   ) {
     const entry: CatalogEntry =
       (isCatalogCode(code) ? CATALOG[code] : providerCodeEntry(code, !!opts.search)) ?? CATALOG.internal_error;

@@ -2,7 +2,14 @@ import { Problem } from '../problems/problem.ts';
 import { providerCode } from '../problems/catalog.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
-import { ProviderError, type CallOptions, type Capability, type FailureKind, type Provider, type ProviderOperationHealth } from './types.ts';
+import {
+  ProviderError,
+  type CallOptions,
+  type Capability,
+  type FailureKind,
+  type Provider,
+  type ProviderOperationHealth,
+} from './types.ts';
 
 export interface ChainOptions {
   /** Breaker settings per provider and capability; `false` turns the breaker off. Default: 5 failures, 30 s. */
@@ -11,7 +18,6 @@ export interface ChainOptions {
   deadlineMs?: number;
   now?: () => number;
 }
-
 
 export interface RunOptions {
   /** Search routes answer 503 (with Retry-After) instead of 502 when every provider fails. */
@@ -73,7 +79,10 @@ export interface ProviderHealth {
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
   private readonly circuitOptions: CircuitOptions | undefined;
-  private readonly counts = new Map<string, { successes: number; failures: number; lastFailure?: { kind: FailureKind; at: string } }>();
+  private readonly counts = new Map<
+    string,
+    { successes: number; failures: number; lastFailure?: { kind: FailureKind; at: string } }
+  >();
   private readonly deadlineMs: number;
   private readonly now: () => number;
 
@@ -217,14 +226,20 @@ export class ProviderChain {
     if (failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed')) {
       // Nobody contradicted it and nobody else failed: "not found" is the best answer there is, marked as
       // unconfirmed so that a stale copy still stands in for it (read-through) and an ancestor walk retries.
-      throw new Problem('not_found', `${failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`, {
-        extensions: { source: failures[0]!.provider, confirmed: false },
-      });
+      throw new Problem(
+        'not_found',
+        `${failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`,
+        {
+          extensions: { source: failures[0]!.provider, confirmed: false },
+        },
+      );
     }
     const anyTried = failures.length > 0;
     if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, capability, !!opts.search)));
     const notes = [
-      ...(anyTried && skipped.length > 0 ? [`Skipped while failing repeatedly: ${skipped.map((p) => p.name).join(', ')}.`] : []),
+      ...(anyTried && skipped.length > 0
+        ? [`Skipped while failing repeatedly: ${skipped.map((p) => p.name).join(', ')}.`]
+        : []),
       ...(untried.length > 0 ? [`Not tried, the request deadline had passed: ${untried.join(', ')}.`] : []),
     ];
     return this.allFailed(failures, notes, opts);
@@ -261,7 +276,8 @@ export class ProviderChain {
         .map((p) => p.retryAfterS?.(capability))
         .filter((s): s is number => typeof s === 'number' && s > 0);
       const retryAfter = waits.length > 0 ? Math.min(...waits) : DEFAULT_SEARCH_RETRY_AFTER_S;
-      const why = waits.length > 0 ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.` : '';
+      const why =
+        waits.length > 0 ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.` : '';
       throw new Problem('search_unavailable', `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
     }
     // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.
@@ -271,10 +287,14 @@ export class ProviderChain {
       .filter((p): p is { name: string; waitS: number } => typeof p.waitS === 'number' && p.waitS > 0)
       .sort((a, b) => a.waitS - b.waitS)[0];
     if (parked) {
-      throw new Problem(`${parked.name}_error`, `${detail} Every ${parked.name} session that could serve it is parked; the first frees up in ${parked.waitS} s.`, {
-        status: 503,
-        headers: { 'Retry-After': String(parked.waitS) },
-      });
+      throw new Problem(
+        `${parked.name}_error`,
+        `${detail} Every ${parked.name} session that could serve it is parked; the first frees up in ${parked.waitS} s.`,
+        {
+          status: 503,
+          headers: { 'Retry-After': String(parked.waitS) },
+        },
+      );
     }
     throw new Problem('upstream_error', detail);
   }
@@ -285,11 +305,17 @@ export class ProviderChain {
     const retryAfter = waits.length > 0 ? Math.min(...waits) : undefined;
     const headers: Record<string, string> = {};
     if (search || retryAfter !== undefined) headers['Retry-After'] = String(retryAfter ?? DEFAULT_SEARCH_RETRY_AFTER_S);
-    const extensions = { failures: failures.map(({ provider, kind, status }) => ({ provider, kind, ...(status ? { status } : {}) })) };
+    const extensions = {
+      failures: failures.map(({ provider, kind, status }) => ({ provider, kind, ...(status ? { status } : {}) })),
+    };
     const note = notes.length > 0 ? ` ${notes.join(' ')}` : '';
 
     if (search && failures.every((f) => f.kind === 'unavailable')) {
-      throw new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search });
+      throw new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, {
+        headers,
+        extensions,
+        search,
+      });
     }
     // Nothing failed, the capable providers only had no usable session: a wait, not an upstream failure.
     const waiting = failures.every((f) => f.kind === 'unavailable') && retryAfter !== undefined ? { status: 503 } : {};
@@ -298,9 +324,19 @@ export class ProviderChain {
       // The code must stay inside the documented family: not_found stops the chain before this, and a lone
       // unconfirmed "not found" becomes not_found, but a breaker skip reports the last kind it saw (any of them).
       const kind = f.kind === 'unavailable' || f.kind === 'not_found' || f.kind === 'unconfirmed' ? 'error' : f.kind;
-      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, { headers, extensions, search, ...waiting });
+      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, {
+        headers,
+        extensions,
+        search,
+        ...waiting,
+      });
     }
-    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, { headers, extensions, search, ...waiting });
+    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, {
+      headers,
+      extensions,
+      search,
+      ...waiting,
+    });
   }
 }
 
@@ -310,7 +346,13 @@ function describe(f: Failure): string {
 
 function toFailure(provider: string, err: unknown): Failure {
   if (err instanceof ProviderError) {
-    return { provider: err.provider || provider, kind: err.kind, message: err.message, status: err.opts.status, retryAfterS: err.opts.retryAfterS };
+    return {
+      provider: err.provider || provider,
+      kind: err.kind,
+      message: err.message,
+      status: err.opts.status,
+      retryAfterS: err.opts.retryAfterS,
+    };
   }
   // An unexpected throw (e.g. an upstream shape the parser did not foresee) is that provider's error,
   // not a reason to give up on the others.

@@ -112,7 +112,9 @@ const MIN_ATTEMPT_MS = 50;
 async function attemptOnce(provider: string, url: string, opts: UpstreamRequest): Promise<UpstreamResponse> {
   const deadline = opts.deadline;
   if (deadline?.expired) {
-    throw new ProviderError(provider, 'network', `${provider} was not asked: the request deadline had passed`, { timedOut: true });
+    throw new ProviderError(provider, 'network', `${provider} was not asked: the request deadline had passed`, {
+      timedOut: true,
+    });
   }
   const timeoutMs = Math.max(1, Math.min(opts.timeoutMs, deadline ? deadline.remainingMs() : Infinity));
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -120,12 +122,21 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
   const maxBytes = opts.maxBytes ?? opts.policy?.maxBytes ?? DEFAULT_MAX_BYTES;
   try {
     const agent: Record<string, string> = opts.policy?.userAgent ? { 'user-agent': opts.policy.userAgent } : {};
-    return await getFollowing(new URL(url), { ...FETCH_HEADERS, ...agent, ...opts.headers }, signal, maxBytes, provider);
+    return await getFollowing(
+      new URL(url),
+      { ...FETCH_HEADERS, ...agent, ...opts.headers },
+      signal,
+      maxBytes,
+      provider,
+    );
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason ?? err;
     if (err instanceof ProviderError) throw err;
     if (timeout.aborted || deadline?.signal.aborted) {
-      const why = deadline?.signal.aborted || timeoutMs < opts.timeoutMs ? 'before the request deadline' : `within ${opts.timeoutMs} ms`;
+      const why =
+        deadline?.signal.aborted || timeoutMs < opts.timeoutMs
+          ? 'before the request deadline'
+          : `within ${opts.timeoutMs} ms`;
       throw new ProviderError(provider, 'network', `${provider} did not answer ${why}`, { cause: err, timedOut: true });
     }
     throw new ProviderError(provider, 'network', `${provider} could not be reached: ${describe(err)}`, { cause: err });
@@ -138,7 +149,10 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
  * Idle sockets are kept per origin and unref'd, so they never hold the process open; one idle for 4 s is
  * dropped, before a typical server's keep-alive timeout (5 s in Node) can close it under a request reusing it.
  */
-const AGENTS = { 'http:': new HttpAgent({ keepAlive: true, timeout: 4000 }), 'https:': new HttpsAgent({ keepAlive: true, timeout: 4000 }) };
+const AGENTS = {
+  'http:': new HttpAgent({ keepAlive: true, timeout: 4000 }),
+  'https:': new HttpsAgent({ keepAlive: true, timeout: 4000 }),
+};
 const MAX_REDIRECTS = 20;
 
 /** The request headers fetch() sent, so upstreams see the same request as before; providers' own headers win. */
@@ -192,21 +206,37 @@ async function getFollowing(
 }
 
 function send(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return Promise.reject(new Error(`unsupported protocol ${url.protocol}`));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers, agent: AGENTS[url.protocol as 'http:' | 'https:'], signal }, resolve);
+    const req = request(
+      url,
+      { method: 'GET', headers, agent: AGENTS[url.protocol as 'http:' | 'https:'], signal },
+      resolve,
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 /** An oversize answer is the upstream misbehaving, not the network: reported as the provider's error. */
-async function readCapped(res: IncomingMessage, headers: Headers, status: number, maxBytes: number, provider: string): Promise<string> {
+async function readCapped(
+  res: IncomingMessage,
+  headers: Headers,
+  status: number,
+  maxBytes: number,
+  provider: string,
+): Promise<string> {
   const declared = Number(headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     res.destroy();
-    throw new ProviderError(provider, 'error', `${provider} answered with ${declared} bytes, above the ${maxBytes} byte limit`, { status });
+    throw new ProviderError(
+      provider,
+      'error',
+      `${provider} answered with ${declared} bytes, above the ${maxBytes} byte limit`,
+      { status },
+    );
   }
   const body = decoded(res, headers.get('content-encoding'));
   const chunks: Buffer[] = [];
@@ -215,7 +245,9 @@ async function readCapped(res: IncomingMessage, headers: Headers, status: number
     for await (const chunk of body as AsyncIterable<Buffer>) {
       size += chunk.byteLength;
       if (size > maxBytes) {
-        throw new ProviderError(provider, 'error', `${provider} answer exceeded the ${maxBytes} byte limit`, { status });
+        throw new ProviderError(provider, 'error', `${provider} answer exceeded the ${maxBytes} byte limit`, {
+          status,
+        });
       }
       chunks.push(chunk);
     }
@@ -231,7 +263,13 @@ async function readCapped(res: IncomingMessage, headers: Headers, status: number
 function decoded(res: IncomingMessage, coding: string | null): Readable {
   const c = coding?.trim().toLowerCase();
   const decoder =
-    c === 'gzip' || c === 'x-gzip' ? createGunzip() : c === 'deflate' ? createInflate() : c === 'br' ? createBrotliDecompress() : undefined;
+    c === 'gzip' || c === 'x-gzip'
+      ? createGunzip()
+      : c === 'deflate'
+        ? createInflate()
+        : c === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   if (!decoder) return res;
   res.on('error', (err) => decoder.destroy(err));
   return res.pipe(decoder);

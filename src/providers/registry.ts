@@ -24,8 +24,14 @@ export type ProviderFactory = (cfg: ProvidersConfig) => Provider | undefined;
  * register fakes). A factory may return undefined when its configuration is missing.
  */
 const factories = new Map<string, ProviderFactory>([
-  ['fxtwitter', (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy })],
-  ['syndication', (cfg) => new SyndicationProvider({ baseUrl: cfg.syndicationUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy })],
+  [
+    'fxtwitter',
+    (cfg) => new FxTwitterProvider({ baseUrl: cfg.fxtwitterUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy }),
+  ],
+  [
+    'syndication',
+    (cfg) => new SyndicationProvider({ baseUrl: cfg.syndicationUrl, timeoutMs: cfg.timeoutMs, policy: cfg.policy }),
+  ],
   [
     'x',
     (cfg) => {

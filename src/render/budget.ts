@@ -41,7 +41,12 @@ export function appendClosing(body: string, closing: string | undefined): string
 }
 
 /** `render` places the closing line (undefined while nothing is left out) where the document wants it. */
-export function fitBudget<R>(giveWay: GiveWay<R>, render: (read: R, closing?: string) => string, budget: number, fullUrl: string): Fitted<R> {
+export function fitBudget<R>(
+  giveWay: GiveWay<R>,
+  render: (read: R, closing?: string) => string,
+  budget: number,
+  fullUrl: string,
+): Fitted<R> {
   const attempt = (k: number) => {
     const { read, leftOut } = giveWay.drop(k);
     const markdown = render(read, leftOut.length ? closingLine(leftOut, fullUrl) : undefined);

@@ -9,7 +9,8 @@ const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 // markdown-it's default check only blocks a few schemes; allow-list instead.
 md.validateLink = (url: string): boolean => /^https?:\/\//i.test(url) || (url.startsWith('/') && !url.startsWith('//'));
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   tokens[idx]!.attrSet('rel', 'nofollow noopener noreferrer');
   return defaultLinkOpen(tokens, idx, options, env, self);
@@ -20,7 +21,8 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   return defaultImage(tokens, idx, options, env, self);
 };
 
-const CSP = "default-src 'none'; img-src https: http:; media-src https: http:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'none'; img-src https: http:; media-src https: http:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 const CSS = `body{margin:0 auto;max-width:46rem;padding:1rem;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#fff}
 img{max-width:100%;height:auto}a{color:#0b57d0}blockquote{margin:0 0 1em;padding-left:1em;border-left:3px solid #ccc;color:#444}
@@ -111,7 +113,10 @@ export function renderHtmlPage(markdown: string, opts: HtmlPageOptions): string 
   if (oembed) head.push(`<link rel="alternate" type="application/json+oembed" href="${escapeHtml(oembed)}">`);
   for (const f of opts.feeds ?? []) {
     const href = safeUrl(f.href);
-    if (href) head.push(`<link rel="alternate" type="${escapeHtml(f.type)}" title="${escapeHtml(f.title)}" href="${escapeHtml(href)}">`);
+    if (href)
+      head.push(
+        `<link rel="alternate" type="${escapeHtml(f.type)}" title="${escapeHtml(f.title)}" href="${escapeHtml(href)}">`,
+      );
   }
   head.push(`<style>${CSS}</style>`);
   const home = safeUrl(opts.baseUrl);

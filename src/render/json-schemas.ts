@@ -77,7 +77,9 @@ const article = z.looseObject({
   title: z.string(),
   previewText: z.string().optional(),
   coverUrl: z.string().optional(),
-  blocks: z.array(z.looseObject({ type: z.string() })).describe('Headings, paragraphs, lists, quotes, code, images, dividers, in order.'),
+  blocks: z
+    .array(z.looseObject({ type: z.string() }))
+    .describe('Headings, paragraphs, lists, quotes, code, images, dividers, in order.'),
 });
 
 const unavailablePost = z.looseObject({
@@ -114,7 +116,9 @@ export const postSchema = z
     },
     truncated: z.boolean().optional(),
     edits: z
-      .looseObject({ versions: z.array(z.string()).min(2).describe('Every version id, the original first, the latest last.') })
+      .looseObject({
+        versions: z.array(z.string()).min(2).describe('Every version id, the original first, the latest last.'),
+      })
       .optional()
       .describe('Present when the post was edited and the answering provider reports it.'),
   })
@@ -180,7 +184,9 @@ export const profileJsonSchema = z.looseObject({
     .looseObject({ replies: z.boolean(), reposts: z.boolean() })
     .optional()
     .describe('Which kinds besides original posts were asked for (with_replies, with_reposts).'),
-  posts: z.array(postSchema).describe('Most recent original posts (and replies / reposts when asked for), newest first.'),
+  posts: z
+    .array(postSchema)
+    .describe('Most recent original posts (and replies / reposts when asked for), newest first.'),
   ...paging,
 });
 

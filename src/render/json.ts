@@ -77,7 +77,14 @@ function paging(read: ListMeta): Omit<ListEnvelope, 'markdown'> {
 }
 
 export function profileJson(read: ProfileRead, markdown: string): ProfileJson {
-  return { markdown, profile: read.profile, ...(read.window ? { window: read.window } : {}), ...(read.includes ? { includes: read.includes } : {}), posts: read.posts, ...paging(read) };
+  return {
+    markdown,
+    profile: read.profile,
+    ...(read.window ? { window: read.window } : {}),
+    ...(read.includes ? { includes: read.includes } : {}),
+    posts: read.posts,
+    ...paging(read),
+  };
 }
 
 export function connectionsJson(read: ConnectionsRead, markdown: string): ConnectionsJson {
@@ -85,5 +92,12 @@ export function connectionsJson(read: ConnectionsRead, markdown: string): Connec
 }
 
 export function searchJson(read: SearchRead, markdown: string): SearchJson {
-  return { markdown, q: read.q, feed: read.feed, ...(read.window ? { window: read.window } : {}), items: read.items, ...paging(read) };
+  return {
+    markdown,
+    q: read.q,
+    feed: read.feed,
+    ...(read.window ? { window: read.window } : {}),
+    items: read.items,
+    ...paging(read),
+  };
 }

@@ -109,7 +109,13 @@ function count(n: number | undefined, what: string): string | undefined {
 }
 
 export function profilePreview(author: Author, permalink: string): LinkPreview {
-  const counts = [count(author.followers, 'followers'), count(author.following, 'following'), count(author.posts, 'posts')].filter(Boolean).join(' · ');
+  const counts = [
+    count(author.followers, 'followers'),
+    count(author.following, 'following'),
+    count(author.posts, 'posts'),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const bio = author.bio?.trim();
   const avatar = largeAvatar(author.avatarUrl);
   return {

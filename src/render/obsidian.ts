@@ -16,7 +16,10 @@ import { renderPostDocument, type PostDocumentOptions } from './markdown/thread.
  */
 export function yamlString(s: string): string {
   const wellFormed = s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-  return JSON.stringify(wellFormed).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return JSON.stringify(wellFormed).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
 }
 
 function tagsOf(posts: Post[]): string[] {

@@ -122,7 +122,10 @@ function watchRedis(redis: Redis, log: StoresLog): { down(err: Error, op?: strin
   const down = (err: Error, op?: string) => {
     if (degraded || stopped) return;
     degraded = true;
-    log.warn({ err: err.message, op }, 'redis unreachable: cache and rate limits are per instance, API keys unverified');
+    log.warn(
+      { err: err.message, op },
+      'redis unreachable: cache and rate limits are per instance, API keys unverified',
+    );
   };
   redis.on('ready', () => {
     if (!degraded) return;

@@ -58,9 +58,19 @@ export class SharedHitCheck {
    * the consumed count and ms left in the window. 'changed' (an entry was refreshed, evicted or expired) and
    * 'refused' (over the quota) charge nothing: the normal path then answers.
    */
-  async check(partition: string, deps: ReadonlyArray<readonly [string, number]>): Promise<{ consumed: number; ttlMs: number } | 'changed' | 'refused'> {
+  async check(
+    partition: string,
+    deps: ReadonlyArray<readonly [string, number]>,
+  ): Promise<{ consumed: number; ttlMs: number } | 'changed' | 'refused'> {
     const keys = [this.#opts.limitKey(partition), ...deps.map(([k]) => this.#opts.cacheKey(k))];
-    const out = await this.#redis.tmHitCheck(keys.length, ...keys, 1, this.#opts.windowS, this.#opts.quota, ...deps.map(([, s]) => String(s)));
+    const out = await this.#redis.tmHitCheck(
+      keys.length,
+      ...keys,
+      1,
+      this.#opts.windowS,
+      this.#opts.quota,
+      ...deps.map(([, s]) => String(s)),
+    );
     const status = Number(out[0]);
     if (status === 0) return 'changed';
     if (status !== 1) return 'refused';

@@ -50,7 +50,11 @@ export function buildApiDocument(routes: readonly RouteDef[], opts: ApiDocumentO
       permalinks: routesOf(routes, 'permalink', baseUrl),
       legacy: routesOf(routes, 'legacy', baseUrl),
       discovery: routesOf(routes, 'discovery', baseUrl),
-      mcp: { href: link(DISCOVERY_PATHS.mcp), transport: 'streamable-http', tools: routes.flatMap((r) => (r.decl.mcpTool ? [r.decl.mcpTool] : [])) },
+      mcp: {
+        href: link(DISCOVERY_PATHS.mcp),
+        transport: 'streamable-http',
+        tools: routes.flatMap((r) => (r.decl.mcpTool ? [r.decl.mcpTool] : [])),
+      },
     },
     authentication: {
       required: false,
@@ -63,7 +67,11 @@ export function buildApiDocument(routes: readonly RouteDef[], opts: ApiDocumentO
       minimum_support_window_months: LIFECYCLE.minimumSupportWindowMonths,
       versioning_scheme: 'url-path',
       policy: link(LIFECYCLE.policyPath),
-      deprecated_routes: deprecatedOperations(routes).map(({ method, path, ...rest }) => ({ route: `${method} ${path}`, path, ...rest })),
+      deprecated_routes: deprecatedOperations(routes).map(({ method, path, ...rest }) => ({
+        route: `${method} ${path}`,
+        path,
+        ...rest,
+      })),
     },
     health: opts.health ?? 'unknown',
   };

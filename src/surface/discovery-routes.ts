@@ -1,7 +1,14 @@
 // GET /api, /openapi.json, /.well-known/api-catalog, /.well-known/ard.json and /llms.txt: fixed media types,
 // generated on first use from the route table the server hands over.
 import { z } from 'zod';
-import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../http/route-decl.ts';
+import {
+  defineRoute,
+  NO_PARAMS,
+  type HandlerContext,
+  type Rendered,
+  type RouteDecl,
+  type RouteDef,
+} from '../http/route-decl.ts';
 import type { FixedMedia } from './fixed-media.ts';
 import { buildApiDocument } from './api-document.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -23,7 +30,14 @@ const NO_QUERY = z.object({});
 
 export type DocumentDecl = RouteDecl<typeof NO_QUERY, typeof NO_PARAMS>;
 
-export function discoveryDecl(operationId: string, path: string, summary: string, description: string, fixed: FixedMedia, tag = 'discovery'): DocumentDecl {
+export function discoveryDecl(
+  operationId: string,
+  path: string,
+  summary: string,
+  description: string,
+  fixed: FixedMedia,
+  tag = 'discovery',
+): DocumentDecl {
   return {
     operationId,
     path,
@@ -41,7 +55,11 @@ export function discoveryDecl(operationId: string, path: string, summary: string
 }
 
 /** A document that changes only with a deployment: five minutes of public caching, and a pointer to the catalog. */
-export function documentRoute(decl: DocumentDecl, contentType: string, build: (ctx: HandlerContext) => string): RouteDef {
+export function documentRoute(
+  decl: DocumentDecl,
+  contentType: string,
+  build: (ctx: HandlerContext) => string,
+): RouteDef {
   return defineRoute(decl, async (ctx): Promise<Rendered> => ({
     body: build(ctx),
     contentType,
@@ -68,14 +86,24 @@ export function discoveryRoutes(table: RouteTable): RouteDef[] {
         const { config, version, health } = ctx.services;
         const doc = buildApiDocument(table, { baseUrl: config.baseUrl, version, health: health?.() });
         // Health changes from one request to the next; the rest is cheap to rebuild.
-        return { body: JSON.stringify(doc), contentType: JSON_TYPE, headers: { 'cache-control': 'no-cache', link: apiCatalogLink(config.baseUrl) } };
+        return {
+          body: JSON.stringify(doc),
+          contentType: JSON_TYPE,
+          headers: { 'cache-control': 'no-cache', link: apiCatalogLink(config.baseUrl) },
+        };
       },
     ),
     documentRoute(
-      discoveryDecl('openapi', DISCOVERY_PATHS.openapi, 'OpenAPI 3.1 description', 'Every public route, generated from the same declarations that validate requests, with the x-api-lifecycle policy.', {
-        mediaType: 'application/json',
-        schema: { ...OBJECT, required: ['openapi', 'info', 'paths'] },
-      }),
+      discoveryDecl(
+        'openapi',
+        DISCOVERY_PATHS.openapi,
+        'OpenAPI 3.1 description',
+        'Every public route, generated from the same declarations that validate requests, with the x-api-lifecycle policy.',
+        {
+          mediaType: 'application/json',
+          schema: { ...OBJECT, required: ['openapi', 'info', 'paths'] },
+        },
+      ),
       JSON_TYPE,
       ({ services }) =>
         cachedDocument(table, `openapi ${services.config.baseUrl} ${services.version}`, (routes) =>
@@ -83,18 +111,30 @@ export function discoveryRoutes(table: RouteTable): RouteDef[] {
         ),
     ),
     documentRoute(
-      discoveryDecl('apiCatalog', DISCOVERY_PATHS.apiCatalog, 'API catalog (RFC 9727)', 'A linkset pointing at the OpenAPI description, the documentation and the status document.', {
-        mediaType: 'application/linkset+json',
-        schema: { ...OBJECT, required: ['linkset'] },
-      }),
+      discoveryDecl(
+        'apiCatalog',
+        DISCOVERY_PATHS.apiCatalog,
+        'API catalog (RFC 9727)',
+        'A linkset pointing at the OpenAPI description, the documentation and the status document.',
+        {
+          mediaType: 'application/linkset+json',
+          schema: { ...OBJECT, required: ['linkset'] },
+        },
+      ),
       API_CATALOG_MEDIA_TYPE,
       ({ services }) => JSON.stringify(buildApiCatalog(services.config.baseUrl)),
     ),
     documentRoute(
-      discoveryDecl('ard', DISCOVERY_PATHS.ard, 'Published machine surfaces', 'REST v1, permalinks, MCP and OpenAPI with their URLs, as an agentic resource discovery manifest.', {
-        mediaType: 'application/json',
-        schema: { ...OBJECT, required: ['entries'] },
-      }),
+      discoveryDecl(
+        'ard',
+        DISCOVERY_PATHS.ard,
+        'Published machine surfaces',
+        'REST v1, permalinks, MCP and OpenAPI with their URLs, as an agentic resource discovery manifest.',
+        {
+          mediaType: 'application/json',
+          schema: { ...OBJECT, required: ['entries'] },
+        },
+      ),
       JSON_TYPE,
       ({ services }) =>
         cachedDocument(table, `ard ${services.config.baseUrl} ${services.version}`, (routes) =>
@@ -102,11 +142,20 @@ export function discoveryRoutes(table: RouteTable): RouteDef[] {
         ),
     ),
     documentRoute(
-      discoveryDecl('llmsTxt', DISCOVERY_PATHS.llms, 'Guide for LLM agents', 'How to read posts, threads, profiles and searches through the service, in a few lines of Markdown.', {
-        mediaType: 'text/plain',
-      }),
+      discoveryDecl(
+        'llmsTxt',
+        DISCOVERY_PATHS.llms,
+        'Guide for LLM agents',
+        'How to read posts, threads, profiles and searches through the service, in a few lines of Markdown.',
+        {
+          mediaType: 'text/plain',
+        },
+      ),
       'text/plain; charset=utf-8',
-      ({ services }) => cachedDocument(table, `llms ${services.config.baseUrl}`, (routes) => buildLlmsTxt(routes, services.config.baseUrl)),
+      ({ services }) =>
+        cachedDocument(table, `llms ${services.config.baseUrl}`, (routes) =>
+          buildLlmsTxt(routes, services.config.baseUrl),
+        ),
     ),
   ];
 }

@@ -21,14 +21,24 @@ function htmlRoute(decl: DocumentDecl, build: (ctx: HandlerContext) => string): 
 export function docsRoutes(table: RouteTable): RouteDef[] {
   return [
     htmlRoute(
-      docsDecl('docsIndex', DISCOVERY_PATHS.docs, 'Documentation', 'Overview, quick start and every route with its parameters and an example.'),
+      docsDecl(
+        'docsIndex',
+        DISCOVERY_PATHS.docs,
+        'Documentation',
+        'Overview, quick start and every route with its parameters and an example.',
+      ),
       ({ services }) =>
         cachedDocument(table, `docs ${services.config.baseUrl} ${services.version}`, (routes) =>
           renderDocsIndex(routes, { baseUrl: services.config.baseUrl, version: services.version }),
         ),
     ),
     htmlRoute(
-      docsDecl('docsReliability', DISCOVERY_PATHS.reliability, 'Error codes', 'Every problem code with its status, title and resolution; each problem `type` URI points at its anchor here.'),
+      docsDecl(
+        'docsReliability',
+        DISCOVERY_PATHS.reliability,
+        'Error codes',
+        'Every problem code with its status, title and resolution; each problem `type` URI points at its anchor here.',
+      ),
       ({ services }) => {
         // Configured providers first, then any other registered one, so every provider code has its anchor.
         const providers = [...new Set([...services.config.providers, ...registeredProviders()])];
@@ -38,9 +48,16 @@ export function docsRoutes(table: RouteTable): RouteDef[] {
       },
     ),
     htmlRoute(
-      docsDecl('docsVersioning', DISCOVERY_PATHS.versioning, 'Versioning policy', 'The policy the deprecation Link headers point at, with the deprecated routes and their dates.'),
+      docsDecl(
+        'docsVersioning',
+        DISCOVERY_PATHS.versioning,
+        'Versioning policy',
+        'The policy the deprecation Link headers point at, with the deprecated routes and their dates.',
+      ),
       ({ services }) =>
-        cachedDocument(table, `versioning ${services.config.baseUrl}`, (routes) => renderVersioning(routes, { baseUrl: services.config.baseUrl })),
+        cachedDocument(table, `versioning ${services.config.baseUrl}`, (routes) =>
+          renderVersioning(routes, { baseUrl: services.config.baseUrl }),
+        ),
     ),
   ];
 }

@@ -7,12 +7,20 @@ export const EXAMPLE = { handle: 'jack', id: '20', q: 'open source', resource: '
 
 function statusUrl(decl: RouteDecl, baseUrl: string): string {
   // oEmbed only knows the service's own permalinks; the post routes take the platform's URL.
-  return decl.path.includes('oembed') ? `${baseUrl}/${EXAMPLE.handle}/status/${EXAMPLE.id}` : `https://x.com/${EXAMPLE.handle}/status/${EXAMPLE.id}`;
+  return decl.path.includes('oembed')
+    ? `${baseUrl}/${EXAMPLE.handle}/status/${EXAMPLE.id}`
+    : `https://x.com/${EXAMPLE.handle}/status/${EXAMPLE.id}`;
 }
 
 export function exampleUrl(decl: RouteDecl, baseUrl: string): string {
-  const names = new Set(routeParams(decl).filter((p) => p.in === 'query').map((p) => p.name));
-  const path = decl.path.replace(/\{([^}]+)\}/g, (_, n: string) => (n in EXAMPLE ? EXAMPLE[n as keyof typeof EXAMPLE] : n));
+  const names = new Set(
+    routeParams(decl)
+      .filter((p) => p.in === 'query')
+      .map((p) => p.name),
+  );
+  const path = decl.path.replace(/\{([^}]+)\}/g, (_, n: string) =>
+    n in EXAMPLE ? EXAMPLE[n as keyof typeof EXAMPLE] : n,
+  );
   const qs = new URLSearchParams();
   if (names.has('url')) qs.set('url', statusUrl(decl, baseUrl));
   else if (names.has('resource')) {

@@ -9,7 +9,12 @@ export interface ToolDef {
   name: string;
   title: string;
   description: string;
-  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required: string[]; additionalProperties: false };
+  inputSchema: {
+    type: 'object';
+    properties: Record<string, JsonSchema>;
+    required: string[];
+    additionalProperties: false;
+  };
   outputSchema: { type: 'object'; [k: string]: unknown };
   decl: RouteDecl;
   params: ParamInfo[];
@@ -31,7 +36,11 @@ function representationParams(decl: RouteDecl): Set<string> {
  * Ajv's draft-07 default, which refuses a 2020-12 meta-schema reference).
  */
 export function outputSchemaOf(schema: z.ZodType): ToolDef['outputSchema'] {
-  const { $schema: _drop, ...json } = z.toJSONSchema(schema, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _drop, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   if (json.type !== 'object') throw new Error('an MCP output schema must describe an object');
   return json as ToolDef['outputSchema'];
 }
@@ -47,13 +56,19 @@ export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
     const skip = representationParams(decl);
     const params = routeParams(decl).filter((p) => !skip.has(p.name));
     const properties: Record<string, JsonSchema> = {};
-    for (const p of params) properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
+    for (const p of params)
+      properties[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
     return [
       {
         name: decl.mcpTool,
         title: decl.summary,
         description: `${decl.summary}. ${decl.description}${RESULT_NOTE} Same as GET ${decl.path}.`,
-        inputSchema: { type: 'object', properties, required: params.filter((p) => p.required).map((p) => p.name), additionalProperties: false },
+        inputSchema: {
+          type: 'object',
+          properties,
+          required: params.filter((p) => p.required).map((p) => p.name),
+          additionalProperties: false,
+        },
         outputSchema: outputSchemaOf(decl.json),
         decl,
         params,
@@ -64,7 +79,8 @@ export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
 
 /** Tool arguments → the REST URL of the JSON representation they stand for. Scalars go as their string form. */
 export function toolRequestUrl(tool: ToolDef, args: Record<string, unknown>): string {
-  const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined);
+  const text = (v: unknown) =>
+    typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
   let path = tool.decl.path;
   const qs = new URLSearchParams();
   for (const p of tool.params) {

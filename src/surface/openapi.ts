@@ -22,7 +22,11 @@ const PROBLEM_SCHEMA: JsonSchema = {
   description: 'RFC 9457 problem document.',
   required: ['type', 'title', 'status', 'code', 'detail', 'resolution', 'documentation_url'],
   properties: {
-    type: { type: 'string', format: 'uri', description: 'Documentation anchor of the code: {base}/docs/reliability#<code-with-hyphens>.' },
+    type: {
+      type: 'string',
+      format: 'uri',
+      description: 'Documentation anchor of the code: {base}/docs/reliability#<code-with-hyphens>.',
+    },
     title: { type: 'string' },
     status: { type: 'integer' },
     code: {
@@ -61,7 +65,8 @@ function mediaTypeKey(contentType: string): string {
 function successContent(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
   const fixed = decl.fixed;
   if (fixed) {
-    const schemaOf = (t: string) => (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
+    const schemaOf = (t: string) =>
+      (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
     return Object.fromEntries(fixedMediaTypes(fixed).map((t) => [t, { schema: schemaOf(t) }]));
   }
   const out: Record<string, { schema: JsonSchema }> = {};
@@ -77,9 +82,15 @@ function successContent(decl: RouteDecl, defs: Record<string, JsonSchema>): Reco
  */
 function jsonBodyOf(decl: RouteDecl, defs: Record<string, JsonSchema>): JsonSchema {
   if (!decl.json) return JSON_ENVELOPE;
-  const { $schema: _drop, $defs, ...schema } = z.toJSONSchema(decl.json, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  const {
+    $schema: _drop,
+    $defs,
+    ...schema
+  } = z.toJSONSchema(decl.json, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' }) as JsonSchema;
   const prefix = `${decl.operationId}_`;
-  const moved = JSON.parse(JSON.stringify({ schema, $defs: $defs ?? {} }).replaceAll('"#/$defs/', `"#/components/schemas/${prefix}`)) as {
+  const moved = JSON.parse(
+    JSON.stringify({ schema, $defs: $defs ?? {} }).replaceAll('"#/$defs/', `"#/components/schemas/${prefix}`),
+  ) as {
     schema: JsonSchema;
     $defs: Record<string, JsonSchema>;
   };
@@ -164,7 +175,10 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: OpenApiOptions):
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: opts.baseUrl }],
-    externalDocs: { description: 'Guides, error codes and versioning policy', url: `${opts.baseUrl}${DISCOVERY_PATHS.docs}` },
+    externalDocs: {
+      description: 'Guides, error codes and versioning policy',
+      url: `${opts.baseUrl}${DISCOVERY_PATHS.docs}`,
+    },
     tags: [...tags].map((name) => ({ name })),
     paths,
     components: {
@@ -179,9 +193,18 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: OpenApiOptions):
         },
       },
       headers: {
-        Deprecation: { description: 'RFC 9745 deprecation date.', schema: { type: 'string', examples: [LIFECYCLE.deprecationHeader] } },
-        Sunset: { description: 'RFC 8594 sunset date.', schema: { type: 'string', examples: [LIFECYCLE.sunsetHeader] } },
-        Link: { description: 'rel="deprecation", rel="sunset" and, when resolvable, rel="successor-version".', schema: { type: 'string' } },
+        Deprecation: {
+          description: 'RFC 9745 deprecation date.',
+          schema: { type: 'string', examples: [LIFECYCLE.deprecationHeader] },
+        },
+        Sunset: {
+          description: 'RFC 8594 sunset date.',
+          schema: { type: 'string', examples: [LIFECYCLE.sunsetHeader] },
+        },
+        Link: {
+          description: 'rel="deprecation", rel="sunset" and, when resolvable, rel="successor-version".',
+          schema: { type: 'string' },
+        },
       },
     },
     'x-api-lifecycle': lifecyclePolicy(routes, opts.baseUrl),

@@ -12,11 +12,18 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const available = existsSync(CHROMIUM);
-if (!available && process.env.CI) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (.ci/run does).`);
+if (!available && process.env.CI)
+  throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (.ci/run does).`);
 const skip = available ? false : `${CHROMIUM} not installed (apt-get install chromium); required when CI is set`;
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -84,11 +91,20 @@ describe('documentation in a real browser', { skip }, () => {
     const state = await page.evaluate(() => {
       const el = document.getElementById('invalid-thread')!;
       const box = el.getBoundingClientRect();
-      return { top: box.top, bottom: box.bottom, height: window.innerHeight, scrollY: window.scrollY, target: document.querySelector(':target')?.id };
+      return {
+        top: box.top,
+        bottom: box.bottom,
+        height: window.innerHeight,
+        scrollY: window.scrollY,
+        target: document.querySelector(':target')?.id,
+      };
     });
     assert.equal(state.target, 'invalid-thread');
     assert.ok(state.scrollY > 0, 'the page scrolled to the anchor');
-    assert.ok(state.top >= -1 && state.top < state.height / 2, `anchor near the top of the viewport: ${JSON.stringify(state)}`);
+    assert.ok(
+      state.top >= -1 && state.top < state.height / 2,
+      `anchor near the top of the viewport: ${JSON.stringify(state)}`,
+    );
     assert.match((await anchor.textContent()) ?? '', /invalid_thread.*400.*Invalid thread parameter/s);
     await checkScreenshot(await page.screenshot(), 'reliability-invalid-thread');
     await page.close();

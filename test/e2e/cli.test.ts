@@ -86,7 +86,10 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
     assert.equal(r.code, 0, r.stderr);
     const body = JSON.parse(r.stdout);
     assert.equal(body.post.id, IDS.threadRoot);
-    assert.deepEqual(body.thread.map((p: { id: string }) => p.id), IDS.thread.slice(0, 3));
+    assert.deepEqual(
+      body.thread.map((p: { id: string }) => p.id),
+      IDS.thread.slice(0, 3),
+    );
   });
 
   test('read --format html asks for the HTML page', async () => {
@@ -106,7 +109,17 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
   });
 
   test('profile with a date window and the timeline options', async () => {
-    const r = await srv('profile', HANDLES.alice, '--since', '2026-03-02', '--until', '2026-03-03', '--with-replies', '--format', 'json');
+    const r = await srv(
+      'profile',
+      HANDLES.alice,
+      '--since',
+      '2026-03-02',
+      '--until',
+      '2026-03-03',
+      '--with-replies',
+      '--format',
+      'json',
+    );
     assert.equal(r.code, 0, r.stderr);
     const body = JSON.parse(r.stdout);
     assert.deepEqual(body.window, { since: '2026-03-02T00:00:00.000Z', until: '2026-03-03T00:00:00.000Z' });
@@ -115,7 +128,11 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
     const md = await srv('profile', HANDLES.alice, '--until', '2026-03-01', '--with-reposts');
     assert.equal(md.code, 0, md.stderr);
     assert.match(md.stdout, /^## Posts and reposts · before 2026-03-01 00:00 UTC$/m);
-    assertProblem(await srv('profile', HANDLES.alice, '--since', '2026-03-03', '--until', '2026-03-02'), 2, 'invalid_date');
+    assertProblem(
+      await srv('profile', HANDLES.alice, '--since', '2026-03-03', '--until', '2026-03-02'),
+      2,
+      'invalid_date',
+    );
   });
 
   test('search with --since and --until', async () => {
@@ -123,7 +140,11 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
     assert.equal(r.code, 0, r.stderr);
     const body = JSON.parse(r.stdout);
     assert.ok(body.items.length > 0);
-    assert.ok(body.items.every((i: { post: { createdAt: string } }) => i.post.createdAt >= '2026-02-25' && i.post.createdAt < '2026-03-01'));
+    assert.ok(
+      body.items.every(
+        (i: { post: { createdAt: string } }) => i.post.createdAt >= '2026-02-25' && i.post.createdAt < '2026-03-01',
+      ),
+    );
   });
 
   test('following as Markdown', async () => {
@@ -182,7 +203,11 @@ test('server mode: upstream failure is exit 5', async () => {
   const stack = await startStack();
   try {
     stack.sim.addFault({ target: '*', kind: 'status', status: 500 });
-    assertProblem(await run(['read', `${HANDLES.dave}/status/${IDS.daveRoot}`, '--server', stack.url]), 5, UPSTREAM_CODE);
+    assertProblem(
+      await run(['read', `${HANDLES.dave}/status/${IDS.daveRoot}`, '--server', stack.url]),
+      5,
+      UPSTREAM_CODE,
+    );
   } finally {
     await stack.close();
   }
@@ -240,8 +265,14 @@ describe('in-process mode (no server)', { concurrency: 4 }, () => {
     const args = ['read', THREAD_URL, '--thread', '3', '--format', 'obsidian', '--out', vault];
     const first = await local(...args);
     assert.equal(first.code, 0, first.stderr);
-    const written = first.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
-    assert.deepEqual(written.map(([action]) => action), ['written', 'written', 'written']);
+    const written = first.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    assert.deepEqual(
+      written.map(([action]) => action),
+      ['written', 'written', 'written'],
+    );
     const names = readdirSync(vault).sort();
     assert.equal(names.length, 3);
     IDS.thread.slice(0, 3).forEach((id, i) => assert.ok(names[i]!.startsWith(`alice_dev ${id} `), names[i]));
@@ -254,8 +285,14 @@ describe('in-process mode (no server)', { concurrency: 4 }, () => {
     writeFileSync(edited, `${note}\nMy own notes.\n`);
     const second = await local(...args);
     assert.equal(second.code, 0, second.stderr);
-    const actions = second.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
-    assert.deepEqual(actions.map(([a]) => a), ['renamed', 'unchanged', 'unchanged']);
+    const actions = second.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    assert.deepEqual(
+      actions.map(([a]) => a),
+      ['renamed', 'unchanged', 'unchanged'],
+    );
     assert.equal(basename(actions[0]![1]!), names[0]!.replace(/\.md$/, ' (2).md'));
     assert.equal(readFileSync(edited, 'utf8'), `${note}\nMy own notes.\n`);
     assert.equal(readFileSync(actions[0]![1]!, 'utf8'), note);
@@ -348,10 +385,16 @@ describe('x-operations', () => {
     assert.match(shipped.stdout, /\nSearchTimeline\s+BGd0T_j7oVwlW5U79tO_0A\s+shipped\s+yes\s+/);
 
     const file = join(dir, 'x-operations.json');
-    writeFileSync(file, JSON.stringify({ SearchTimeline: { queryId: 'newSearchId_0001', features: { a_new_flag: true } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ SearchTimeline: { queryId: 'newSearchId_0001', features: { a_new_flag: true } } }),
+    );
     const r = await run(['x-operations', '--json'], { THREADMARK_X_OPERATIONS: file });
     assert.equal(r.code, 0, r.stderr);
-    const table = JSON.parse(r.stdout) as Record<string, { queryId: string; source: string; features: Record<string, boolean> }>;
+    const table = JSON.parse(r.stdout) as Record<
+      string,
+      { queryId: string; source: string; features: Record<string, boolean> }
+    >;
     assert.deepEqual([table.SearchTimeline!.queryId, table.SearchTimeline!.source], ['newSearchId_0001', 'override']);
     assert.equal(table.SearchTimeline!.features.a_new_flag, true);
     assert.equal(table.SearchTimeline!.features.longform_notetweets_consumption_enabled, true);
@@ -361,7 +404,12 @@ describe('x-operations', () => {
   test('with THREADMARK_X_DISCOVER=true the ids the web bundle names now are shown as discovered', async () => {
     const sim = await startSimulator({ host: '127.0.0.1', port: 0 });
     try {
-      const rotated = await (await fetch(`${sim.url}/x/__deploy/rotate`, { method: 'POST', body: JSON.stringify({ operation: 'Followers' }) })).json() as { queryId: string };
+      const rotated = (await (
+        await fetch(`${sim.url}/x/__deploy/rotate`, {
+          method: 'POST',
+          body: JSON.stringify({ operation: 'Followers' }),
+        })
+      ).json()) as { queryId: string };
       const r = await run(['x-operations'], { THREADMARK_X_DISCOVER: 'true', THREADMARK_X_WEB_URL: sim.xWebUrl });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, new RegExp(`\\nFollowers\\s+${rotated.queryId}\\s+discovered\\s`));

@@ -10,7 +10,14 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { problemOf } from '../helpers/stack.ts';
 import { simEnv, spawnInstance, type Instance } from '../helpers/instance.ts';
-import { deleteByPrefix, keysByPrefix, openTestRedis, REDIS_URL, redisSkip, uniquePrefix } from '../unit/stores/redis-env.ts';
+import {
+  deleteByPrefix,
+  keysByPrefix,
+  openTestRedis,
+  REDIS_URL,
+  redisSkip,
+  uniquePrefix,
+} from '../unit/stores/redis-env.ts';
 
 const ADMIN = 'admin-token-for-distributed-test';
 
@@ -73,7 +80,10 @@ describe('distributed mode: two instances, one Redis', { skip: redisSkip }, () =
       assert.equal(res.headers.get('x-api-key-status'), 'valid');
     }
     const listed = (await (await admin(b, '/admin/keys', 'GET')).json()) as { keys: { id: string }[] };
-    assert.deepEqual(listed.keys.map((k) => k.id), [id]);
+    assert.deepEqual(
+      listed.keys.map((k) => k.id),
+      [id],
+    );
 
     assert.equal((await admin(a, `/admin/keys/${id}/disable`, 'POST')).status, 200);
     const refused = await b.get(`/api/v1/profiles/${HANDLES.alice}`, bearer(key));
@@ -96,8 +106,14 @@ describe('distributed mode: two instances, one Redis', { skip: redisSkip }, () =
       await res.arrayBuffer();
       seen.push({ inst, status: res.status, remaining: res.headers.get('ratelimit-remaining') });
     }
-    assert.deepEqual(seen.map((s) => s.status), [200, 200, 200, 200, 200]);
-    assert.deepEqual(seen.map((s) => s.remaining), ['4', '3', '2', '1', '0']);
+    assert.deepEqual(
+      seen.map((s) => s.status),
+      [200, 200, 200, 200, 200],
+    );
+    assert.deepEqual(
+      seen.map((s) => s.remaining),
+      ['4', '3', '2', '1', '0'],
+    );
     for (const inst of [a, b]) {
       const res = await inst.get(`/api/v1/search?q=${encodeURIComponent(`caching over ${inst.port}`)}&format=json`);
       assert.equal(res.status, 429, `6th lookup on ${inst.port}`);
@@ -137,13 +153,17 @@ describe('distributed mode: two instances, one Redis', { skip: redisSkip }, () =
     const page1 = (await first.json()) as { nextCursor?: string; items?: unknown[] };
     const cursor = page1.nextCursor;
     assert.ok(cursor, 'page 1 carries a cursor');
-    const second = await b.get(`/api/v1/profiles/${HANDLES.big}/followers?format=json&limit=5&cursor=${encodeURIComponent(cursor)}`);
+    const second = await b.get(
+      `/api/v1/profiles/${HANDLES.big}/followers?format=json&limit=5&cursor=${encodeURIComponent(cursor)}`,
+    );
     assert.equal(second.status, 200, JSON.stringify(await second.clone().json()));
     const page2 = (await second.json()) as { page?: number; nextCursor?: string };
     assert.ok(page2.nextCursor && page2.nextCursor !== cursor, 'page 2 leads on to page 3');
     assert.ok(await redis.exists(`${prefix}s:cursor-secret`), 'the secret is stored in Redis');
     // A forged cursor is still refused on either instance.
-    const forged = await b.get(`/api/v1/profiles/${HANDLES.big}/followers?format=json&cursor=${cursor.slice(0, -4)}AAAA`);
+    const forged = await b.get(
+      `/api/v1/profiles/${HANDLES.big}/followers?format=json&cursor=${cursor.slice(0, -4)}AAAA`,
+    );
     assert.equal((await problemOf(forged)).code, 'invalid_cursor');
   });
 

@@ -31,11 +31,23 @@ after(async () => {
 });
 
 function inProcessEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', ...upstreamEnv(sim), THREADMARK_KEYS_DB: join(dir, 'keys.db'), LOG_LEVEL: 'silent', ...extra };
+  return {
+    PATH: process.env.PATH ?? '',
+    ...upstreamEnv(sim),
+    THREADMARK_KEYS_DB: join(dir, 'keys.db'),
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
 }
 
 async function connect(args: string[], env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env, cwd: dir, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    env,
+    cwd: dir,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'threadmark-stdio-test', version: '1.0.0' });
@@ -54,7 +66,11 @@ function readmeServer(): { command: string; args: string[]; env: Record<string, 
   return config.mcpServers.threadmark;
 }
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+};
 
 const CALLS: Record<string, Record<string, unknown>> = {
   read_post: { url: `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`, thread: 4, userinfo: 'all' },
@@ -120,10 +136,16 @@ describe('threadmark mcp, in-process (no service running)', () => {
   }
 
   test('failures are isError results carrying the problem document', async () => {
-    const bad = (await client.callTool({ name: 'read_post', arguments: { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'bogus' } })) as ToolResult;
+    const bad = (await client.callTool({
+      name: 'read_post',
+      arguments: { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'bogus' },
+    })) as ToolResult;
     assert.equal(bad.isError, true);
     assert.equal(JSON.parse(bad.content[0]!.text!).code, 'invalid_thread');
-    const gone = (await client.callTool({ name: 'read_profile', arguments: { handle: HANDLES.missing } })) as ToolResult;
+    const gone = (await client.callTool({
+      name: 'read_profile',
+      arguments: { handle: HANDLES.missing },
+    })) as ToolResult;
     assert.equal(gone.isError, true);
     assert.equal(JSON.parse(gone.content[0]!.text!).code, 'not_found');
   });
@@ -146,15 +168,29 @@ describe('threadmark mcp, in-process (no service running)', () => {
 
 describe('threadmark mcp: the stdio stream', () => {
   test('stdout holds only JSON-RPC messages while logs go to stderr; closing stdin ends the process with 0', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: dir, env: inProcessEnv({ LOG_LEVEL: 'info' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      cwd: dir,
+      env: inProcessEnv({ LOG_LEVEL: 'info' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_post', arguments: { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'read_post', arguments: { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off' } },
+    });
     // Generous: a loaded machine can take a while to start the service in-process.
     const deadline = Date.now() + 90_000;
     while (!stdout.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -184,17 +220,26 @@ describe('threadmark mcp --server: forwarding to a running service', () => {
     test(`${how}: tools are served by that service, with the bearer key sent along`, async () => {
       const args = how === '--server' ? ['--server', s.url, '--api-key', 'not-a-key'] : ['--api-key', 'not-a-key'];
       // No upstream settings: the command could not read anything in-process.
-      const env = { PATH: process.env.PATH ?? '', ...(how === 'THREADMARK_SERVER' ? { THREADMARK_SERVER: s.url } : {}) };
+      const env = {
+        PATH: process.env.PATH ?? '',
+        ...(how === 'THREADMARK_SERVER' ? { THREADMARK_SERVER: s.url } : {}),
+      };
       const before = sim.calls();
       const { client } = await connect(args, env);
       try {
         // nocache: a live read, whatever an earlier test left in the service's cache.
-        const post = (await client.callTool({ name: 'read_post', arguments: { handle: HANDLES.alice, id: IDS.threadLast, thread: 'off', nocache: true } })) as ToolResult;
+        const post = (await client.callTool({
+          name: 'read_post',
+          arguments: { handle: HANDLES.alice, id: IDS.threadLast, thread: 'off', nocache: true },
+        })) as ToolResult;
         assert.ok(!post.isError, post.content[0]?.text);
         assert.equal((post.structuredContent as { post: { id: string } }).post.id, IDS.threadLast);
         assert.ok(sim.calls() > before, 'the running service read the simulator');
         // The key went along: the service refuses it on a key-aware route, as it would over HTTP.
-        const profile = (await client.callTool({ name: 'read_profile', arguments: { handle: HANDLES.alice } })) as ToolResult;
+        const profile = (await client.callTool({
+          name: 'read_profile',
+          arguments: { handle: HANDLES.alice },
+        })) as ToolResult;
         assert.equal(profile.isError, true);
         assert.equal(JSON.parse(profile.content[0]!.text!).code, 'invalid_key');
       } finally {

@@ -56,12 +56,20 @@ for (const [name, value, needle] of [
 
 test('a bad THREADMARK_X_OPERATIONS file stops start-up with one line naming the bad key', async () => {
   const file = join(dir, 'bad-operations.json');
-  writeFileSync(file, JSON.stringify({ SearchTimeline: { queryId: 'fresh_id_1234', features: { rweb_video_timestamps_enabled: 'yes' } } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      SearchTimeline: { queryId: 'fresh_id_1234', features: { rweb_video_timestamps_enabled: 'yes' } },
+    }),
+  );
   const { code, stderr } = await collect(start({ THREADMARK_X_OPERATIONS: file, THREADMARK_X_DISCOVER: 'false' }));
   assert.equal(code, 2);
   const lines = stderr.trim().split('\n');
   assert.equal(lines.length, 1, stderr);
-  assert.match(lines[0]!, /THREADMARK_X_OPERATIONS .*SearchTimeline\.features\.rweb_video_timestamps_enabled must be true, false or null/);
+  assert.match(
+    lines[0]!,
+    /THREADMARK_X_OPERATIONS .*SearchTimeline\.features\.rweb_video_timestamps_enabled must be true, false or null/,
+  );
 });
 
 test('a secret is never echoed in the configuration error', async () => {

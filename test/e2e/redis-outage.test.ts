@@ -139,7 +139,10 @@ describe('an instance across Redis outages', { skip: redisServerSkip }, () => {
     await traffic;
 
     assert.ok(statuses.length > 5, `traffic kept flowing (${statuses.length} requests)`);
-    assert.deepEqual(statuses.filter((s) => s >= 500), []);
+    assert.deepEqual(
+      statuses.filter((s) => s >= 500),
+      [],
+    );
     const after = await inst.get(`/api/v1/profiles/${HANDLES.alice}`, keyed(SOME_KEY));
     assert.equal(after.status, 200);
     assert.equal(after.headers.get('x-api-key-status'), 'unverified');
@@ -150,6 +153,10 @@ describe('an instance across Redis outages', { skip: redisServerSkip }, () => {
 
     await sleep(500);
     assert.equal(outageWarnings().length, 2, 'one warning per outage, not per request or reconnect attempt');
-    assert.deepEqual(inst.logs().filter((l) => l.level >= 50), [], 'no error-level log lines');
+    assert.deepEqual(
+      inst.logs().filter((l) => l.level >= 50),
+      [],
+      'no error-level log lines',
+    );
   });
 });

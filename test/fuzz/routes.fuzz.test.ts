@@ -22,7 +22,8 @@ const MARKER = 'X-Fuzz-Injected';
 const UPSTREAM_CODE = /^(upstream_error|all_providers_failed|search_unavailable|[a-z0-9]+_(error|empty|network))$/;
 /** Documented 503s of the operator surface: a state of the deployment, not a failure of the request. */
 const OPERATOR_503 = new Set(['admin_unconfigured', 'not_ready']);
-const SUCCESS_TYPES = /^(text\/markdown|text\/html|text\/plain|application\/json|application\/[a-z.+-]*(json|xml)|application\/yaml|text\/yaml|application\/openmetrics-text)(;|$)/;
+const SUCCESS_TYPES =
+  /^(text\/markdown|text\/html|text\/plain|application\/json|application\/[a-z.+-]*(json|xml)|application\/yaml|text\/yaml|application\/openmetrics-text)(;|$)/;
 
 // Cursors issued by the service, filled in before the properties run, so mutations start from real tokens.
 const realCursors: string[] = [];
@@ -31,15 +32,54 @@ const realCursors: string[] = [];
 
 /** Percent-encodes every byte outside the unreserved set, as a careful client would. */
 function pct(s: string): string {
-  return [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(s, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }
 
-const badPercent = fc.constantFrom('%', '%z', '%zz', '%C3', '%E0%A4%A', '%00', '%0D%0A', `%0D%0A${MARKER}:%201`, '%FF%FE', '%2e%2e%2f', '%%', '%u0041', '%C0%AF');
+const badPercent = fc.constantFrom(
+  '%',
+  '%z',
+  '%zz',
+  '%C3',
+  '%E0%A4%A',
+  '%00',
+  '%0D%0A',
+  `%0D%0A${MARKER}:%201`,
+  '%FF%FE',
+  '%2e%2e%2f',
+  '%%',
+  '%u0041',
+  '%C0%AF',
+);
 // Raw bytes written into the request target unencoded (latin1 on the wire): spaces, quotes, controls, UTF-8.
-const rawJunk = fc.constantFrom(' ', '"', '<script>', '{}', '|', '\\', '^', '`', '\x01', '\x7f', '\xc3\xa9', '\xf0\x9f\x98\x80', '#frag', '?', '&', '=');
+const rawJunk = fc.constantFrom(
+  ' ',
+  '"',
+  '<script>',
+  '{}',
+  '|',
+  '\\',
+  '^',
+  '`',
+  '\x01',
+  '\x7f',
+  '\xc3\xa9',
+  '\xf0\x9f\x98\x80',
+  '#frag',
+  '?',
+  '&',
+  '=',
+);
 const unicodeText = fc.string({ unit: 'grapheme', maxLength: 40 }).map(pct);
 const binaryText = fc.string({ unit: 'binary', maxLength: 40 }).map(pct);
-const huge = fc.tuple(fc.constantFrom('a', '%F0%9F%98%80', 'é', '%00', '9'), fc.integer({ min: 200, max: 6000 })).map(([s, n]) => s.repeat(Math.ceil(n / s.length)));
+const huge = fc
+  .tuple(fc.constantFrom('a', '%F0%9F%98%80', 'é', '%00', '9'), fc.integer({ min: 200, max: 6000 }))
+  .map(([s, n]) => s.repeat(Math.ceil(n / s.length)));
 
 const cursorValue = fc.oneof(
   // chain: realCursors is read when cases are generated, after before() filled it.
@@ -50,16 +90,61 @@ const cursorValue = fc.oneof(
     return pct(c.slice(0, at) + s + c.slice(at + s.length));
   }),
   fc.base64String({ maxLength: 120 }).map(pct),
-  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), maxLength: 200 }),
+  fc.string({
+    unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'),
+    maxLength: 200,
+  }),
 );
 
 const knownValue = fc.constantFrom(
-  'json', 'markdown', 'html', 'obsidian', 'xml', 'true', 'false', '1', '0', 'yes', 'off', 'full', 'conversation', 'thread', 'top',
-  'recent', 'all', 'author', 'latest', 'photos', 'videos', 'users', 'profile', 'search', 'followers', 'following', '2', '100', '101',
-  '-1', '1e9', 'NaN', '', '99999999999999999999', HANDLES.alice, HANDLES.hostile, HANDLES.missing, IDS.threadRoot, IDS.hostile,
-  IDS.deleted, IDS.unknown, SEARCH_TERMS.caching, SEARCH_TERMS.none,
-  pct(`https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`), pct(`https://twitter.com/${HANDLES.hostile}/status/${IDS.hostile}`),
-  pct('https://evil.example/alice/status/1'), pct('javascript:alert(1)'), pct(`https://x.com/a/status/1\r\n${MARKER}: 1`),
+  'json',
+  'markdown',
+  'html',
+  'obsidian',
+  'xml',
+  'true',
+  'false',
+  '1',
+  '0',
+  'yes',
+  'off',
+  'full',
+  'conversation',
+  'thread',
+  'top',
+  'recent',
+  'all',
+  'author',
+  'latest',
+  'photos',
+  'videos',
+  'users',
+  'profile',
+  'search',
+  'followers',
+  'following',
+  '2',
+  '100',
+  '101',
+  '-1',
+  '1e9',
+  'NaN',
+  '',
+  '99999999999999999999',
+  HANDLES.alice,
+  HANDLES.hostile,
+  HANDLES.missing,
+  IDS.threadRoot,
+  IDS.hostile,
+  IDS.deleted,
+  IDS.unknown,
+  SEARCH_TERMS.caching,
+  SEARCH_TERMS.none,
+  pct(`https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`),
+  pct(`https://twitter.com/${HANDLES.hostile}/status/${IDS.hostile}`),
+  pct('https://evil.example/alice/status/1'),
+  pct('javascript:alert(1)'),
+  pct(`https://x.com/a/status/1\r\n${MARKER}: 1`),
 );
 
 const value = fc.oneof(
@@ -79,53 +164,122 @@ const paramName = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'q[]', 'format[0]', 'a.b', '') },
   { weight: 1, arbitrary: unicodeText },
 );
-const queryString = fc.array(fc.tuple(paramName, value), { maxLength: 8 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
+const queryString = fc
+  .array(fc.tuple(paramName, value), { maxLength: 8 })
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
 
 const segment = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...Object.values(HANDLES), IDS.threadRoot, IDS.hostile, IDS.unknown, IDS.deleted) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(...Object.values(HANDLES), IDS.threadRoot, IDS.hostile, IDS.unknown, IDS.deleted),
+  },
   { weight: 2, arbitrary: unicodeText },
   { weight: 1, arbitrary: binaryText },
   { weight: 2, arbitrary: badPercent },
   { weight: 1, arbitrary: rawJunk },
-  { weight: 1, arbitrary: fc.constantFrom('', '.', '..', 'api', 'admin', 'mcp', 'docs', '.well-known', '@alice', 'status', 'i') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('', '.', '..', 'api', 'admin', 'mcp', 'docs', '.well-known', '@alice', 'status', 'i'),
+  },
   { weight: 1, arbitrary: huge },
 );
 
 /** A declared route with its {params} filled, a known route, or a random path. */
 const path = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...routeDecls.map((d) => d.path)), fc.array(segment, { minLength: 3, maxLength: 3 })).map(([p, segs]) => {
-    let i = 0;
-    return p.replace(/\{[^}]+\}/g, () => segs[i++] ?? '');
-  }) },
-  { weight: 1, arbitrary: fc.constantFrom('/mcp', '/healthz', '/readyz', '/metrics', '/admin/keys', '/', '*', '//api', '/api/', '/api/v2/posts', '/.well-known/oauth-authorization-server') },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...routeDecls.map((d) => d.path)), fc.array(segment, { minLength: 3, maxLength: 3 }))
+      .map(([p, segs]) => {
+        let i = 0;
+        return p.replace(/\{[^}]+\}/g, () => segs[i++] ?? '');
+      }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '/mcp',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/admin/keys',
+      '/',
+      '*',
+      '//api',
+      '/api/',
+      '/api/v2/posts',
+      '/.well-known/oauth-authorization-server',
+    ),
+  },
   { weight: 2, arbitrary: fc.array(segment, { minLength: 1, maxLength: 5 }).map((segs) => `/${segs.join('/')}`) },
 );
 
 const method = fc.oneof(
   { weight: 10, arbitrary: fc.constant('GET') },
   { weight: 5, arbitrary: fc.constantFrom('HEAD', 'OPTIONS', 'POST') },
-  { weight: 2, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'TRACE', 'PROPFIND', 'CONNECT', 'FOO', 'get', 'G ET', 'GET\x00') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      'PUT',
+      'DELETE',
+      'PATCH',
+      'TRACE',
+      'PROPFIND',
+      'CONNECT',
+      'FOO',
+      'get',
+      'G ET',
+      'GET\x00',
+    ),
+  },
 );
 
 /** Header values cannot carry CR or LF on the wire (they would end the header); everything else can. */
 const headerValue = (arb: fc.Arbitrary<string>) => arb.map((s) => s.replace(/[\r\n]/g, ' '));
 const latin1 = fc.string({ unit: 'binary', maxLength: 60 }).map((s) => Buffer.from(s, 'utf8').toString('latin1'));
 const accept = fc.option(
-  headerValue(fc.oneof(
-    fc.constantFrom('application/json', 'text/html', 'text/markdown', '*/*', 'image/png', 'text/*;q=0', 'application/json;q=abc', 'application/problem+json', 'text/html;q=0.1, application/json;q=0.9', ',,,', ';', 'application/json, text/event-stream'),
-    latin1,
-    fc.integer({ min: 100, max: 8000 }).map((n) => 'text/html,'.repeat(Math.ceil(n / 10))),
-  )),
+  headerValue(
+    fc.oneof(
+      fc.constantFrom(
+        'application/json',
+        'text/html',
+        'text/markdown',
+        '*/*',
+        'image/png',
+        'text/*;q=0',
+        'application/json;q=abc',
+        'application/problem+json',
+        'text/html;q=0.1, application/json;q=0.9',
+        ',,,',
+        ';',
+        'application/json, text/event-stream',
+      ),
+      latin1,
+      fc.integer({ min: 100, max: 8000 }).map((n) => 'text/html,'.repeat(Math.ceil(n / 10))),
+    ),
+  ),
   { nil: undefined },
 );
-const keyShaped = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `tm_${Buffer.from(b).toString('base64url')}`);
+const keyShaped = fc
+  .uint8Array({ minLength: 32, maxLength: 32 })
+  .map((b) => `tm_${Buffer.from(b).toString('base64url')}`);
 const authorization = fc.option(
-  headerValue(fc.oneof(
-    keyShaped.map((k) => `Bearer ${k}`),
-    fc.constantFrom('Bearer', 'Bearer ', 'bearer tm_', 'Basic dXNlcjpwYXNz', 'Token abc', 'Bearer a b c', `Bearer tm_${'A'.repeat(43)}`),
-    latin1.map((s) => `Bearer ${s}`),
-    latin1,
-  )),
+  headerValue(
+    fc.oneof(
+      keyShaped.map((k) => `Bearer ${k}`),
+      fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'bearer tm_',
+        'Basic dXNlcjpwYXNz',
+        'Token abc',
+        'Bearer a b c',
+        `Bearer tm_${'A'.repeat(43)}`,
+      ),
+      latin1.map((s) => `Bearer ${s}`),
+      latin1,
+    ),
+  ),
   { nil: undefined },
 );
 
@@ -139,8 +293,21 @@ const requestArb = fc.record({
   query: fc.option(queryString, { nil: undefined }),
   accept,
   authorization,
-  forwardedGarbage: fc.option(headerValue(fc.oneof(latin1, fc.constantFrom('unknown', '::1', '999.1.1.1', ', , ,', 'fe80::1%eth0'))), { freq: 8, nil: undefined }),
-  body: fc.option(fc.oneof(fc.json(), fc.string({ maxLength: 200 }), fc.constantFrom('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_post","arguments":{"url":"https://x.com/alice_dev/status/1900000000000000001"}}}')), { freq: 3, nil: undefined }),
+  forwardedGarbage: fc.option(
+    headerValue(fc.oneof(latin1, fc.constantFrom('unknown', '::1', '999.1.1.1', ', , ,', 'fe80::1%eth0'))),
+    { freq: 8, nil: undefined },
+  ),
+  body: fc.option(
+    fc.oneof(
+      fc.json(),
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_post","arguments":{"url":"https://x.com/alice_dev/status/1900000000000000001"}}}',
+      ),
+    ),
+    { freq: 3, nil: undefined },
+  ),
 });
 type FuzzRequest = typeof requestArb extends fc.Arbitrary<infer T> ? T : never;
 
@@ -172,7 +339,8 @@ async function checkOne(port: number, req: RawRequest): Promise<void> {
   // A missing post or profile asked for as Markdown or HTML is a recovery document (a 404 a reader can use).
   if (res.status === 404 && /^text\/(markdown|html)/.test(type)) {
     assert.match(res.headers.link ?? '', /#not-found>/, `404 page without the not_found help link: ${where}`);
-    if (/^text\/html/.test(type) && req.method !== 'HEAD') assert.match(text, /<html[\s>]/i, `not an HTML page: ${where}`);
+    if (/^text\/html/.test(type) && req.method !== 'HEAD')
+      assert.match(text, /<html[\s>]/i, `not an HTML page: ${where}`);
     return;
   }
   if (res.status >= 400) {
@@ -186,7 +354,8 @@ async function checkOne(port: number, req: RawRequest): Promise<void> {
     assert.ok(known, `not a catalog code: ${where}`);
     assert.equal(body.status, res.status, `status mismatch: ${where}`);
     assert.notEqual(code, 'internal_error', `internal error: ${where}`);
-    if (res.status >= 500 && !OPERATOR_503.has(code)) assert.match(code, UPSTREAM_CODE, `a 5xx that is not an upstream problem: ${where}`);
+    if (res.status >= 500 && !OPERATOR_503.has(code))
+      assert.match(code, UPSTREAM_CODE, `a 5xx that is not an upstream problem: ${where}`);
     return;
   }
   if (req.method === 'HEAD' || res.status === 204 || res.status === 304 || res.status === 202) return;
@@ -223,8 +392,13 @@ describe('fuzzing the public routes', () => {
   before(async () => {
     stack = await startStack({ THREADMARK_TRUST_PROXY: 'true', THREADMARK_UPSTREAM_TIMEOUT_MS: '500' });
     port = Number(new URL(stack.url).port);
-    for (const p of [`/api/v1/profiles/${HANDLES.big}/followers?format=json&limit=3`, `/api/v1/search?q=${SEARCH_TERMS.caching}&format=json&limit=2`]) {
-      const body = (await (await stack.get(p, { headers: { 'x-forwarded-for': nextClient() } })).json()) as { nextCursor?: string };
+    for (const p of [
+      `/api/v1/profiles/${HANDLES.big}/followers?format=json&limit=3`,
+      `/api/v1/search?q=${SEARCH_TERMS.caching}&format=json&limit=2`,
+    ]) {
+      const body = (await (await stack.get(p, { headers: { 'x-forwarded-for': nextClient() } })).json()) as {
+        nextCursor?: string;
+      };
       if (body.nextCursor) realCursors.push(body.nextCursor);
     }
     assert.ok(realCursors.length > 0, 'the fuzzer starts from real cursors');
@@ -262,7 +436,9 @@ describe('fuzzing the public routes', () => {
       { numRuns: Math.round(TOTAL_RUNS * 0.75), seed: SEED, endOnFailure: true },
     );
     // The service is still healthy after the barrage.
-    const res = await stack.get(`/${HANDLES.alice}/status/${IDS.threadRoot}`, { headers: { 'x-forwarded-for': nextClient() } });
+    const res = await stack.get(`/${HANDLES.alice}/status/${IDS.threadRoot}`, {
+      headers: { 'x-forwarded-for': nextClient() },
+    });
     assert.equal(res.status, 200);
   });
 

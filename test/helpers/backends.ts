@@ -23,7 +23,11 @@ export interface BackendStack extends Stack {
 }
 
 /** Starts the service on `backend`; a second instance shares the first one's simulator and prefix via `opts`. */
-export async function startOn(backend: Backend, env: Record<string, string> = {}, opts: StackOptions = {}): Promise<BackendStack> {
+export async function startOn(
+  backend: Backend,
+  env: Record<string, string> = {},
+  opts: StackOptions = {},
+): Promise<BackendStack> {
   if (backend.name === 'in-process') return startStack(env, opts);
   const prefix = opts.redisPrefix ?? uniquePrefix();
   const s = await startStack({ THREADMARK_REDIS_URL: REDIS_URL, ...env }, { ...opts, redisPrefix: prefix });

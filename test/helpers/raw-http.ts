@@ -61,7 +61,8 @@ export function parseResponse(raw: Buffer, head: boolean): RawResponse {
     return [l.slice(0, i), l.slice(i + 1).trim()];
   });
   const headers: Record<string, string> = {};
-  for (const [k, v] of rawHeaders) headers[k.toLowerCase()] = headers[k.toLowerCase()] ? `${headers[k.toLowerCase()]}, ${v}` : v;
+  for (const [k, v] of rawHeaders)
+    headers[k.toLowerCase()] = headers[k.toLowerCase()] ? `${headers[k.toLowerCase()]}, ${v}` : v;
   let body = raw.subarray(end + 4);
   if (head) body = Buffer.alloc(0);
   else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);

@@ -13,7 +13,9 @@ if (!installed && process.env.THREADMARK_REQUIRE_REDIS) {
 }
 
 /** `skip` option for suites that start their own Redis. */
-export const redisServerSkip: string | false = installed ? false : `${BINARY} not installed (set THREADMARK_REQUIRE_REDIS=1 to make this a failure)`;
+export const redisServerSkip: string | false = installed
+  ? false
+  : `${BINARY} not installed (set THREADMARK_REQUIRE_REDIS=1 to make this a failure)`;
 
 /** Answers PING on the port? */
 function pong(port: number): Promise<boolean> {
@@ -44,9 +46,13 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    this.#child = spawn(BINARY, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    this.#child = spawn(
+      BINARY,
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     const deadline = Date.now() + 10_000;
     while (!(await pong(this.port))) {
       if (this.#child.exitCode !== null) throw new Error(`redis-server exited with ${this.#child.exitCode}`);

@@ -50,7 +50,12 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
   });
-  const app = await createApp(config, { logger: false, redisPrefix: opts.redisPrefix, timeouts: opts.timeouts, replay: opts.replay });
+  const app = await createApp(config, {
+    logger: false,
+    redisPrefix: opts.redisPrefix,
+    timeouts: opts.timeouts,
+    replay: opts.replay,
+  });
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const addr = app.server.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -68,6 +73,8 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
   };
 }
 
-export async function problemOf(res: Response): Promise<{ code: string; status: number; type: string; [k: string]: unknown }> {
+export async function problemOf(
+  res: Response,
+): Promise<{ code: string; status: number; type: string; [k: string]: unknown }> {
   return (await res.json()) as { code: string; status: number; type: string };
 }

@@ -55,7 +55,12 @@ describe('admin routes without a configured token', () => {
 describe('admin routes with a token', () => {
   test('missing, wrong or non-Bearer credentials answer 401 unauthorized without WWW-Authenticate', async () => {
     const app = await build(TOKEN);
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: `Basic ${Buffer.from(`a:${TOKEN}`).toString('base64')}` }, { authorization: TOKEN }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: `Basic ${Buffer.from(`a:${TOKEN}`).toString('base64')}` },
+      { authorization: TOKEN },
+    ]) {
       const res = await app.inject({ method: 'GET', url: '/admin/keys', headers });
       assert.equal(res.statusCode, 401);
       assert.equal(res.json().code, 'unauthorized');
@@ -65,13 +70,23 @@ describe('admin routes with a token', () => {
 
   test('authentication comes before body parsing', async () => {
     const app = await build(TOKEN);
-    const res = await app.inject({ method: 'POST', url: '/admin/keys', headers: { 'content-type': 'application/json' }, payload: '{bad' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/admin/keys',
+      headers: { 'content-type': 'application/json' },
+      payload: '{bad',
+    });
     assert.equal(res.statusCode, 401);
   });
 
   test('create → list → disable → enable → delete', async () => {
     const app = await build(TOKEN);
-    const created = await app.inject({ method: 'POST', url: '/admin/keys', headers: auth, payload: { name: 'Partner', accountQuota: 40 } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/admin/keys',
+      headers: auth,
+      payload: { name: 'Partner', accountQuota: 40 },
+    });
     assert.equal(created.statusCode, 201);
     assert.equal(created.headers['cache-control'], 'no-store');
     const issued = created.json();

@@ -10,7 +10,10 @@ import { loadConfig } from '../../src/config.ts';
 
 const LIMIT_MS = 10_000;
 /** Unset = the built-in default (the test helper otherwise shortens the call timeout to 2 s). */
-const DEFAULTS = { THREADMARK_UPSTREAM_TIMEOUT_MS: undefined, THREADMARK_UPSTREAM_DEADLINE_MS: undefined } as unknown as Record<string, string>;
+const DEFAULTS = {
+  THREADMARK_UPSTREAM_TIMEOUT_MS: undefined,
+  THREADMARK_UPSTREAM_DEADLINE_MS: undefined,
+} as unknown as Record<string, string>;
 
 async function timed(p: Promise<Response>) {
   const t0 = performance.now();
@@ -25,7 +28,10 @@ test('the default deadline fits in 10 s and both settings stay configurable', ()
   assert.ok(d.upstreamTimeoutMs <= d.upstreamDeadlineMs);
   const set = loadConfig({ THREADMARK_UPSTREAM_TIMEOUT_MS: '12000', THREADMARK_UPSTREAM_DEADLINE_MS: '30000' });
   assert.deepEqual([set.upstreamTimeoutMs, set.upstreamDeadlineMs], [12000, 30000]);
-  assert.throws(() => loadConfig({ THREADMARK_UPSTREAM_DEADLINE_MS: 'soon' }), /THREADMARK_UPSTREAM_DEADLINE_MS must be a number of milliseconds/);
+  assert.throws(
+    () => loadConfig({ THREADMARK_UPSTREAM_DEADLINE_MS: 'soon' }),
+    /THREADMARK_UPSTREAM_DEADLINE_MS must be a number of milliseconds/,
+  );
   assert.throws(() => loadConfig({ THREADMARK_UPSTREAM_TIMEOUT_MS: '50' }), /THREADMARK_UPSTREAM_TIMEOUT_MS/);
 });
 

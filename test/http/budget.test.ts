@@ -43,7 +43,8 @@ async function read(path: string): Promise<{ res: Response; md: string; json: Po
   return { res, md, json };
 }
 
-const postPath = (id: string, extra = '') => `/api/v1/posts?url=${encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${id}`)}${extra}`;
+const postPath = (id: string, extra = '') =>
+  `/api/v1/posts?url=${encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${id}`)}${extra}`;
 
 describe('budget on a long conversation', () => {
   let whole: PostBody;
@@ -71,7 +72,10 @@ describe('budget on a long conversation', () => {
       // Replies give way before any later post of the thread does.
       if (json.thread.length < whole.thread.length) assert.equal(keptReplies.length, 0);
       // The thread keeps its head: trailing posts give way from the end.
-      assert.deepEqual(json.thread.map((p) => p.id), whole.thread.slice(0, json.thread.length).map((p) => p.id));
+      assert.deepEqual(
+        json.thread.map((p) => p.id),
+        whole.thread.slice(0, json.thread.length).map((p) => p.id),
+      );
       const warning = res.headers.get('x-warnings') ?? '';
       const cut = json.thread.length < whole.thread.length || keptReplies.length < ranks.length;
       if (cut) {
@@ -112,12 +116,21 @@ describe('budget on a long conversation', () => {
     }
     // bob's reply to carol: two ancestors (dave's root, carol's reply). The oldest gives way first.
     const deep = await read(`/api/v1/posts?handle=bob&id=${IDS.bobReplyToCarol}`);
-    assert.deepEqual(deep.json.conversation.parents.map((p) => p.id), [IDS.daveRoot, IDS.carolReplyToDave]);
-    const parentsAt = async (budget: number) => (await read(`/api/v1/posts?handle=bob&id=${IDS.bobReplyToCarol}&budget=${budget}`)).json.conversation.parents.map((p) => p.id);
+    assert.deepEqual(
+      deep.json.conversation.parents.map((p) => p.id),
+      [IDS.daveRoot, IDS.carolReplyToDave],
+    );
+    const parentsAt = async (budget: number) =>
+      (await read(`/api/v1/posts?handle=bob&id=${IDS.bobReplyToCarol}&budget=${budget}`)).json.conversation.parents.map(
+        (p) => p.id,
+      );
     const seen = new Set<string>();
     for (let b = chars(deep.md); b >= 500; b -= 40) seen.add(JSON.stringify(await parentsAt(b)));
     for (const ids of [...seen].map((x) => JSON.parse(x) as string[])) {
-      assert.ok(ids.length === 2 || (ids.length === 1 && ids[0] === IDS.carolReplyToDave) || ids.length === 0, JSON.stringify(ids));
+      assert.ok(
+        ids.length === 2 || (ids.length === 1 && ids[0] === IDS.carolReplyToDave) || ids.length === 0,
+        JSON.stringify(ids),
+      );
     }
     // The author's own earlier posts of a long thread give way from the oldest, keeping the requested last post.
     const last = await read(postPath(IDS.threadLast, '&budget=1200'));
@@ -158,7 +171,10 @@ describe('budget on a long follower page', () => {
       assert.equal(res.status, 200);
       const body = (await res.json()) as ListBody;
       assert.ok(chars(body.markdown) <= budget, `${chars(body.markdown)} > ${budget}`);
-      assert.deepEqual(body.items.map((i) => i.handle), whole.items.slice(0, body.items.length).map((i) => i.handle));
+      assert.deepEqual(
+        body.items.map((i) => i.handle),
+        whole.items.slice(0, body.items.length).map((i) => i.handle),
+      );
       assert.equal(body.page, 1);
       assert.equal(body.limit, 20);
       assert.ok(body.nextCursor, 'JSON keeps its full structure');
@@ -167,7 +183,12 @@ describe('budget on a long follower page', () => {
       const left = whole.items.length - body.items.length;
       if (left > 0) {
         assert.match(res.headers.get('x-warnings') ?? '', new RegExp(`left out ${left} accounts?`));
-        assert.match(body.markdown, new RegExp(`\\*Budget: left out ${left} accounts?\\.\\* \\[Read it all\\]\\(${TEST_BASE}/api/v1/profiles/${HANDLES.big}/followers\\?limit=20\\)`));
+        assert.match(
+          body.markdown,
+          new RegExp(
+            `\\*Budget: left out ${left} accounts?\\.\\* \\[Read it all\\]\\(${TEST_BASE}/api/v1/profiles/${HANDLES.big}/followers\\?limit=20\\)`,
+          ),
+        );
       } else {
         assert.doesNotMatch(body.markdown, /Budget: left out/);
         assert.equal(res.headers.get('x-warnings'), null);
@@ -193,7 +214,11 @@ describe('a page frame larger than the budget', () => {
     assert.ok(chars(body.markdown) <= needed);
     assert.deepEqual(body.items, []);
     assert.ok(body.nextCursor);
-    assert.match(body.markdown.trimEnd().split("\n").at(-1)!, /^\[Continue →\]/, "the contract: a list with nextCursor ends with Continue");
+    assert.match(
+      body.markdown.trimEnd().split('\n').at(-1)!,
+      /^\[Continue →\]/,
+      'the contract: a list with nextCursor ends with Continue',
+    );
     assert.match(body.markdown, /\*Budget: left out 20 accounts\.\*/);
   });
 });
@@ -201,7 +226,14 @@ describe('a page frame larger than the budget', () => {
 describe('bad budgets', () => {
   for (const bad of ['499', '200001', '0', '-600', 'abc', '1e3', '600.5', '', '9999999']) {
     test(`budget=${JSON.stringify(bad)} is 400 invalid_budget everywhere`, async () => {
-      for (const p of [postPath(IDS.threadRoot), `/${HANDLES.alice}/status/${IDS.threadRoot}`, `/api/v1/profiles/${HANDLES.alice}`, `/${HANDLES.big}/followers`, `/api/v1/profiles/${HANDLES.big}/following`, '/api/v1/search?q=caching']) {
+      for (const p of [
+        postPath(IDS.threadRoot),
+        `/${HANDLES.alice}/status/${IDS.threadRoot}`,
+        `/api/v1/profiles/${HANDLES.alice}`,
+        `/${HANDLES.big}/followers`,
+        `/api/v1/profiles/${HANDLES.big}/following`,
+        '/api/v1/search?q=caching',
+      ]) {
         const res = await s.get(`${p}${p.includes('?') ? '&' : '?'}budget=${encodeURIComponent(bad)}`);
         assert.equal(res.status, 400, p);
         assert.equal((await problemOf(res)).code, 'invalid_budget', p);
@@ -217,13 +249,19 @@ describe('budget in the MCP tools and the CLI', () => {
     try {
       const { tools } = await client.listTools();
       for (const t of tools) assert.ok(t.inputSchema.properties?.budget, t.name);
-      const r = (await client.callTool({ name: 'read_post', arguments: { handle: HANDLES.alice, id: IDS.threadRoot, budget: 1000 } })) as unknown as {
+      const r = (await client.callTool({
+        name: 'read_post',
+        arguments: { handle: HANDLES.alice, id: IDS.threadRoot, budget: 1000 },
+      })) as unknown as {
         content: Array<{ text: string }>;
         structuredContent: PostBody;
       };
       assert.ok(chars(r.content[0]!.text) <= 1000);
       assert.equal(r.structuredContent.markdown, r.content[0]!.text);
-      const bad = (await client.callTool({ name: 'list_followers', arguments: { handle: HANDLES.big, budget: 10 } })) as { isError?: boolean; content: Array<{ text: string }> };
+      const bad = (await client.callTool({
+        name: 'list_followers',
+        arguments: { handle: HANDLES.big, budget: 10 },
+      })) as { isError?: boolean; content: Array<{ text: string }> };
       assert.equal(bad.isError, true);
       assert.equal(JSON.parse(bad.content[0]!.text).code, 'invalid_budget');
     } finally {
@@ -234,7 +272,10 @@ describe('budget in the MCP tools and the CLI', () => {
   test('threadmark read|followers --budget', async () => {
     let out = '';
     const io = { stdout: { write: (c: string) => (out += c) }, stderr: { write: () => true }, env: {} };
-    assert.equal(await runCli(['read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--budget', '1500', '--server', s.url], io), 0);
+    assert.equal(
+      await runCli(['read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--budget', '1500', '--server', s.url], io),
+      0,
+    );
     assert.ok(chars(out.replace(/\n$/, '')) <= 1500, String(chars(out)));
     assert.match(out, /Budget: left out/);
     out = '';
@@ -247,14 +288,36 @@ describe('budget in the MCP tools and the CLI', () => {
 describe('the discovery documents describe budget and since_id', () => {
   test('OpenAPI parameters, /docs, /docs/reliability and /llms.txt', async () => {
     const doc = (await (await s.get('/openapi.json')).json()) as {
-      paths: Record<string, { get: { parameters: Array<{ name: string; description?: string }>; responses: Record<string, { 'x-problem-codes'?: string[] }> } }>;
+      paths: Record<
+        string,
+        {
+          get: {
+            parameters: Array<{ name: string; description?: string }>;
+            responses: Record<string, { 'x-problem-codes'?: string[] }>;
+          };
+        }
+      >;
     };
     const params = (path: string) => doc.paths[path]!.get.parameters.map((p) => p.name);
-    for (const path of ['/api/v1/posts', '/{handle}/status/{id}', '/api/v1/profiles/{handle}', '/api/v1/profiles/{handle}/followers', '/api/v1/profiles/{handle}/following', '/api/v1/search']) {
+    for (const path of [
+      '/api/v1/posts',
+      '/{handle}/status/{id}',
+      '/api/v1/profiles/{handle}',
+      '/api/v1/profiles/{handle}/followers',
+      '/api/v1/profiles/{handle}/following',
+      '/api/v1/search',
+    ]) {
       assert.ok(params(path).includes('budget'), path);
       assert.ok(doc.paths[path]!.get.responses['400']!['x-problem-codes']!.includes('invalid_budget'), path);
     }
-    for (const path of ['/api/v1/profiles/{handle}', '/{handle}', '/api/v1/search', '/search', '/api/v1/profiles/{handle}/feed', '/{handle}/rss']) {
+    for (const path of [
+      '/api/v1/profiles/{handle}',
+      '/{handle}',
+      '/api/v1/search',
+      '/search',
+      '/api/v1/profiles/{handle}/feed',
+      '/{handle}/rss',
+    ]) {
       assert.ok(params(path).includes('since_id'), path);
       assert.ok(doc.paths[path]!.get.responses['400']!['x-problem-codes']!.includes('invalid_since_id'), path);
     }
@@ -274,10 +337,18 @@ describe('OpenAPI describes the JSON bodies the MCP tools return', () => {
   test('each tool route carries its JSON body schema, and every reference in the document resolves', async () => {
     const raw = await (await s.get('/openapi.json')).text();
     const doc = JSON.parse(raw) as {
-      paths: Record<string, { get: { responses: { '200': { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } } } }>;
+      paths: Record<
+        string,
+        {
+          get: {
+            responses: { '200': { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } };
+          };
+        }
+      >;
       components: { schemas: Record<string, unknown> };
     };
-    const bodyOf = (path: string) => doc.paths[path]!.get.responses['200'].content['application/json']!.schema.properties ?? {};
+    const bodyOf = (path: string) =>
+      doc.paths[path]!.get.responses['200'].content['application/json']!.schema.properties ?? {};
     for (const [path, member] of [
       ['/api/v1/posts', 'conversation'],
       ['/{handle}/status/{id}', 'conversation'],
@@ -288,7 +359,8 @@ describe('OpenAPI describes the JSON bodies the MCP tools return', () => {
       assert.ok(bodyOf(path).markdown, path);
       assert.ok(bodyOf(path)[member], `${path} ${member}`);
     }
-    for (const [, ref] of raw.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) assert.ok(doc.components.schemas[ref!], ref);
+    for (const [, ref] of raw.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g))
+      assert.ok(doc.components.schemas[ref!], ref);
     assert.doesNotMatch(raw, /"#\/\$defs\//, 'no reference left relative to a nested schema');
   });
 });

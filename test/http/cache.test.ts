@@ -27,7 +27,8 @@ for (const backend of BACKENDS) {
       s.sim.clearFaults();
     });
 
-    const post = (id: string, extra = '') => `/api/v1/posts?url=${encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${id}`)}&thread=off${extra}`;
+    const post = (id: string, extra = '') =>
+      `/api/v1/posts?url=${encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${id}`)}&thread=off${extra}`;
     const fxCalls = (id: string) => s.sim.calls({ target: 'fxtwitter', path: id });
 
     const get = (path: string, init?: RequestInit) => drain(s.get(path, init));
@@ -70,7 +71,12 @@ for (const backend of BACKENDS) {
     });
 
     test('public responses carry a public max-age equal to the cache lifetime', async () => {
-      for (const path of [post(IDS.threadRoot), `/${HANDLES.bob}`, `/api/v1/profiles/${HANDLES.bob}/followers`, '/search?q=caching']) {
+      for (const path of [
+        post(IDS.threadRoot),
+        `/${HANDLES.bob}`,
+        `/api/v1/profiles/${HANDLES.bob}/followers`,
+        '/search?q=caching',
+      ]) {
         const res = await get(path);
         assert.equal(res.status, 200, path);
         assert.equal(res.headers.get('cache-control'), `public, max-age=${TTL_S}`, path);
@@ -187,11 +193,13 @@ describe('application cache across instances (redis)', { skip: BACKENDS[1]!.skip
     const id = IDS.threadTwoPhotos;
     const path = `/${HANDLES.alice}/status/${id}?thread=off`;
     a.sim.addFault({ target: 'fxtwitter', match: id, kind: 'latency', delayMs: 300, times: 1 });
-    const all = await Promise.all([a, b, a, b, a, b].map(async (s) => {
-      const res = await s.get(path);
-      await res.arrayBuffer();
-      return res;
-    }));
+    const all = await Promise.all(
+      [a, b, a, b, a, b].map(async (s) => {
+        const res = await s.get(path);
+        await res.arrayBuffer();
+        return res;
+      }),
+    );
     for (const res of all) assert.equal(res.status, 200);
     assert.equal(a.sim.calls({ target: 'fxtwitter', path: id }), 1);
     const later = await b.get(path);

@@ -19,10 +19,13 @@ const FAST = {
 
 let ipSeq = 0;
 /** A fresh client address per request, so the search quotas (5 per minute per address) never interfere. */
-const fresh = (): RequestInit => ({ headers: { 'x-forwarded-for': `10.20.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}` } });
+const fresh = (): RequestInit => ({
+  headers: { 'x-forwarded-for': `10.20.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}` },
+});
 
 const single = (id: string = IDS.threadRoot) => `/${HANDLES.alice}/status/${id}?thread=off&format=json`;
-const searchPath = (q: string = SEARCH_TERMS.caching, extra = '') => `/api/v1/search?q=${encodeURIComponent(q)}&format=json${extra}`;
+const searchPath = (q: string = SEARCH_TERMS.caching, extra = '') =>
+  `/api/v1/search?q=${encodeURIComponent(q)}&format=json${extra}`;
 
 interface Failure {
   provider: string;
@@ -83,11 +86,14 @@ describe('failure classes map to the contract codes (fxtwitter, syndication)', (
     assert.match(body.resolution, /retry/i, 'provider codes share the resolution of upstream_error');
   });
 
-  test('malformed or HTML bodies are the provider\'s error (502), never 500', async () => {
+  test("malformed or HTML bodies are the provider's error (502), never 500", async () => {
     s.sim.addFault({ target: 'fxtwitter', kind: 'malformed' });
     s.sim.addFault({ target: 'syndication', kind: 'html' });
     const { body } = await expectProblem(s, single(), 502, 'all_providers_failed');
-    assert.deepEqual(body.failures?.map((f) => `${f.provider}_${f.kind}`), ['fxtwitter_error', 'syndication_error']);
+    assert.deepEqual(
+      body.failures?.map((f) => `${f.provider}_${f.kind}`),
+      ['fxtwitter_error', 'syndication_error'],
+    );
     assert.equal(s.sim.calls({ target: 'fxtwitter' }), 1, 'a malformed 200 is not retried');
   });
 
@@ -95,7 +101,10 @@ describe('failure classes map to the contract codes (fxtwitter, syndication)', (
     s.sim.addFault({ target: 'fxtwitter', kind: 'empty' });
     s.sim.addFault({ target: 'syndication', kind: 'empty' });
     const { body } = await expectProblem(s, single(), 502, 'all_providers_failed');
-    assert.deepEqual(body.failures?.map((f) => `${f.provider}_${f.kind}`), ['fxtwitter_empty', 'syndication_empty']);
+    assert.deepEqual(
+      body.failures?.map((f) => `${f.provider}_${f.kind}`),
+      ['fxtwitter_empty', 'syndication_empty'],
+    );
   });
 
   test('not_found only when a provider positively says the post is missing', async () => {
@@ -118,10 +127,16 @@ describe('failure classes map to the contract codes (fxtwitter, syndication)', (
     assert.equal(err.res.headers.get('retry-after'), '30');
     s.sim.clearFaults();
     s.sim.addFault({ target: 'fxtwitter', kind: 'malformed', match: '/2/search' });
-    assert.equal((await expectProblem(s, searchPath('err two'), 503, 'fxtwitter_error')).res.headers.get('retry-after'), '30');
+    assert.equal(
+      (await expectProblem(s, searchPath('err two'), 503, 'fxtwitter_error')).res.headers.get('retry-after'),
+      '30',
+    );
     s.sim.clearFaults();
     s.sim.addFault({ target: 'fxtwitter', kind: 'reset', match: '/2/search' });
-    assert.equal((await expectProblem(s, searchPath('err three'), 503, 'fxtwitter_network')).res.headers.get('retry-after'), '30');
+    assert.equal(
+      (await expectProblem(s, searchPath('err three'), 503, 'fxtwitter_network')).res.headers.get('retry-after'),
+      '30',
+    );
   });
 
   test('an upstream 503 with Retry-After is retried only when the wait fits in the request deadline', async () => {
@@ -149,7 +164,11 @@ describe('transport failures and limits', () => {
       THREADMARK_UPSTREAM_TIMEOUT_MS: '300',
       THREADMARK_UPSTREAM_MAX_BYTES: '2048',
     });
-    const refused = await startStack({ ...FAST, THREADMARK_PROVIDERS: 'syndication', THREADMARK_SYNDICATION_URL: `http://127.0.0.1:${port}` });
+    const refused = await startStack({
+      ...FAST,
+      THREADMARK_PROVIDERS: 'syndication',
+      THREADMARK_SYNDICATION_URL: `http://127.0.0.1:${port}`,
+    });
     try {
       s.sim.addFault({ target: 'fxtwitter', kind: 'timeout' });
       const slow = await expectProblem(s, single(IDS.threadPoll), 502, 'fxtwitter_network');
@@ -191,7 +210,17 @@ describe('circuit breaker and provider health through the server', () => {
     const s = await startStack({ ...FAST, THREADMARK_BREAKER_THRESHOLD: '2', THREADMARK_BREAKER_COOLDOWN_MS: '400' });
     try {
       const health = async () => {
-        const doc = (await (await s.get('/api')).json()) as { health: { providers: Array<{ name: string; successes: number; failures: number; breaker: string; lastFailure?: { kind: string } }> } };
+        const doc = (await (await s.get('/api')).json()) as {
+          health: {
+            providers: Array<{
+              name: string;
+              successes: number;
+              failures: number;
+              breaker: string;
+              lastFailure?: { kind: string };
+            }>;
+          };
+        };
         return Object.fromEntries(doc.health.providers.map((p) => [p.name, p]));
       };
       const before = await health();
@@ -219,7 +248,10 @@ describe('circuit breaker and provider health through the server', () => {
       const trial = s.get(single());
       while (s.sim.calls({ target: 'fxtwitter' }) === 0) await new Promise((r) => setTimeout(r, 5));
       const others = await Promise.all([s.get(single()), s.get(single()), s.get(single())]);
-      assert.deepEqual(others.map((r) => r.headers.get('x-source')), ['syndication', 'syndication', 'syndication']);
+      assert.deepEqual(
+        others.map((r) => r.headers.get('x-source')),
+        ['syndication', 'syndication', 'syndication'],
+      );
       assert.equal((await trial).headers.get('x-source'), 'fxtwitter');
       assert.equal(s.sim.calls({ target: 'fxtwitter' }), 1, 'exactly one trial call');
       const closed = await health();
@@ -232,7 +264,12 @@ describe('circuit breaker and provider health through the server', () => {
   });
 
   test('a failed trial re-opens the circuit; with every provider open the read fails fast', async () => {
-    const s = await startStack({ ...FAST, THREADMARK_PROVIDERS: 'fxtwitter', THREADMARK_BREAKER_THRESHOLD: '1', THREADMARK_BREAKER_COOLDOWN_MS: '300' });
+    const s = await startStack({
+      ...FAST,
+      THREADMARK_PROVIDERS: 'fxtwitter',
+      THREADMARK_BREAKER_THRESHOLD: '1',
+      THREADMARK_BREAKER_COOLDOWN_MS: '300',
+    });
     try {
       s.sim.addFault({ target: 'fxtwitter', kind: 'empty' });
       await expectProblem(s, single(), 502, 'fxtwitter_empty');
@@ -243,7 +280,9 @@ describe('circuit breaker and provider health through the server', () => {
       await new Promise((r) => setTimeout(r, 350));
       await expectProblem(s, single(), 502, 'fxtwitter_empty');
       assert.equal(s.sim.calls({ target: 'fxtwitter' }), 1, 'the trial');
-      const doc = (await (await s.get('/api')).json()) as { health: { providers: Array<{ breaker: string; failures: number }> } };
+      const doc = (await (await s.get('/api')).json()) as {
+        health: { providers: Array<{ breaker: string; failures: number }> };
+      };
       assert.deepEqual([doc.health.providers[0]!.breaker, doc.health.providers[0]!.failures], ['open', 2]);
     } finally {
       await s.close();
@@ -283,7 +322,10 @@ describe('cursors stay where they were issued', () => {
   let other: Stack;
   before(async () => {
     s = await startStack({ THREADMARK_CURSOR_SECRET: 'first-deployment-secret-0001', THREADMARK_TRUST_PROXY: 'true' });
-    other = await startStack({ THREADMARK_CURSOR_SECRET: 'other-deployment-secret-0002', THREADMARK_TRUST_PROXY: 'true' });
+    other = await startStack({
+      THREADMARK_CURSOR_SECRET: 'other-deployment-secret-0002',
+      THREADMARK_TRUST_PROXY: 'true',
+    });
   });
   after(async () => {
     await s.close();
@@ -291,7 +333,10 @@ describe('cursors stay where they were issued', () => {
   });
 
   const cursorOf = async (st: Stack, path: string) => {
-    const res = await st.get(`${path}${path.includes('?') ? '&' : '?'}${path.includes('format=') ? '' : 'format=json&'}limit=5`, fresh());
+    const res = await st.get(
+      `${path}${path.includes('?') ? '&' : '?'}${path.includes('format=') ? '' : 'format=json&'}limit=5`,
+      fresh(),
+    );
     assert.equal(res.status, 200, path);
     const c = ((await res.json()) as { nextCursor?: string }).nextCursor;
     assert.ok(c, `${path} gives a cursor`);
@@ -300,7 +345,11 @@ describe('cursors stay where they were issued', () => {
 
   test('a timeline cursor is refused on followers, following, search and another handle', async () => {
     const c = encodeURIComponent(await cursorOf(s, `/${HANDLES.alice}`));
-    assert.equal((await s.get(`/${HANDLES.alice}?format=json&cursor=${c}`, fresh())).status, 200, 'accepted where issued');
+    assert.equal(
+      (await s.get(`/${HANDLES.alice}?format=json&cursor=${c}`, fresh())).status,
+      200,
+      'accepted where issued',
+    );
     for (const path of [
       `/${HANDLES.alice}/followers?cursor=${c}`,
       `/${HANDLES.alice}/following?cursor=${c}`,
@@ -319,8 +368,18 @@ describe('cursors stay where they were issued', () => {
     await expectProblem(s, `${searchPath()}&feed=top&cursor=${encodeURIComponent(c)}`, 400, 'invalid_cursor');
     const same = await s.get(`${searchPath(`  ${SEARCH_TERMS.caching} `)}&cursor=${encodeURIComponent(c)}`, fresh());
     assert.equal(same.status, 200, 'the query is compared once normalized');
-    await expectProblem(s, `${searchPath(SEARCH_TERMS.threadmark)}&cursor=${encodeURIComponent(c)}`, 400, 'invalid_cursor');
-    const foreign = await expectProblem(other, `${searchPath()}&cursor=${encodeURIComponent(c)}`, 400, 'invalid_cursor');
+    await expectProblem(
+      s,
+      `${searchPath(SEARCH_TERMS.threadmark)}&cursor=${encodeURIComponent(c)}`,
+      400,
+      'invalid_cursor',
+    );
+    const foreign = await expectProblem(
+      other,
+      `${searchPath()}&cursor=${encodeURIComponent(c)}`,
+      400,
+      'invalid_cursor',
+    );
     assert.match(foreign.body.detail, /edited, forged, or issued by another deployment/);
   });
 
@@ -328,9 +387,16 @@ describe('cursors stay where they were issued', () => {
     const c = await cursorOf(s, `/${HANDLES.big}/followers`);
     const mid = Math.floor(c.length / 2);
     const edited = c.slice(0, mid) + (c[mid] === 'A' ? 'B' : 'A') + c.slice(mid + 1);
-    const forged = Buffer.from(JSON.stringify({ v: 1, provider: 'fxtwitter', upstream: 'abc', page: 2 })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ v: 1, provider: 'fxtwitter', upstream: 'abc', page: 2 })).toString(
+      'base64url',
+    );
     for (const bad of [edited, c.slice(0, -4), forged, `${c}A`]) {
-      await expectProblem(s, `/${HANDLES.big}/followers?format=json&cursor=${encodeURIComponent(bad)}`, 400, 'invalid_cursor');
+      await expectProblem(
+        s,
+        `/${HANDLES.big}/followers?format=json&cursor=${encodeURIComponent(bad)}`,
+        400,
+        'invalid_cursor',
+      );
     }
   });
 });

@@ -178,7 +178,11 @@ describe('compression', () => {
     assert.deepEqual(gunzipSync(gz.body), plain.body);
 
     for (const res of [br, gz]) {
-      assert.equal(res.headers.vary, 'Accept, User-Agent, Accept-Encoding', 'one Accept-Encoding, merged with Accept (and User-Agent: permalinks answer link-preview crawlers with HTML)');
+      assert.equal(
+        res.headers.vary,
+        'Accept, User-Agent, Accept-Encoding',
+        'one Accept-Encoding, merged with Accept (and User-Agent: permalinks answer link-preview crawlers with HTML)',
+      );
       // Bodies past the compressor's synchronous-size limit are streamed (chunked, no Content-Length).
       const length = res.headers['content-length'];
       if (length !== undefined) assert.equal(Number(length), res.body.length);
@@ -199,7 +203,8 @@ describe('compression', () => {
     const get = await raw(s.url, path, { 'accept-encoding': 'br' });
     const head = await raw(s.url, path, { 'accept-encoding': 'br' }, 'HEAD');
     assert.equal(head.body.length, 0);
-    for (const h of ['content-encoding', 'content-length', 'etag', 'vary']) assert.equal(head.headers[h], get.headers[h], h);
+    for (const h of ['content-encoding', 'content-length', 'etag', 'vary'])
+      assert.equal(head.headers[h], get.headers[h], h);
   });
 
   test('tiny bodies are sent as they are: problem documents and short posts', async () => {

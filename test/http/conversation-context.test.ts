@@ -30,7 +30,12 @@ const stacks = new Map<string, Stack>();
 before(async () => {
   sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   const sessions = join(dir, 'sessions.jsonl');
-  writeFileSync(sessions, [0, 1, 2, 3].map((i) => JSON.stringify({ username: `ctx${i}`, auth_token: `ctx${i}_token`, ct0: `ct0_${i}` })).join('\n') + '\n');
+  writeFileSync(
+    sessions,
+    [0, 1, 2, 3]
+      .map((i) => JSON.stringify({ username: `ctx${i}`, auth_token: `ctx${i}_token`, ct0: `ct0_${i}` }))
+      .join('\n') + '\n',
+  );
   for (const order of ORDERS) {
     stacks.set(order, await startStack({ THREADMARK_PROVIDERS: order, THREADMARK_X_SESSIONS: sessions }, { sim }));
   }
@@ -54,7 +59,10 @@ async function mcpRead(order: string, handle: string, id: string): Promise<strin
   const client = new Client({ name: 'threadmark-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${stack(order).url}/mcp`)));
   try {
-    const r = (await client.callTool({ name: 'read_post', arguments: { handle, id } })) as { isError?: boolean; content: { text?: string }[] };
+    const r = (await client.callTool({ name: 'read_post', arguments: { handle, id } })) as {
+      isError?: boolean;
+      content: { text?: string }[];
+    };
     assert.ok(!r.isError, r.content[0]?.text);
     return r.content[0]!.text!;
   } finally {
@@ -85,8 +93,15 @@ async function representations(order: string, handle: string, id: string): Promi
 function assertInOrder(text: string, ancestors: string[], requested: string, label: string): void {
   const at = ancestors.map((id) => text.indexOf(`/status/${id}`));
   for (const [i, pos] of at.entries()) assert.ok(pos >= 0, `${label}: ancestor ${ancestors[i]} shown`);
-  assert.deepEqual(at, [...at].sort((a, b) => a - b), `${label}: ancestors root first`);
-  assert.ok(at.every((pos) => pos < text.lastIndexOf(`/status/${requested}`)), `${label}: ancestors before the post`);
+  assert.deepEqual(
+    at,
+    [...at].sort((a, b) => a - b),
+    `${label}: ancestors root first`,
+  );
+  assert.ok(
+    at.every((pos) => pos < text.lastIndexOf(`/status/${requested}`)),
+    `${label}: ancestors before the post`,
+  );
 }
 
 for (const order of ORDERS) {
@@ -99,7 +114,11 @@ for (const order of ORDERS) {
       for (const c of cases) {
         const { body } = await json(order, `/${c.handle}/status/${c.id}`);
         assert.equal(body.post.id, c.id);
-        assert.deepEqual(body.conversation.parents.map((p) => p.id), c.parents, `${order}: parents of ${c.id}`);
+        assert.deepEqual(
+          body.conversation.parents.map((p) => p.id),
+          c.parents,
+          `${order}: parents of ${c.id}`,
+        );
         assert.equal(body.conversation.earlier, undefined);
       }
       const reps = await representations(order, HANDLES.dave, IDS.replies.daveToCarol);
@@ -127,14 +146,18 @@ for (const order of ORDERS) {
       const last = chain[chain.length - 1]!;
       const { body, headers } = await json(order, `/reader_0411/status/${last}`);
       const expected = [chain[0]!, ...chain.slice(5, 24)];
-      assert.deepEqual(body.conversation.parents.map((p) => p.id), expected);
+      assert.deepEqual(
+        body.conversation.parents.map((p) => p.id),
+        expected,
+      );
       assert.equal(body.conversation.parentsOmitted, 4);
       assert.match(headers.get('x-warnings') ?? '', /4 earlier posts of the conversation left out/);
       const reps = await representations(order, 'reader_0411', last);
       for (const [name, text] of Object.entries(reps)) {
         if (name === 'html') continue; // the same Markdown, checked for order below
         assert.match(text, /4 more posts of the conversation left out/, `${order} ${name}`);
-        for (const gone of chain.slice(1, 5)) assert.ok(!text.includes(`/status/${gone}`), `${order} ${name}: ${gone} left out`);
+        for (const gone of chain.slice(1, 5))
+          assert.ok(!text.includes(`/status/${gone}`), `${order} ${name}: ${gone} left out`);
       }
       assertInOrder(reps.html!, expected, last, `${order} html`);
       assert.match(reps.markdown!, /## Context · 20 of 24 earlier posts/);
@@ -145,13 +168,24 @@ for (const order of ORDERS) {
       for (const q of ['context=thread', 'thread=off']) {
         const { body } = await json(order, `${path}?${q}`);
         assert.deepEqual(body.conversation.parents, [], q);
-        assert.deepEqual(body.thread.map((p) => p.id), [IDS.replies.daveToCarol], q);
+        assert.deepEqual(
+          body.thread.map((p) => p.id),
+          [IDS.replies.daveToCarol],
+          q,
+        );
       }
       const two = await json(order, `${path}?thread=2&replies=off`);
-      assert.deepEqual(two.body.conversation.parents.map((p) => p.id), [IDS.replies.carolTop], 'the nearest parent is kept');
+      assert.deepEqual(
+        two.body.conversation.parents.map((p) => p.id),
+        [IDS.replies.carolTop],
+        'the nearest parent is kept',
+      );
       assert.match(two.headers.get('x-warnings') ?? '', /truncated to 2 of 3 posts/);
       const deep = await json(order, `/reader_0411/status/${IDS.deepChain[24]}?thread=5&replies=off`);
-      assert.deepEqual(deep.body.conversation.parents.map((p) => p.id), IDS.deepChain.slice(20, 24));
+      assert.deepEqual(
+        deep.body.conversation.parents.map((p) => p.id),
+        IDS.deepChain.slice(20, 24),
+      );
       assert.equal(deep.body.conversation.parentsOmitted, undefined, 'the truncation says it all');
     });
   });
@@ -187,8 +221,14 @@ describe('the X provider alone', () => {
     assert.equal(res.status, 200, await res.clone().text());
     const body = (await res.json()) as PostJson;
     assert.equal(body.post.id, IDS.bobReplyToCarol);
-    assert.deepEqual(body.conversation.parents.map((p) => p.id), [IDS.daveRoot, IDS.carolReplyToDave]);
-    assert.ok(body.warnings.some((w) => /thread unavailable from x/.test(w)), body.warnings.join('; '));
+    assert.deepEqual(
+      body.conversation.parents.map((p) => p.id),
+      [IDS.daveRoot, IDS.carolReplyToDave],
+    );
+    assert.ok(
+      body.warnings.some((w) => /thread unavailable from x/.test(w)),
+      body.warnings.join('; '),
+    );
   });
 });
 
@@ -196,7 +236,21 @@ describe('the ancestors are documented', () => {
   test('OpenAPI describes conversation.parents, parentsOmitted and earlier; /docs explains the walk and the quote rule', async () => {
     const s = stack('fxtwitter');
     const doc = (await (await s.get('/openapi.json')).json()) as {
-      paths: Record<string, { get: { responses: { '200': { content: Record<string, { schema: { properties: Record<string, { properties?: Record<string, unknown> }> } }> } } } }>;
+      paths: Record<
+        string,
+        {
+          get: {
+            responses: {
+              '200': {
+                content: Record<
+                  string,
+                  { schema: { properties: Record<string, { properties?: Record<string, unknown> }> } }
+                >;
+              };
+            };
+          };
+        }
+      >;
     };
     const schema = doc.paths['/api/v1/posts']!.get.responses['200'].content['application/json']!.schema;
     const conv = schema.properties.conversation!.properties!;

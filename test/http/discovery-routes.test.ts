@@ -33,8 +33,25 @@ function mountedPaths(tree: string): string[] {
 }
 
 test('the route tree parser reads nested segments', () => {
-  const tree = ['├── /api (GET)', '│   ├── /v1/posts (GET)', '│   ├── /v2/', '│   │   └── x (GET)', '│   └── /v1/x/:handle (GET)', '│       └── /followers (GET)', '└── /:handle (GET)', '    └── /status/:id (GET)'].join('\n');
-  assert.deepEqual(mountedPaths(tree), ['/api', '/api/v1/posts', '/api/v2/x', '/api/v1/x/:handle', '/api/v1/x/:handle/followers', '/:handle', '/:handle/status/:id']);
+  const tree = [
+    '├── /api (GET)',
+    '│   ├── /v1/posts (GET)',
+    '│   ├── /v2/',
+    '│   │   └── x (GET)',
+    '│   └── /v1/x/:handle (GET)',
+    '│       └── /followers (GET)',
+    '└── /:handle (GET)',
+    '    └── /status/:id (GET)',
+  ].join('\n');
+  assert.deepEqual(mountedPaths(tree), [
+    '/api',
+    '/api/v1/posts',
+    '/api/v2/x',
+    '/api/v1/x/:handle',
+    '/api/v1/x/:handle/followers',
+    '/:handle',
+    '/:handle/status/:id',
+  ]);
 });
 
 test('mounted routes and route declarations match one to one', () => {

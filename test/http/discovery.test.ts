@@ -41,7 +41,13 @@ describe('GET /openapi.json', () => {
     for (const { decl } of PUBLIC_ROUTES) assert.equal(body.paths[decl.path].get.operationId, decl.operationId);
     assert.ok(!Object.keys(body.paths).some((p) => p.startsWith('/admin')));
     assert.ok(!('/mcp' in body.paths), '/mcp is POST-only JSON-RPC, described in /api and ard.json instead');
-    for (const path of ['/api/v1/posts', '/api/v1/profiles/{handle}', '/api/v1/search', '/{handle}/status/{id}', '/api/v1/oembed']) {
+    for (const path of [
+      '/api/v1/posts',
+      '/api/v1/profiles/{handle}',
+      '/api/v1/search',
+      '/{handle}/status/{id}',
+      '/api/v1/oembed',
+    ]) {
       assert.ok(body.paths[path], path);
     }
   });
@@ -65,14 +71,27 @@ describe('GET /openapi.json', () => {
   test('responses: 200 per representation, each error status with the Problem schema', async () => {
     const { body } = await json('/openapi.json');
     const op = body.paths['/api/v1/posts'].get;
-    assert.deepEqual(Object.keys(op.responses['200'].content).sort(), ['application/json', 'text/html', 'text/markdown', 'text/markdown; variant=obsidian']);
+    assert.deepEqual(Object.keys(op.responses['200'].content).sort(), [
+      'application/json',
+      'text/html',
+      'text/markdown',
+      'text/markdown; variant=obsidian',
+    ]);
     for (const status of ['400', '404', '405', '406', '429', '500', '502']) {
       const r = op.responses[status];
       assert.ok(r, status);
       assert.deepEqual(r.content['application/problem+json'].schema, { $ref: '#/components/schemas/Problem' });
     }
     assert.ok(op.responses['400']['x-problem-codes'].includes('invalid_thread'));
-    assert.deepEqual(body.components.schemas.Problem.required.sort(), ['code', 'detail', 'documentation_url', 'resolution', 'status', 'title', 'type']);
+    assert.deepEqual(body.components.schemas.Problem.required.sort(), [
+      'code',
+      'detail',
+      'documentation_url',
+      'resolution',
+      'status',
+      'title',
+      'type',
+    ]);
     assert.equal(body.paths['/api/v1/search'].get.responses['503']['x-problem-codes'][0], 'search_unavailable');
   });
 
@@ -126,12 +145,18 @@ describe('GET /api', () => {
     }
     const hrefs = [...body.surfaces.v1, ...body.surfaces.permalinks, ...body.surfaces.legacy].map((r: any) => r.path);
     assert.deepEqual(hrefs.sort(), [...PUBLIC_API_PATHS].sort());
-    assert.deepEqual(body.surfaces.mcp.tools.sort(), PUBLIC_ROUTES.flatMap((r) => (r.decl.mcpTool ? [r.decl.mcpTool] : [])).sort());
+    assert.deepEqual(
+      body.surfaces.mcp.tools.sort(),
+      PUBLIC_ROUTES.flatMap((r) => (r.decl.mcpTool ? [r.decl.mcpTool] : [])).sort(),
+    );
     const v = body.versioning;
     assert.equal(v.current_major_version, 'v1');
     assert.deepEqual(v.supported_versions, ['v1']);
     const convert = v.deprecated_routes.find((d: any) => d.path === '/api/convert');
-    assert.deepEqual([convert.deprecated, convert.sunset, convert.successor], ['2026-09-15', '2027-09-15', '/api/v1/posts']);
+    assert.deepEqual(
+      [convert.deprecated, convert.sunset, convert.successor],
+      ['2026-09-15', '2027-09-15', '/api/v1/posts'],
+    );
     const browse = v.deprecated_routes.find((d: any) => d.path === '/api/browse');
     assert.equal(browse.successor, undefined);
     assert.equal(browse.successor_parameter, 'resource');
@@ -157,11 +182,16 @@ describe('GET /api', () => {
 describe('well-known documents', () => {
   test('/.well-known/api-catalog is an RFC 9727 linkset', async () => {
     const { res, body } = await json('/.well-known/api-catalog');
-    assert.match(res.headers.get('content-type') ?? '', /^application\/linkset\+json; profile="https:\/\/www\.rfc-editor\.org\/info\/rfc9727"/);
+    assert.match(
+      res.headers.get('content-type') ?? '',
+      /^application\/linkset\+json; profile="https:\/\/www\.rfc-editor\.org\/info\/rfc9727"/,
+    );
     assert.equal(body.linkset.length, 1);
     const [entry] = body.linkset;
     assert.equal(entry.anchor, `${TEST_BASE}/api`);
-    assert.deepEqual(entry['service-desc'], [{ href: `${TEST_BASE}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }]);
+    assert.deepEqual(entry['service-desc'], [
+      { href: `${TEST_BASE}/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+    ]);
     assert.deepEqual(entry['service-doc'], [{ href: `${TEST_BASE}/docs`, type: 'text/html' }]);
     assert.equal(entry.status[0].href, `${TEST_BASE}/api`);
   });
@@ -186,7 +216,14 @@ describe('well-known documents', () => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain; charset=utf-8/);
     const text = await res.text();
     assert.match(text, /^# threadmark\n\n> /);
-    for (const needle of ['/api/v1/posts', '/api/v1/profiles/{handle}', '/api/v1/search', `${TEST_BASE}/mcp`, 'nextCursor', 'thread=off']) {
+    for (const needle of [
+      '/api/v1/posts',
+      '/api/v1/profiles/{handle}',
+      '/api/v1/search',
+      `${TEST_BASE}/mcp`,
+      'nextCursor',
+      'thread=off',
+    ]) {
       assert.ok(text.includes(needle), needle);
     }
     assert.ok(text.length < 8000, 'concise');
@@ -207,7 +244,14 @@ describe('well-known documents', () => {
     for (const item of Object.values<any>(body.paths)) {
       for (const r of Object.values<any>(item.get.responses)) for (const c of r['x-problem-codes'] ?? []) used.add(c);
     }
-    const privateOnly = new Set(['unauthorized', 'admin_unconfigured', 'invalid_body', 'not_ready', 'key_store_unavailable', 'batch_too_large']);
+    const privateOnly = new Set([
+      'unauthorized',
+      'admin_unconfigured',
+      'invalid_body',
+      'not_ready',
+      'key_store_unavailable',
+      'batch_too_large',
+    ]);
     for (const code of Object.keys(CATALOG)) if (!privateOnly.has(code)) assert.ok(used.has(code), code);
   });
 });

@@ -19,7 +19,11 @@ async function html(path: string): Promise<string> {
   assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
   assert.match(text, /^<!doctype html>\n<html lang="en">/);
   assert.ok(!/<script/i.test(text), 'no scripts');
-  assert.equal((text.match(/<section/g) ?? []).length, (text.match(/<\/section>/g) ?? []).length, 'sections are closed');
+  assert.equal(
+    (text.match(/<section/g) ?? []).length,
+    (text.match(/<\/section>/g) ?? []).length,
+    'sections are closed',
+  );
   return text;
 }
 
@@ -79,7 +83,17 @@ describe('/docs/reliability', () => {
 describe('/docs/versioning', () => {
   test('states the policy and the deprecation table', async () => {
     const page = await html('/docs/versioning');
-    for (const needle of ['/api/convert', '/api/browse', '2026-09-15', '2027-09-15', '/api/v1/posts', 'resource=search', '@1789430400', 'Wed, 15 Sep 2027 00:00:00 GMT', '12 months']) {
+    for (const needle of [
+      '/api/convert',
+      '/api/browse',
+      '2026-09-15',
+      '2027-09-15',
+      '/api/v1/posts',
+      'resource=search',
+      '@1789430400',
+      'Wed, 15 Sep 2027 00:00:00 GMT',
+      '12 months',
+    ]) {
       assert.ok(page.includes(esc(needle)), needle);
     }
   });

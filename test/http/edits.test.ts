@@ -44,8 +44,15 @@ function editBehaviour(name: string, env: () => Record<string, string>, singlePo
       assert.equal(res.status, 200);
       const md = await res.text();
       assert.ok(md.includes(EDITED_TEXTS[0]), 'the old text is what was asked for');
-      assert.ok(md.includes(`*Earlier version 1 of 3 of an edited post; the latest is [version 3](${xUrl(IDS.editedLatest)}).*`));
-      assert.match(res.headers.get('x-warnings') ?? '', new RegExp(`earlier version of an edited post: the latest is ${IDS.editedLatest}`));
+      assert.ok(
+        md.includes(
+          `*Earlier version 1 of 3 of an edited post; the latest is [version 3](${xUrl(IDS.editedLatest)}).*`,
+        ),
+      );
+      assert.match(
+        res.headers.get('x-warnings') ?? '',
+        new RegExp(`earlier version of an edited post: the latest is ${IDS.editedLatest}`),
+      );
       assert.equal(res.headers.get('link'), `<${TEST_BASE}${at(IDS.editedLatest)}>; rel="latest-version"`);
 
       const json = (await (await s.get(`${at(IDS.editedFirst)}?format=json`)).json()) as PostJson;
@@ -65,16 +72,20 @@ function editBehaviour(name: string, env: () => Record<string, string>, singlePo
 
     test('the HTML page shows the edit note with working links', async () => {
       const html = await (await s.get(at(IDS.editedFirst), { headers: { accept: 'text/html' } })).text();
-      assert.match(html, /<em>Earlier version 1 of 3 of an edited post; the latest is <a href="https:\/\/x\.com\/dave\/status\/1900000000000000703"[^>]*>version 3<\/a>\.<\/em>/);
+      assert.match(
+        html,
+        /<em>Earlier version 1 of 3 of an edited post; the latest is <a href="https:\/\/x\.com\/dave\/status\/1900000000000000703"[^>]*>version 3<\/a>\.<\/em>/,
+      );
     });
 
-    if (singlePost) test('thread=off (a single-post read) gives the same note and warning', async () => {
-      const res = await s.get(`${at(IDS.editedFirst)}?thread=off&format=json`);
-      assert.equal(res.status, 200);
-      const json = (await res.json()) as PostJson;
-      assert.deepEqual(json.post.edits, { versions: VERSIONS });
-      assert.ok(json.warnings.some((w) => w.includes(IDS.editedLatest)));
-    });
+    if (singlePost)
+      test('thread=off (a single-post read) gives the same note and warning', async () => {
+        const res = await s.get(`${at(IDS.editedFirst)}?thread=off&format=json`);
+        assert.equal(res.status, 200);
+        const json = (await res.json()) as PostJson;
+        assert.deepEqual(json.post.edits, { versions: VERSIONS });
+        assert.ok(json.warnings.some((w) => w.includes(IDS.editedLatest)));
+      });
 
     test('a never-edited post carries no edit information', async () => {
       const json = (await (await s.get(`/${HANDLES.alice}/status/${IDS.threadRoot}?format=json`)).json()) as PostJson;
@@ -87,11 +98,15 @@ const dir = mkdtempSync(join(tmpdir(), 'threadmark-edits-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 editBehaviour('syndication', () => ({ THREADMARK_PROVIDERS: 'syndication' }), true);
-editBehaviour('X GraphQL', () => {
-  const path = join(dir, 'sessions.jsonl');
-  writeFileSync(path, JSON.stringify({ username: 'edits', auth_token: 'edits_token_1', ct0: 'edits_ct0_1' }) + '\n');
-  return { THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: path };
-}, false);
+editBehaviour(
+  'X GraphQL',
+  () => {
+    const path = join(dir, 'sessions.jsonl');
+    writeFileSync(path, JSON.stringify({ username: 'edits', auth_token: 'edits_token_1', ct0: 'edits_ct0_1' }) + '\n');
+    return { THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: path };
+  },
+  false,
+);
 
 describe('edits through FxTwitter', () => {
   let s: Stack;

@@ -73,7 +73,8 @@ function assertInert(html: string): string {
 const dates = (xs: Array<string | undefined>) => xs.map((d) => Date.parse(d ?? ''));
 function assertNewestFirst(times: number[]) {
   for (const t of times) assert.ok(Number.isFinite(t), 'dates parse');
-  for (let i = 1; i < times.length; i++) assert.ok(times[i - 1]! >= times[i]!, `item ${i} is not older than item ${i - 1}`);
+  for (let i = 1; i < times.length; i++)
+    assert.ok(times[i - 1]! >= times[i]!, `item ${i} is not older than item ${i - 1}`);
 }
 
 describe('profile RSS', () => {
@@ -103,13 +104,25 @@ describe('profile RSS', () => {
       assertInert(it.description ?? '');
     }
     const links = items.map((i) => i.link);
-    assert.ok(links.includes(permalink(HANDLES.alice, IDS.threadPhoto)), 'own thread continuations are the author\'s posts');
-    assert.ok(!links.includes(permalink(HANDLES.alice, IDS.replies.aliceToBob)), 'replies to others only in with_replies');
+    assert.ok(
+      links.includes(permalink(HANDLES.alice, IDS.threadPhoto)),
+      "own thread continuations are the author's posts",
+    );
+    assert.ok(
+      !links.includes(permalink(HANDLES.alice, IDS.replies.aliceToBob)),
+      'replies to others only in with_replies',
+    );
     assert.ok(!items.some((i) => i.guid?.isPermaLink === false), 'no reposts');
 
     const note = items.find((i) => i.link === permalink(HANDLES.alice, IDS.noteTweet))!;
-    assert.equal(note.title, 'Long post about cache invalidation, because 280 characters was never going to be enough.');
-    assert.ok(note.categories?.some((c) => c.name === 'caching'), 'hashtags become categories');
+    assert.equal(
+      note.title,
+      'Long post about cache invalidation, because 280 characters was never going to be enough.',
+    );
+    assert.ok(
+      note.categories?.some((c) => c.name === 'caching'),
+      'hashtags become categories',
+    );
     assert.match(note.description ?? '', /Fourth, the culture/, 'full text, not a summary');
 
     const photo = items.find((i) => i.link === permalink(HANDLES.alice, IDS.threadPhoto))!;
@@ -129,7 +142,8 @@ describe('profile RSS', () => {
     assert.ok(items.length >= 3);
     for (const it of items) assert.ok((it.enclosures?.length ?? 0) > 0, `${it.link} has media`);
     const links = items.map((i) => i.link);
-    for (const id of [IDS.threadPhoto, IDS.threadVideo, IDS.threadTwoPhotos]) assert.ok(links.includes(permalink(HANDLES.alice, id)));
+    for (const id of [IDS.threadPhoto, IDS.threadVideo, IDS.threadTwoPhotos])
+      assert.ok(links.includes(permalink(HANDLES.alice, id)));
     const two = items.find((i) => i.link === permalink(HANDLES.alice, IDS.threadTwoPhotos))!;
     assert.equal(two.media?.contents?.length, 2, 'every photo as media:content');
     assert.match(feed.title ?? '', /media$/);
@@ -162,7 +176,10 @@ describe('profile RSS', () => {
     for (const id of IDS.thread) assert.match(root.description ?? '', new RegExp(id), `post ${id} in the thread item`);
     assert.ok(!items.some((i) => i.link === permalink(HANDLES.alice, IDS.threadLast)));
     assert.equal(items.length, separate.length - 11);
-    assert.equal(feed.atom?.links?.find((l) => l.rel === 'self')?.href, `${TEST_BASE}/${HANDLES.alice}/rss?threads=grouped`);
+    assert.equal(
+      feed.atom?.links?.find((l) => l.rel === 'self')?.href,
+      `${TEST_BASE}/${HANDLES.alice}/rss?threads=grouped`,
+    );
   });
 });
 
@@ -178,7 +195,13 @@ describe('versioned feeds: Atom and JSON Feed', () => {
     assert.equal(feed.links?.find((l) => l.rel === 'alternate')?.href, `${TEST_BASE}/${HANDLES.alice}`);
     const entries = feed.entries ?? [];
     assert.ok(entries.length >= 3);
-    assert.equal(feed.updated, entries.map((e) => e.updated!).sort().at(-1));
+    assert.equal(
+      feed.updated,
+      entries
+        .map((e) => e.updated!)
+        .sort()
+        .at(-1),
+    );
     assertNewestFirst(dates(entries.map((e) => e.published)));
     for (const e of entries) {
       assert.match(e.published ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -216,7 +239,10 @@ describe('versioned feeds: Atom and JSON Feed', () => {
   test('kind=with_replies on the versioned route matches the permalink', async () => {
     const v1 = parseRssFeed((await fetchText(`/api/v1/profiles/${HANDLES.alice}/feed?kind=with_replies`)).text);
     const permalinkFeed = (await rss(`/${HANDLES.alice}/with_replies/rss`)).feed;
-    assert.deepEqual(v1.items?.map((i) => i.guid?.value), permalinkFeed.items?.map((i) => i.guid?.value));
+    assert.deepEqual(
+      v1.items?.map((i) => i.guid?.value),
+      permalinkFeed.items?.map((i) => i.guid?.value),
+    );
   });
 
   test('the bearer key is honoured as on the profile routes', async () => {
@@ -265,7 +291,9 @@ describe('hostile content', () => {
     const entry = atom.entries?.find((e) => e.id === permalink(HANDLES.hostile, IDS.hostile));
     assert.match(assertInert(entry?.content?.value ?? ''), /<script>alert\(1\)<\/script>/);
     assert.equal(entry?.authors?.[0]?.name, `${name} (@mallory_md)`);
-    const json = parseJsonFeed(JSON.parse((await fetchText(`/api/v1/profiles/${HANDLES.hostile}/feed?type=json`)).text));
+    const json = parseJsonFeed(
+      JSON.parse((await fetchText(`/api/v1/profiles/${HANDLES.hostile}/feed?type=json`)).text),
+    );
     assert.equal(json.title, `${name} (@mallory_md)`);
     const item = json.items?.find((i) => i.id === permalink(HANDLES.hostile, IDS.hostile));
     assert.match(assertInert(item?.content_html ?? ''), /<script>alert\(1\)<\/script>/);
@@ -288,9 +316,14 @@ describe('search feeds', () => {
 
   test('/api/v1/search/feed: Atom and JSON; errors as on search', async () => {
     const atom = parseAtomFeed((await fetchText('/api/v1/search/feed?q=threadmark&type=atom')).text);
-    assert.equal(atom.links?.find((l) => l.rel === 'self')?.href, `${TEST_BASE}/api/v1/search/feed?q=threadmark&type=atom`);
+    assert.equal(
+      atom.links?.find((l) => l.rel === 'self')?.href,
+      `${TEST_BASE}/api/v1/search/feed?q=threadmark&type=atom`,
+    );
     assert.ok((atom.entries?.length ?? 0) > 0);
-    const json = parseJsonFeed(JSON.parse((await fetchText('/api/v1/search/feed?q=threadmark&type=json&feed=top')).text));
+    const json = parseJsonFeed(
+      JSON.parse((await fetchText('/api/v1/search/feed?q=threadmark&type=json&feed=top')).text),
+    );
     assert.equal(json.title, 'Search: threadmark · top');
     await expectProblem('/search/rss', 'missing_query');
     await expectProblem('/search/rss?q=x&feed=users', 'invalid_feed');
@@ -323,7 +356,9 @@ describe('cheap to poll', () => {
     const changed = await s.get(path, { headers: { 'if-none-match': '"something-else"' } });
     assert.equal(changed.status, 200);
     await changed.arrayBuffer();
-    const older = await s.get(path, { headers: { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() } });
+    const older = await s.get(path, {
+      headers: { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() },
+    });
     assert.equal(older.status, 200);
     await older.arrayBuffer();
   });
@@ -337,7 +372,9 @@ describe('cheap to poll', () => {
     const gz = await s.get(path, { headers: { 'accept-encoding': 'gzip' } });
     await gz.arrayBuffer();
     assert.equal(gz.headers.get('etag'), a.headers.get('etag')!.replace(/"$/, '-gzip"'));
-    const again = await s.get(path, { headers: { 'accept-encoding': 'gzip', 'if-none-match': gz.headers.get('etag')! } });
+    const again = await s.get(path, {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': gz.headers.get('etag')! },
+    });
     assert.equal(again.status, 304);
     assert.equal(again.headers.get('etag'), gz.headers.get('etag'));
   });
@@ -373,13 +410,19 @@ describe('multi-account feeds', () => {
     assert.deepEqual([...authors].sort(), ['Alice Developer (@alice_dev)', 'Carol (@carol)']);
     const guids = items.map((i) => i.guid?.value);
     assert.equal(new Set(guids).size, guids.length, 'no duplicates');
-    assert.equal(feed.atom?.links?.find((l) => l.rel === 'self')?.href, `${TEST_BASE}/${HANDLES.alice},${HANDLES.carol}/rss`);
+    assert.equal(
+      feed.atom?.links?.find((l) => l.rel === 'self')?.href,
+      `${TEST_BASE}/${HANDLES.alice},${HANDLES.carol}/rss`,
+    );
   });
 
   test('repeated handles count once; an account that is not public is left out with a warning', async () => {
     const dup = (await rss(`/${HANDLES.bob},BOB,${HANDLES.bob}/rss`)).feed;
     const single = (await rss(`/${HANDLES.bob}/rss`)).feed;
-    assert.deepEqual(dup.items?.map((i) => i.guid?.value), single.items?.map((i) => i.guid?.value));
+    assert.deepEqual(
+      dup.items?.map((i) => i.guid?.value),
+      single.items?.map((i) => i.guid?.value),
+    );
     const { res, feed } = await rss(`/${HANDLES.bob},${HANDLES.protected},${HANDLES.missing}/rss`);
     assert.match(res.headers.get('x-warnings') ?? '', /locked_lena left out/);
     assert.ok((feed.items ?? []).every((i) => i.link?.startsWith(`${TEST_BASE}/${HANDLES.bob}/`)));
@@ -388,7 +431,18 @@ describe('multi-account feeds', () => {
   });
 
   test('limits: at most 10 handles, each a valid handle', async () => {
-    const ten = ['alice_dev', 'bob', 'carol', 'dave', 'bigaccount', 'mallory_md', 'reader_0001', 'reader_0002', 'reader_0003', 'reader_0004'];
+    const ten = [
+      'alice_dev',
+      'bob',
+      'carol',
+      'dave',
+      'bigaccount',
+      'mallory_md',
+      'reader_0001',
+      'reader_0002',
+      'reader_0003',
+      'reader_0004',
+    ];
     const { feed } = await rss(`/${ten.join(',')}/rss`);
     assert.ok((feed.items?.length ?? 0) > 20, 'a merged feed is not cut to one page');
     await expectProblem(`/${[...ten, 'reader_0005'].join(',')}/rss`, 'too_many_handles');
@@ -428,7 +482,9 @@ describe('routing and discovery', () => {
   });
 
   test('OpenAPI and /docs list every feed route with its media types', async () => {
-    const doc = (await (await s.get('/openapi.json')).json()) as { paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }> };
+    const doc = (await (await s.get('/openapi.json')).json()) as {
+      paths: Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+    };
     const expected: Record<string, string[]> = {
       '/{handle}/rss': ['application/rss+xml'],
       '/{handle}/media/rss': ['application/rss+xml'],

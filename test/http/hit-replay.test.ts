@@ -19,14 +19,24 @@ const served = (s: Stack) => s.app.server.hitReplay?.served ?? Number.NaN;
 let seq = 0;
 const nextIp = () => `198.51.100.${++seq}`;
 
-function get(s: Stack, target: string, ip: string, headers: [string, string][] = [], method = 'GET'): Promise<RawResponse> {
+function get(
+  s: Stack,
+  target: string,
+  ip: string,
+  headers: [string, string][] = [],
+  method = 'GET',
+): Promise<RawResponse> {
   return rawRequest(portOf(s), { method, target, headers: [['X-Forwarded-For', ip], ...headers] });
 }
 
 /** Fastify's answer and the replayed one must differ only where a second request must differ. */
 function assertSameExchange(normal: RawResponse, replayed: RawResponse, what: string) {
   assert.equal(replayed.status, normal.status, what);
-  assert.deepEqual(replayed.rawHeaders.map(([k]) => k), normal.rawHeaders.map(([k]) => k), `${what}: header names and order`);
+  assert.deepEqual(
+    replayed.rawHeaders.map(([k]) => k),
+    normal.rawHeaders.map(([k]) => k),
+    `${what}: header names and order`,
+  );
   for (const [i, [name, value]] of normal.rawHeaders.entries()) {
     const again = replayed.rawHeaders[i]![1];
     switch (name.toLowerCase()) {
@@ -65,11 +75,26 @@ describe('cache-hit replay', () => {
   const statusUrl = encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${IDS.threadPhoto}`);
   const variants: Array<{ what: string; target: string; headers?: [string, string][]; method?: string }> = [
     { what: 'permalink, single post', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off` },
-    { what: 'permalink, thread (over the compression threshold, identity)', target: `/${HANDLES.alice}/status/${IDS.threadRoot}?replies=off&full=true` },
+    {
+      what: 'permalink, thread (over the compression threshold, identity)',
+      target: `/${HANDLES.alice}/status/${IDS.threadRoot}?replies=off&full=true`,
+    },
     { what: 'JSON by format', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off&format=json` },
-    { what: 'HTML by Accept', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`, headers: [['Accept', 'text/html']] },
-    { what: 'JSON by Accept', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`, headers: [['Accept', 'application/json']] },
-    { what: 'gzip accepted, body under the threshold', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`, headers: [['Accept-Encoding', 'gzip, br']] },
+    {
+      what: 'HTML by Accept',
+      target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`,
+      headers: [['Accept', 'text/html']],
+    },
+    {
+      what: 'JSON by Accept',
+      target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`,
+      headers: [['Accept', 'application/json']],
+    },
+    {
+      what: 'gzip accepted, body under the threshold',
+      target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`,
+      headers: [['Accept-Encoding', 'gzip, br']],
+    },
     { what: 'HEAD', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`, method: 'HEAD' },
     { what: '/api/v1/posts', target: `/api/v1/posts?url=${statusUrl}&thread=off` },
     { what: 'deprecated /api/convert', target: `/api/convert?url=${statusUrl}&thread=off` },
@@ -94,7 +119,7 @@ describe('cache-hit replay', () => {
     });
   }
 
-  test('the same URL from another client is replayed with that client\'s own allowance', async () => {
+  test("the same URL from another client is replayed with that client's own allowance", async () => {
     const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
     await get(s, target, nextIp());
     await get(s, target, nextIp());
@@ -154,7 +179,10 @@ describe('cache-hit replay', () => {
     const before = served(s);
     const last2 = await get(s, target, ip);
     const last1 = await get(s, target, ip);
-    assert.deepEqual([last2.status, last2.headers['ratelimit-remaining'], last1.status, last1.headers['ratelimit-remaining']], [200, '1', 200, '0']);
+    assert.deepEqual(
+      [last2.status, last2.headers['ratelimit-remaining'], last1.status, last1.headers['ratelimit-remaining']],
+      [200, '1', 200, '0'],
+    );
     assert.equal(served(s), before + 2);
     const refused = await s.get(target, { headers: { 'x-forwarded-for': ip } });
     assert.equal(refused.status, 429);
@@ -168,7 +196,15 @@ describe('cache-hit replay', () => {
     const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
     const count = async () => {
       const text = await (await s.get('/metrics')).text();
-      const line = text.split('\n').find((l) => l.startsWith('threadmark_http_requests_total{') && l.includes('route="/:handle/status/:id"') && l.includes('method="GET"') && l.includes('status="200"'));
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('threadmark_http_requests_total{') &&
+            l.includes('route="/:handle/status/:id"') &&
+            l.includes('method="GET"') &&
+            l.includes('status="200"'),
+        );
       return Number(line?.split(' ').at(-1) ?? 0);
     };
     const ip = nextIp();
@@ -209,73 +245,83 @@ test('without trusted proxies the replay charges the socket address, as the guar
     const b = await get(s, target, '203.0.113.2');
     const c = await get(s, target, '203.0.113.3');
     assert.ok(served(s) >= 1);
-    assert.deepEqual([a, b, c].map((r) => Number(r.headers['ratelimit-remaining'])), [599, 598, 597]);
+    assert.deepEqual(
+      [a, b, c].map((r) => Number(r.headers['ratelimit-remaining'])),
+      [599, 598, 597],
+    );
   } finally {
     await s.close();
   }
 });
 
-describe('cache-hit replay on the Redis backend (one round trip, shared with every instance)', { skip: redisBackend.skip }, () => {
-  let a: BackendStack;
-  let b: BackendStack;
-  before(async () => {
-    a = await startOn(redisBackend, TRUSTED);
-    b = await startOn(redisBackend, TRUSTED, { sim: a.sim, redisPrefix: a.prefix });
-  });
-  after(async () => {
-    await b?.close();
-    await a?.close();
-  });
-  const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
+describe(
+  'cache-hit replay on the Redis backend (one round trip, shared with every instance)',
+  { skip: redisBackend.skip },
+  () => {
+    let a: BackendStack;
+    let b: BackendStack;
+    before(async () => {
+      a = await startOn(redisBackend, TRUSTED);
+      b = await startOn(redisBackend, TRUSTED, { sim: a.sim, redisPrefix: a.prefix });
+    });
+    after(async () => {
+      await b?.close();
+      await a?.close();
+    });
+    const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
 
-  test('a replayed hit is the exchange Fastify wrote, and the allowance is shared with the other instance', async () => {
-    const ip = nextIp();
-    let normal: RawResponse | undefined;
-    for (let i = 0; i < 3 && !normal; i++) {
-      const was = served(a);
-      const r = await get(a, target, ip);
-      if (served(a) === was && r.headers['x-cache'] === 'hit') normal = r;
-    }
-    assert.ok(normal, 'no hit answered by Fastify');
-    const before = served(a);
-    const replayed = await get(a, target, ip);
-    assert.equal(served(a), before + 1, 'replayed');
-    assertSameExchange(normal, replayed, 'redis replay');
-    // The same client on the other instance: one shared counter.
-    const onB = await get(b, target, ip);
-    assert.equal(Number(onB.headers['ratelimit-remaining']), Number(replayed.headers['ratelimit-remaining']) - 1);
-    const againOnA = await get(a, target, ip);
-    assert.equal(Number(againOnA.headers['ratelimit-remaining']), Number(onB.headers['ratelimit-remaining']) - 1);
-  });
+    test('a replayed hit is the exchange Fastify wrote, and the allowance is shared with the other instance', async () => {
+      const ip = nextIp();
+      let normal: RawResponse | undefined;
+      for (let i = 0; i < 3 && !normal; i++) {
+        const was = served(a);
+        const r = await get(a, target, ip);
+        if (served(a) === was && r.headers['x-cache'] === 'hit') normal = r;
+      }
+      assert.ok(normal, 'no hit answered by Fastify');
+      const before = served(a);
+      const replayed = await get(a, target, ip);
+      assert.equal(served(a), before + 1, 'replayed');
+      assertSameExchange(normal, replayed, 'redis replay');
+      // The same client on the other instance: one shared counter.
+      const onB = await get(b, target, ip);
+      assert.equal(Number(onB.headers['ratelimit-remaining']), Number(replayed.headers['ratelimit-remaining']) - 1);
+      const againOnA = await get(a, target, ip);
+      assert.equal(Number(againOnA.headers['ratelimit-remaining']), Number(onB.headers['ratelimit-remaining']) - 1);
+    });
 
-  test('an entry refreshed by the other instance is never answered from the old record', async () => {
-    const ip = nextIp();
-    for (let i = 0; i < 3; i++) await get(a, target, ip);
-    const before = served(a);
-    await get(a, target, ip);
-    assert.equal(served(a), before + 1);
-    const refreshed = await get(b, `${target}&nocache=true`, ip);
-    assert.equal(refreshed.headers['x-cache'], 'bypass');
-    const after = await get(a, target, ip);
-    assert.equal(after.headers['x-cache'], 'hit');
-    assert.equal(served(a), before + 1, 'the stamp changed: Fastify answered from the new entry');
-    await get(a, target, ip);
-    assert.equal(served(a), before + 2, 'and the new record is replayed');
-  });
+    test('an entry refreshed by the other instance is never answered from the old record', async () => {
+      const ip = nextIp();
+      for (let i = 0; i < 3; i++) await get(a, target, ip);
+      const before = served(a);
+      await get(a, target, ip);
+      assert.equal(served(a), before + 1);
+      const refreshed = await get(b, `${target}&nocache=true`, ip);
+      assert.equal(refreshed.headers['x-cache'], 'bypass');
+      const after = await get(a, target, ip);
+      assert.equal(after.headers['x-cache'], 'hit');
+      assert.equal(served(a), before + 1, 'the stamp changed: Fastify answered from the new entry');
+      await get(a, target, ip);
+      assert.equal(served(a), before + 2, 'and the new record is replayed');
+    });
 
-  test('api-ip is exact at the boundary across instances', async () => {
-    const ip = nextIp();
-    for (let i = 0; i < 3; i++) await get(a, target, ip);
-    const used = 600 - Number((await get(b, target, ip)).headers['ratelimit-remaining']);
-    await b.app.services.stores.limiter.consume('api-ip', clientKey(ip), 598 - used);
-    const before = served(a);
-    const last2 = await get(a, target, ip);
-    const last1 = await get(a, target, ip);
-    assert.deepEqual([last2.status, last2.headers['ratelimit-remaining'], last1.status, last1.headers['ratelimit-remaining']], [200, '1', 200, '0']);
-    assert.equal(served(a), before + 2);
-    const refused = await get(a, target, ip);
-    assert.equal(refused.status, 429);
-    assert.equal(served(a), before + 2, 'refused by the guards, not charged twice');
-    assert.equal((await get(b, target, ip)).status, 429);
-  });
-});
+    test('api-ip is exact at the boundary across instances', async () => {
+      const ip = nextIp();
+      for (let i = 0; i < 3; i++) await get(a, target, ip);
+      const used = 600 - Number((await get(b, target, ip)).headers['ratelimit-remaining']);
+      await b.app.services.stores.limiter.consume('api-ip', clientKey(ip), 598 - used);
+      const before = served(a);
+      const last2 = await get(a, target, ip);
+      const last1 = await get(a, target, ip);
+      assert.deepEqual(
+        [last2.status, last2.headers['ratelimit-remaining'], last1.status, last1.headers['ratelimit-remaining']],
+        [200, '1', 200, '0'],
+      );
+      assert.equal(served(a), before + 2);
+      const refused = await get(a, target, ip);
+      assert.equal(refused.status, 429);
+      assert.equal(served(a), before + 2, 'refused by the guards, not charged twice');
+      assert.equal((await get(b, target, ip)).status, 429);
+    });
+  },
+);

@@ -24,7 +24,8 @@ function* walk(node: Node): Generator<Node> {
   if (node.content) yield* walk(node.content);
 }
 const elements = (root: Node) => [...walk(root)].filter((n) => n.tagName !== undefined);
-const textOf = (node: Node): string => [...walk(node)].map((n) => (n.nodeName === '#text' ? (n.value ?? '') : '')).join('');
+const textOf = (node: Node): string =>
+  [...walk(node)].map((n) => (n.nodeName === '#text' ? (n.value ?? '') : '')).join('');
 const attr = (n: Node, name: string) => n.attrs?.find((a) => a.name === name)?.value;
 
 // What a permissive Markdown consumer would make of our output: raw HTML passes straight through.
@@ -32,9 +33,31 @@ const consumer = new MarkdownIt({ html: true, linkify: false });
 consumer.validateLink = () => true;
 
 /** Elements plain Markdown syntax produces; anything else could only come from raw HTML in the content. */
-const MARKDOWN_ELEMENTS = new Set(['p', 'a', 'strong', 'em', 'code', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'hr', 'br', 'img']);
+const MARKDOWN_ELEMENTS = new Set([
+  'p',
+  'a',
+  'strong',
+  'em',
+  'code',
+  'pre',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'hr',
+  'br',
+  'img',
+]);
 /** Links the renderer itself makes: the platform's permalinks and this service's own pages. */
-const OWN_LINK = new RegExp(`^(https://(x\\.com|twitter\\.com|pbs\\.twimg\\.com|video\\.twimg\\.com)/|${TEST_BASE.replace(/\./g, '\\.')}(/|$))`);
+const OWN_LINK = new RegExp(
+  `^(https://(x\\.com|twitter\\.com|pbs\\.twimg\\.com|video\\.twimg\\.com)/|${TEST_BASE.replace(/\./g, '\\.')}(/|$))`,
+);
 const corpus = getCorpus();
 const hostilePost = corpus.posts.get(IDS.hostile)!;
 const mallory = corpus.usersByHandle.get(HANDLES.hostile)!;
@@ -45,18 +68,25 @@ function assertMarkdownInert(markdown: string, where: string): void {
   for (const el of elements(root)) {
     assert.ok(MARKDOWN_ELEMENTS.has(el.tagName!), `<${el.tagName}> injected through Markdown in ${where}`);
     for (const a of el.attrs ?? []) assert.doesNotMatch(a.name, /^on/i, `${a.name} attribute in ${where}`);
-    if (el.tagName === 'a') assert.match(attr(el, 'href') ?? '', OWN_LINK, `foreign link ${attr(el, 'href')} in ${where}`);
-    if (el.tagName === 'img') assert.match(attr(el, 'src') ?? '', /^https:\/\//, `image ${attr(el, 'src')} in ${where}`);
+    if (el.tagName === 'a')
+      assert.match(attr(el, 'href') ?? '', OWN_LINK, `foreign link ${attr(el, 'href')} in ${where}`);
+    if (el.tagName === 'img')
+      assert.match(attr(el, 'src') ?? '', /^https:\/\//, `image ${attr(el, 'src')} in ${where}`);
     const text = textOf(el);
-    if (/^h[1-6]$/.test(el.tagName!)) assert.doesNotMatch(text, /^(heading injection|not a heading)/, `heading made from content in ${where}`);
-    if (el.tagName === 'blockquote') assert.doesNotMatch(text, /fake quote|quoted\?/, `quote made from content in ${where}`);
+    if (/^h[1-6]$/.test(el.tagName!))
+      assert.doesNotMatch(text, /^(heading injection|not a heading)/, `heading made from content in ${where}`);
+    if (el.tagName === 'blockquote')
+      assert.doesNotMatch(text, /fake quote|quoted\?/, `quote made from content in ${where}`);
     if (el.tagName === 'li') assert.doesNotMatch(text, /^not a list/, `list made from content in ${where}`);
     if (el.tagName === 'code' || el.tagName === 'pre') assert.fail(`code span made from content in ${where}: ${text}`);
-    if (el.tagName === 'strong' || el.tagName === 'em') assert.doesNotMatch(text, /^(bold|under|Mallory)$/, `emphasis made from content in ${where}`);
+    if (el.tagName === 'strong' || el.tagName === 'em')
+      assert.doesNotMatch(text, /^(bold|under|Mallory)$/, `emphasis made from content in ${where}`);
   }
   // The hostile words are all still there, as text.
   const visible = textOf(root);
-  for (const literal of ['<script>alert(1)</script>', '[click](javascript:alert(1))', 'heading injection'].filter((l) => markdown.includes(l.slice(1, 8)))) {
+  for (const literal of ['<script>alert(1)</script>', '[click](javascript:alert(1))', 'heading injection'].filter((l) =>
+    markdown.includes(l.slice(1, 8)),
+  )) {
     assert.ok(visible.includes(literal), `${literal} shown as text in ${where}`);
   }
 }
@@ -66,24 +96,37 @@ function assertPageInert(html: string, where: string): Node {
   const doc = parse(html) as unknown as Node;
   const els = elements(doc);
   for (const el of els) {
-    assert.ok(!['script', 'iframe', 'object', 'embed', 'base', 'form', 'frame', 'frameset', 'applet', 'svg', 'math'].includes(el.tagName!), `<${el.tagName}> in ${where}`);
+    assert.ok(
+      !['script', 'iframe', 'object', 'embed', 'base', 'form', 'frame', 'frameset', 'applet', 'svg', 'math'].includes(
+        el.tagName!,
+      ),
+      `<${el.tagName}> in ${where}`,
+    );
     for (const a of el.attrs ?? []) {
       assert.doesNotMatch(a.name, /^on/i, `${a.name} attribute in ${where}`);
       if (['href', 'src', 'action', 'formaction', 'poster', 'srcset', 'data'].includes(a.name)) {
         assert.doesNotMatch(a.value.trim(), /^(javascript|data|vbscript):/i, `${a.name}=${a.value} in ${where}`);
       }
     }
-    if (el.tagName === 'meta') assert.notEqual(attr(el, 'http-equiv')?.toLowerCase(), 'refresh', `meta refresh in ${where}`);
-    if (el.tagName === 'a') assert.match(attr(el, 'href') ?? '', OWN_LINK, `foreign link ${attr(el, 'href')} in ${where}`);
+    if (el.tagName === 'meta')
+      assert.notEqual(attr(el, 'http-equiv')?.toLowerCase(), 'refresh', `meta refresh in ${where}`);
+    if (el.tagName === 'a')
+      assert.match(attr(el, 'href') ?? '', OWN_LINK, `foreign link ${attr(el, 'href')} in ${where}`);
   }
   const styles = els.filter((e) => e.tagName === 'style');
   assert.ok(styles.length <= 1, `extra <style> in ${where}`);
-  for (const s of styles) assert.doesNotMatch(textOf(s), /alert|mallory|javascript/i, `content inside <style> in ${where}`);
-  const csp = els.find((e) => e.tagName === 'meta' && attr(e, 'http-equiv')?.toLowerCase() === 'content-security-policy');
+  for (const s of styles)
+    assert.doesNotMatch(textOf(s), /alert|mallory|javascript/i, `content inside <style> in ${where}`);
+  const csp = els.find(
+    (e) => e.tagName === 'meta' && attr(e, 'http-equiv')?.toLowerCase() === 'content-security-policy',
+  );
   assert.match(attr(csp!, 'content') ?? '', /default-src 'none'/, `CSP in ${where}`);
   // Only elements the renderer makes; raw tags from the content (<b>, <img onerror>) would show up here.
-  for (const el of els.filter((e) => ['b', 'i', 'u', 'font', 'marquee', 'input', 'button', 'textarea', 'select', 'link'].includes(e.tagName!))) {
-    if (el.tagName === 'link') assert.match(attr(el, 'href') ?? '', OWN_LINK, `<link> to ${attr(el, 'href')} in ${where}`);
+  for (const el of els.filter((e) =>
+    ['b', 'i', 'u', 'font', 'marquee', 'input', 'button', 'textarea', 'select', 'link'].includes(e.tagName!),
+  )) {
+    if (el.tagName === 'link')
+      assert.match(attr(el, 'href') ?? '', OWN_LINK, `<link> to ${attr(el, 'href')} in ${where}`);
     else assert.fail(`<${el.tagName}> from content in ${where}`);
   }
   return doc;
@@ -131,7 +174,13 @@ describe('hostile content through HTTP', () => {
     });
   }
 
-  for (const path of [post, `${post}?userinfo=all&thread=conversation`, `/${HANDLES.hostile}`, `/api/v1/search?q=${encodeURIComponent('heading injection')}`, `/search?q=${encodeURIComponent('"><script>alert(1)</script><img src=x onerror=alert(2)>')}`]) {
+  for (const path of [
+    post,
+    `${post}?userinfo=all&thread=conversation`,
+    `/${HANDLES.hostile}`,
+    `/api/v1/search?q=${encodeURIComponent('heading injection')}`,
+    `/search?q=${encodeURIComponent('"><script>alert(1)</script><img src=x onerror=alert(2)>')}`,
+  ]) {
     test(`the HTML page runs nothing from the content: ${path}`, async () => {
       const res = await s.get(path, { headers: { accept: 'text/html' } });
       assert.equal(res.status, 200);
@@ -153,11 +202,18 @@ describe('hostile content through HTTP', () => {
   });
 
   test('JSON always parses and gives the hostile text back exactly', async () => {
-    const read = (await (await s.get(`${post}?format=json&userinfo=all`)).json()) as { post: { text: string; author: { name: string; bio?: string; location?: string } } };
+    const read = (await (await s.get(`${post}?format=json&userinfo=all`)).json()) as {
+      post: { text: string; author: { name: string; bio?: string; location?: string } };
+    };
     assert.equal(read.post.text, hostilePost.text);
     assert.equal(read.post.author.name, mallory.name);
-    const profile = (await (await s.get(`/api/v1/profiles/${HANDLES.hostile}?format=json`)).json()) as { profile: { name: string; bio: string; location: string } };
-    assert.deepEqual([profile.profile.name, profile.profile.bio, profile.profile.location], [mallory.name, mallory.bio, mallory.location]);
+    const profile = (await (await s.get(`/api/v1/profiles/${HANDLES.hostile}?format=json`)).json()) as {
+      profile: { name: string; bio: string; location: string };
+    };
+    assert.deepEqual(
+      [profile.profile.name, profile.profile.bio, profile.profile.location],
+      [mallory.name, mallory.bio, mallory.location],
+    );
     const q = '"}]}\u2028\u2029\u0000</script>';
     const search = await s.get(`/api/v1/search?q=${encodeURIComponent(q)}&format=json`);
     const parsed = JSON.parse(await search.text()) as { q: string };
@@ -165,7 +221,9 @@ describe('hostile content through HTTP', () => {
   });
 
   test('the oEmbed html snippet carries nothing executable', async () => {
-    const res = await s.get(`/api/v1/oembed?url=${encodeURIComponent(`${TEST_BASE}/${HANDLES.hostile}/status/${IDS.hostile}`)}`);
+    const res = await s.get(
+      `/api/v1/oembed?url=${encodeURIComponent(`${TEST_BASE}/${HANDLES.hostile}/status/${IDS.hostile}`)}`,
+    );
     assert.equal(res.status, 200);
     const { html } = (await res.json()) as { html: string };
     const frag = parseFragment(html) as unknown as Node;

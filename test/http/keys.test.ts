@@ -23,7 +23,13 @@ interface Issued {
   enabled: boolean;
 }
 
-async function admin(s: Stack, method: string, path: string, body?: unknown, headers: Record<string, string> = adminAuth): Promise<Response> {
+async function admin(
+  s: Stack,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = adminAuth,
+): Promise<Response> {
   return fetch(`${s.url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -38,11 +44,21 @@ async function issue(s: Stack, name = 'partner'): Promise<Issued> {
 }
 
 /** Status, X-Api-Key-Status and Cache-Control of a keyed profile read. */
-async function keyed(s: Stack, key: string, path = `/api/v1/profiles/${HANDLES.alice}`): Promise<{ status: number; key: string | null; cc: string | null; code?: string; res: Response }> {
+async function keyed(
+  s: Stack,
+  key: string,
+  path = `/api/v1/profiles/${HANDLES.alice}`,
+): Promise<{ status: number; key: string | null; cc: string | null; code?: string; res: Response }> {
   const res = await s.get(path, { headers: { authorization: `Bearer ${key}` } });
   const text = await res.text();
   const code = res.status >= 400 ? (JSON.parse(text) as { code: string }).code : undefined;
-  return { status: res.status, key: res.headers.get('x-api-key-status'), cc: res.headers.get('cache-control'), code, res };
+  return {
+    status: res.status,
+    key: res.headers.get('x-api-key-status'),
+    cc: res.headers.get('cache-control'),
+    code,
+    res,
+  };
 }
 
 function assertValid(r: Awaited<ReturnType<typeof keyed>>) {
@@ -60,7 +76,12 @@ function assertInvalid(r: Awaited<ReturnType<typeof keyed>>) {
 
 function sink() {
   const chunks: string[] = [];
-  return { write: (c: string) => void chunks.push(c), get text() { return chunks.join(''); } };
+  return {
+    write: (c: string) => void chunks.push(c),
+    get text() {
+      return chunks.join('');
+    },
+  };
 }
 
 for (const backend of BACKENDS) {
@@ -76,7 +97,12 @@ for (const backend of BACKENDS) {
       assert.match(k.key, /^tm_[A-Za-z0-9_-]{43}$/, 'prefix + 256 random bits');
       assert.equal(k.enabled, true);
       assertValid(await keyed(s, k.key));
-      for (const path of [`/${HANDLES.alice}/followers`, `/api/v1/profiles/${HANDLES.alice}/following`, '/search?q=caching', `/api/browse?resource=profile&handle=${HANDLES.alice}`]) {
+      for (const path of [
+        `/${HANDLES.alice}/followers`,
+        `/api/v1/profiles/${HANDLES.alice}/following`,
+        '/search?q=caching',
+        `/api/browse?resource=profile&handle=${HANDLES.alice}`,
+      ]) {
         assertValid(await keyed(s, k.key, path));
       }
 
@@ -101,7 +127,10 @@ for (const backend of BACKENDS) {
     });
 
     test('CLI: a key created, disabled, enabled and deleted with `keys` is seen by the running server at once', async () => {
-      const env = { THREADMARK_KEYS_DB: s.app.services.config.keysDb, ...(s.prefix ? { THREADMARK_REDIS_URL: REDIS_URL } : {}) };
+      const env = {
+        THREADMARK_KEYS_DB: s.app.services.config.keysDb,
+        ...(s.prefix ? { THREADMARK_REDIS_URL: REDIS_URL } : {}),
+      };
       const cli = async (...argv: string[]) => {
         const out = sink();
         const err = sink();
@@ -154,7 +183,11 @@ for (const backend of BACKENDS) {
       const k = await issue(s);
       await admin(s, 'POST', `/admin/keys/${k.id}/disable`);
       const url = encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`);
-      for (const path of [`/api/v1/posts?url=${url}&thread=off`, `/${HANDLES.alice}/status/${IDS.threadRoot}?thread=off`, `/api/convert?url=${url}&thread=off`]) {
+      for (const path of [
+        `/api/v1/posts?url=${url}&thread=off`,
+        `/${HANDLES.alice}/status/${IDS.threadRoot}?thread=off`,
+        `/api/convert?url=${url}&thread=off`,
+      ]) {
         for (const authorization of [`Bearer ${k.key}`, `Bearer tm_${'B'.repeat(43)}`, 'Bearer garbage', 'Bearer']) {
           const res = await s.get(path, { headers: { authorization } });
           await res.arrayBuffer();
@@ -165,7 +198,11 @@ for (const backend of BACKENDS) {
         }
       }
       // And routes outside the key's reach ignore it too.
-      for (const path of ['/api', '/openapi.json', `/api/v1/oembed?url=${encodeURIComponent(`http://threadmark.test/${HANDLES.alice}`)}`]) {
+      for (const path of [
+        '/api',
+        '/openapi.json',
+        `/api/v1/oembed?url=${encodeURIComponent(`http://threadmark.test/${HANDLES.alice}`)}`,
+      ]) {
         const res = await s.get(path, { headers: { authorization: 'Bearer garbage' } });
         await res.arrayBuffer();
         assert.notEqual(res.status, 401, path);
@@ -188,7 +225,9 @@ for (const backend of BACKENDS) {
         stored = parts.join('\n');
       } else {
         const dir = dirname(s.app.services.config.keysDb);
-        stored = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('\n');
+        stored = readdirSync(dir)
+          .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+          .join('\n');
       }
       assert.ok(stored.includes(k.id) && stored.includes('hash-check'), 'the record is there');
       assert.ok(stored.includes(hash), 'stored as its SHA-256');
@@ -224,7 +263,10 @@ describe('API keys across instances (redis)', { skip: BACKENDS[1]!.skip }, () =>
 
 describe('key store down', () => {
   async function assertUnverified(s: Stack, key: string) {
-    for (const path of [`/api/v1/profiles/${HANDLES.alice}`, `/api/v1/search?q=${encodeURIComponent(`unverified ${key.slice(3, 9)}`)}`]) {
+    for (const path of [
+      `/api/v1/profiles/${HANDLES.alice}`,
+      `/api/v1/search?q=${encodeURIComponent(`unverified ${key.slice(3, 9)}`)}`,
+    ]) {
       const res = await s.get(path, { headers: { authorization: `Bearer ${key}` } });
       await res.arrayBuffer();
       assert.equal(res.status, 200, path);
@@ -267,8 +309,19 @@ describe('admin routes on the real server', () => {
   test('with the key store unreachable every admin route answers 503 key_store_unavailable, not 500', async () => {
     const s = await startStack({ THREADMARK_REDIS_URL: DEAD_REDIS_URL, THREADMARK_ADMIN_TOKEN: ADMIN });
     try {
-      for (const [method, path] of [['POST', '/admin/keys'], ['GET', '/admin/keys'], ['POST', '/admin/keys/x/disable'], ['POST', '/admin/keys/x/enable'], ['DELETE', '/admin/keys/x']] as const) {
-        const res = await admin(s, method, path, method === 'POST' && path === '/admin/keys' ? { name: 'n' } : undefined);
+      for (const [method, path] of [
+        ['POST', '/admin/keys'],
+        ['GET', '/admin/keys'],
+        ['POST', '/admin/keys/x/disable'],
+        ['POST', '/admin/keys/x/enable'],
+        ['DELETE', '/admin/keys/x'],
+      ] as const) {
+        const res = await admin(
+          s,
+          method,
+          path,
+          method === 'POST' && path === '/admin/keys' ? { name: 'n' } : undefined,
+        );
         assert.equal(res.status, 503, `${method} ${path}`);
         assert.equal((await problemOf(res)).code, 'key_store_unavailable', `${method} ${path}`);
         assert.ok(Number(res.headers.get('retry-after')) > 0, `${method} ${path}: Retry-After`);
@@ -281,8 +334,19 @@ describe('admin routes on the real server', () => {
   test('without THREADMARK_ADMIN_TOKEN every admin route answers 503 admin_unconfigured', async () => {
     const s = await startStack();
     try {
-      for (const [method, path] of [['POST', '/admin/keys'], ['GET', '/admin/keys'], ['POST', '/admin/keys/x/disable'], ['POST', '/admin/keys/x/enable'], ['DELETE', '/admin/keys/x']] as const) {
-        const res = await admin(s, method, path, method === 'POST' && path === '/admin/keys' ? { name: 'n' } : undefined);
+      for (const [method, path] of [
+        ['POST', '/admin/keys'],
+        ['GET', '/admin/keys'],
+        ['POST', '/admin/keys/x/disable'],
+        ['POST', '/admin/keys/x/enable'],
+        ['DELETE', '/admin/keys/x'],
+      ] as const) {
+        const res = await admin(
+          s,
+          method,
+          path,
+          method === 'POST' && path === '/admin/keys' ? { name: 'n' } : undefined,
+        );
         assert.equal(res.status, 503, `${method} ${path}`);
         const p = await problemOf(res);
         assert.equal(p.code, 'admin_unconfigured');
@@ -296,19 +360,30 @@ describe('admin routes on the real server', () => {
   test('a wrong or missing token is 401 unauthorized without WWW-Authenticate; admin is not public API', async () => {
     const s = await startStack({ THREADMARK_ADMIN_TOKEN: ADMIN });
     try {
-      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}` }]) {
-        for (const [method, path] of [['GET', '/admin/keys'], ['POST', '/admin/keys'], ['DELETE', '/admin/keys/x']] as const) {
+      for (const headers of [
+        {} as Record<string, string>,
+        { authorization: 'Bearer wrong-token-wrong-token' },
+        { authorization: `Basic ${Buffer.from(`admin:${ADMIN}`).toString('base64')}` },
+      ]) {
+        for (const [method, path] of [
+          ['GET', '/admin/keys'],
+          ['POST', '/admin/keys'],
+          ['DELETE', '/admin/keys/x'],
+        ] as const) {
           const res = await admin(s, method, path, undefined, headers);
           assert.equal(res.status, 401, `${method} ${path}`);
           assert.equal((await problemOf(res)).code, 'unauthorized');
           assert.equal(res.headers.get('www-authenticate'), null);
         }
       }
-      const openapi = (await (await s.get('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+      const openapi = (await (await s.get('/openapi.json')).json()) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       for (const [path, ops] of Object.entries(openapi.paths)) {
         assert.doesNotMatch(path, /^\/admin/);
         if (path === '/mcp') continue; // the tool protocol's own transport
-        for (const method of Object.keys(ops)) assert.ok(!['post', 'put', 'patch', 'delete'].includes(method), `${method} ${path}`);
+        for (const method of Object.keys(ops))
+          assert.ok(!['post', 'put', 'patch', 'delete'].includes(method), `${method} ${path}`);
       }
       // The public surface takes no POST; only admin does.
       const post = await fetch(`${s.url}/api/v1/profiles/${HANDLES.alice}`, { method: 'POST' });

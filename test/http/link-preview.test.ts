@@ -88,7 +88,11 @@ describe('link previews', () => {
 
   test('every documented crawler token is recognised (and the list is non-trivial)', () => {
     assert.ok(LINK_PREVIEW_CRAWLERS.length >= 15);
-    for (const name of Object.keys(CRAWLER_UAS)) assert.ok(LINK_PREVIEW_CRAWLERS.some((c) => c.name.includes(name) || c.name.includes(name.replace('Twitter', 'X'))), name);
+    for (const name of Object.keys(CRAWLER_UAS))
+      assert.ok(
+        LINK_PREVIEW_CRAWLERS.some((c) => c.name.includes(name) || c.name.includes(name.replace('Twitter', 'X'))),
+        name,
+      );
   });
 
   test('a crawler sending Accept: */* also gets HTML; one asking only for JSON gets JSON', async () => {
@@ -102,19 +106,28 @@ describe('link previews', () => {
   });
 
   test('people and programs keep the Markdown default, with Vary naming User-Agent', async () => {
-    const variants: Record<string, string>[] = [{}, { 'user-agent': BROWSER_UA }, { 'user-agent': 'curl/8.5.0', accept: '*/*' }];
+    const variants: Record<string, string>[] = [
+      {},
+      { 'user-agent': BROWSER_UA },
+      { 'user-agent': 'curl/8.5.0', accept: '*/*' },
+    ];
     for (const headers of variants) {
       const res = await s.get(photoPost, { headers });
       assert.match(res.headers.get('content-type') ?? '', /^text\/markdown/);
       assert.deepEqual(
-        (res.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).filter((v) => v !== 'accept-encoding'),
+        (res.headers.get('vary') ?? '')
+          .split(',')
+          .map((v) => v.trim().toLowerCase())
+          .filter((v) => v !== 'accept-encoding'),
         ['accept', 'user-agent'],
       );
     }
   });
 
   test('the versioned API is not a pasted link: a crawler gets Markdown there', async () => {
-    const res = await s.get(`/api/v1/posts?handle=${HANDLES.alice}&id=${IDS.threadPhoto}`, { headers: { 'user-agent': CRAWLER_UAS.Slack! } });
+    const res = await s.get(`/api/v1/posts?handle=${HANDLES.alice}&id=${IDS.threadPhoto}`, {
+      headers: { 'user-agent': CRAWLER_UAS.Slack! },
+    });
     assert.match(res.headers.get('content-type') ?? '', /^text\/markdown/);
     assert.doesNotMatch(res.headers.get('vary') ?? '', /User-Agent/);
   });
@@ -138,7 +151,9 @@ describe('link previews', () => {
   });
 
   test('a video post carries og:video (mp4) and its still as the image', async () => {
-    const res = await s.get(`/${HANDLES.alice}/status/${IDS.threadVideo}`, { headers: { 'user-agent': CRAWLER_UAS.Telegram! } });
+    const res = await s.get(`/${HANDLES.alice}/status/${IDS.threadVideo}`, {
+      headers: { 'user-agent': CRAWLER_UAS.Telegram! },
+    });
     const meta = metaOf(await res.text());
     assert.match(meta.get('og:video') ?? '', /^https:\/\/video\.twimg\.com\/.*\.mp4/);
     assert.equal(meta.get('og:video:type'), 'video/mp4');
@@ -147,7 +162,9 @@ describe('link previews', () => {
   });
 
   test('a text-only post falls back to the author avatar as a small card', async () => {
-    const res = await s.get(`/${HANDLES.alice}/status/${IDS.threadRoot}`, { headers: { 'user-agent': CRAWLER_UAS.Slack! } });
+    const res = await s.get(`/${HANDLES.alice}/status/${IDS.threadRoot}`, {
+      headers: { 'user-agent': CRAWLER_UAS.Slack! },
+    });
     const meta = metaOf(await res.text());
     assert.equal(meta.get('twitter:card'), 'summary');
     assert.match(meta.get('og:image') ?? '', /^https:\/\/pbs\.twimg\.com\/profile_images\/.*_400x400\.jpg$/);
@@ -181,14 +198,23 @@ describe('link previews', () => {
 
   test('hostile text lands in the metadata as text, escaped, and runs nothing', async () => {
     const hostile = corpus.posts.get(IDS.hostile)!;
-    const res = await s.get(`/${HANDLES.hostile}/status/${IDS.hostile}`, { headers: { 'user-agent': CRAWLER_UAS.Slack! } });
+    const res = await s.get(`/${HANDLES.hostile}/status/${IDS.hostile}`, {
+      headers: { 'user-agent': CRAWLER_UAS.Slack! },
+    });
     const html = await res.text();
     const meta = metaOf(html);
     const flat = hostile.text.replace(/\s+/g, ' ').trim();
-    assert.ok(flat.startsWith(meta.get('og:description')!.replace(/…$/, '')), 'description is the text (clipped), unescaped by the parser');
+    assert.ok(
+      flat.startsWith(meta.get('og:description')!.replace(/…$/, '')),
+      'description is the text (clipped), unescaped by the parser',
+    );
     assert.equal(meta.get('og:title'), `${corpus.usersByHandle.get(HANDLES.hostile)!.name} (@${HANDLES.hostile}) on X`);
     const elementsFound = [...walk(parse(html) as unknown as Node)].filter((n) => n.tagName).map((n) => n.tagName);
     assert.ok(!elementsFound.includes('script'), 'no script element');
-    assert.doesNotMatch(html.slice(0, html.indexOf('</head>')), /<script|<img/i, 'the head has no raw tag from the content');
+    assert.doesNotMatch(
+      html.slice(0, html.indexOf('</head>')),
+      /<script|<img/i,
+      'the head has no raw tag from the content',
+    );
   });
 });

@@ -198,7 +198,13 @@ describe('recovery documents', () => {
   const who = [HANDLES.missing, HANDLES.protected, HANDLES.suspended];
   for (const handle of who) {
     test(`@${handle}: JSON problem, Markdown and HTML recovery on both surfaces`, async () => {
-      for (const path of [`/${handle}`, `/api/v1/profiles/${handle}`, `/${handle}/followers`, `/api/v1/profiles/${handle}/following`, `/api/browse?resource=profile&handle=${handle}`]) {
+      for (const path of [
+        `/${handle}`,
+        `/api/v1/profiles/${handle}`,
+        `/${handle}/followers`,
+        `/api/v1/profiles/${handle}/following`,
+        `/api/browse?resource=profile&handle=${handle}`,
+      ]) {
         const j = await s.get(path, { headers: { accept: 'application/json' } });
         assert.equal(j.status, 404, path);
         assert.equal((await problemOf(j)).code, 'not_found');
@@ -210,7 +216,14 @@ describe('recovery documents', () => {
         assert.match(text, /## Where to look next/);
         assert.ok(text.includes(`(${TEST_BASE}/search?q=${handle}&feed=users)`), 'a search to try');
         assert.match(text, /## Valid URL shapes/);
-        for (const shape of ['/{handle}', '/{handle}/status/{id}', '/{handle}/followers', '/{handle}/following', '/search?q={terms}', '/api/v1/profiles/{handle}']) {
+        for (const shape of [
+          '/{handle}',
+          '/{handle}/status/{id}',
+          '/{handle}/followers',
+          '/{handle}/following',
+          '/search?q={terms}',
+          '/api/v1/profiles/{handle}',
+        ]) {
           assert.ok(text.includes(`\`${shape}\``), shape);
         }
         const html = await s.get(path, { headers: { accept: 'text/html' } });
@@ -238,7 +251,22 @@ describe('/api/browse deprecation headers on every response', () => {
     if (successor) assert.ok(link.includes(`<${TEST_BASE}${successor}>; rel="successor-version"`), `${what}: ${link}`);
     else assert.doesNotMatch(link, /successor-version/, what);
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(/,\s*/);
-    for (const h of ['Deprecation', 'Sunset', 'Link', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'X-Source', 'X-Cache', 'X-Browse-Resource', 'X-Result-Count', 'X-Api-Key-Status']) {
+    for (const h of [
+      'Deprecation',
+      'Sunset',
+      'Link',
+      'RateLimit',
+      'RateLimit-Policy',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      'X-Source',
+      'X-Cache',
+      'X-Browse-Resource',
+      'X-Result-Count',
+      'X-Api-Key-Status',
+    ]) {
       assert.ok(exposed.includes(h), `${what}: ${h} exposed`);
     }
   }
@@ -296,14 +324,24 @@ describe('search', () => {
     assert.equal(plain.feed, 'latest');
     assert.deepEqual(plain.items, latest.items);
     const openapi = (await (await s.get('/openapi.json')).json()) as {
-      paths: Record<string, { get: { parameters: Array<{ name: string; description?: string; schema?: { default?: unknown } }> } }>;
+      paths: Record<
+        string,
+        { get: { parameters: Array<{ name: string; description?: string; schema?: { default?: unknown } }> } }
+      >;
     };
     const feed = openapi.paths['/api/v1/search']!.get.parameters.find((p) => p.name === 'feed');
     assert.match(feed?.description ?? '', /latest \(default/);
   });
 
   test('missing_query on every surface', async () => {
-    for (const path of ['/api/v1/search', '/search', '/search?q=', '/api/v1/search?q=%20', '/api/browse?resource=search', '/api/browse?resource=search&q=']) {
+    for (const path of [
+      '/api/v1/search',
+      '/search',
+      '/search?q=',
+      '/api/v1/search?q=%20',
+      '/api/browse?resource=search',
+      '/api/browse?resource=search&q=',
+    ]) {
       const res = await s.get(path);
       assert.equal(res.status, 400, path);
       assert.equal((await problemOf(res)).code, 'missing_query', path);
@@ -313,7 +351,16 @@ describe('search', () => {
 
 describe('handles', () => {
   test('a leading @ is invalid_handle on every route and surface', async () => {
-    for (const path of ['/@alice_dev', '/%40alice_dev', '/api/v1/profiles/@alice_dev', '/@alice_dev/followers', '/@alice_dev/following', '/api/v1/profiles/%40alice_dev/following', '/api/browse?resource=profile&handle=@alice_dev', '/api/browse?resource=followers&handle=%40alice_dev']) {
+    for (const path of [
+      '/@alice_dev',
+      '/%40alice_dev',
+      '/api/v1/profiles/@alice_dev',
+      '/@alice_dev/followers',
+      '/@alice_dev/following',
+      '/api/v1/profiles/%40alice_dev/following',
+      '/api/browse?resource=profile&handle=@alice_dev',
+      '/api/browse?resource=followers&handle=%40alice_dev',
+    ]) {
       const res = await s.get(path);
       assert.equal(res.status, 400, path);
       assert.equal((await problemOf(res)).code, 'invalid_handle', path);
@@ -322,8 +369,33 @@ describe('handles', () => {
 
   test('reserved site paths are never handles', async () => {
     const calls = s.sim.calls();
-    for (const name of ['docs', 'about', 'search', 'api', 'oembed', 'mcp', 'admin', '.well-known', 'favicon.ico', 'robots.txt', 'llms.txt', 'openapi.json', 'status', 'home', 'explore', 'settings', 'i', 'DOCS']) {
-      for (const path of [`/${name}`, `/${name}/followers`, `/${name}/following`, `/api/v1/profiles/${name}`, `/api/v1/profiles/${name}/followers`]) {
+    for (const name of [
+      'docs',
+      'about',
+      'search',
+      'api',
+      'oembed',
+      'mcp',
+      'admin',
+      '.well-known',
+      'favicon.ico',
+      'robots.txt',
+      'llms.txt',
+      'openapi.json',
+      'status',
+      'home',
+      'explore',
+      'settings',
+      'i',
+      'DOCS',
+    ]) {
+      for (const path of [
+        `/${name}`,
+        `/${name}/followers`,
+        `/${name}/following`,
+        `/api/v1/profiles/${name}`,
+        `/api/v1/profiles/${name}/followers`,
+      ]) {
         const res = await s.get(path);
         await res.arrayBuffer();
         assert.notEqual(res.headers.get('x-browse-resource'), 'profile', path);
@@ -341,7 +413,10 @@ describe('oEmbed discovery', () => {
       const html = await res.text();
       assert.equal(res.status, 200);
       const oembed = `${TEST_BASE}/oembed?url=${encodeURIComponent(`${TEST_BASE}/${HANDLES.alice}`)}`;
-      assert.ok(html.includes(`<link rel="alternate" type="application/json+oembed" href="${oembed.replace(/&/g, '&amp;')}">`), html.slice(0, 800));
+      assert.ok(
+        html.includes(`<link rel="alternate" type="application/json+oembed" href="${oembed.replace(/&/g, '&amp;')}">`),
+        html.slice(0, 800),
+      );
       assert.ok(html.includes(`<link rel="canonical" href="${TEST_BASE}/${HANDLES.alice}">`));
       const target = await s.get(oembed.slice(TEST_BASE.length));
       assert.equal(target.status, 200);

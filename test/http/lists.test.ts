@@ -118,7 +118,10 @@ describe('paging', () => {
     assert.deepEqual(byPage, all.slice(0, byPage.length));
     const clamped = await json(`/${HANDLES.big}/following?page=99`);
     assert.equal(clamped.body.page, 10);
-    assert.deepEqual(clamped.body.items!.map((i) => i.handle), all.slice(180, 200));
+    assert.deepEqual(
+      clamped.body.items!.map((i) => i.handle),
+      all.slice(180, 200),
+    );
   });
 
   test('limit clamps to 20, and a short list ends without a cursor or Continue link', async () => {
@@ -186,7 +189,10 @@ describe('legacy /api/browse', () => {
     assert.equal(body.profile?.handle, HANDLES.alice);
     assert.equal(res.headers.get('deprecation'), '@1789430400');
     assert.equal(res.headers.get('sunset'), 'Wed, 15 Sep 2027 00:00:00 GMT');
-    assert.match(res.headers.get('link') ?? '', new RegExp(`<${TEST_BASE}/api/v1/profiles/${HANDLES.alice}>; rel="successor-version"`));
+    assert.match(
+      res.headers.get('link') ?? '',
+      new RegExp(`<${TEST_BASE}/api/v1/profiles/${HANDLES.alice}>; rel="successor-version"`),
+    );
     const f = await json(`/api/browse?resource=followers&handle=${HANDLES.big}`);
     assert.equal(f.body.items!.length, 20);
     const q = await json('/api/browse?resource=search&q=caching');

@@ -90,7 +90,10 @@ describe('/mcp bearer keys', () => {
     assert.equal(ok.status, 200);
     assert.equal(ok.headers.get('x-api-key-status'), 'valid');
     await ok.arrayBuffer();
-    const off = await s.get(`/admin/keys/${k.id}/disable`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` } });
+    const off = await s.get(`/admin/keys/${k.id}/disable`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}` },
+    });
     assert.equal(off.status, 200);
     await assertRefused(await postMcp(`Bearer ${k.key}`));
     await s.get(`/admin/keys/${k.id}/enable`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}` } });

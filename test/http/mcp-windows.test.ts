@@ -21,11 +21,13 @@ after(async () => {
   await s?.close();
 });
 
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
 
 test('the tool schemas carry the window and the timeline options', async () => {
   const { tools } = await client.listTools();
-  const props = (name: string) => Object.keys((tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
+  const props = (name: string) =>
+    Object.keys((tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
   for (const p of ['since', 'until', 'with_replies', 'with_reposts']) assert.ok(props('read_profile').includes(p), p);
   for (const p of ['since', 'until']) assert.ok(props('search').includes(p), p);
 });
@@ -34,7 +36,9 @@ test('read_profile with a window and replies answers the REST Markdown', async (
   const args = { handle: HANDLES.alice, since: '2026-03-02', until: '2026-03-03', with_replies: true };
   const r = await call('read_profile', args);
   assert.ok(!r.isError, r.content[0]?.text);
-  const rest = await (await s.get(`/api/v1/profiles/${HANDLES.alice}?since=2026-03-02&until=2026-03-03&with_replies=true`)).text();
+  const rest = await (
+    await s.get(`/api/v1/profiles/${HANDLES.alice}?since=2026-03-02&until=2026-03-03&with_replies=true`)
+  ).text();
   assert.equal(r.content[0]!.text, rest);
   assert.match(rest, /^## Posts and replies · from 2026-03-02 00:00 UTC to before 2026-03-03 00:00 UTC$/m);
 });

@@ -74,7 +74,9 @@ describe('tool calls', () => {
   test('read_post also takes handle + id, and booleans for flags', async () => {
     const result = await call('read_post', { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off', full: true });
     assert.ok(!result.isError, textOf(result));
-    const rest = await (await s.get(`/api/v1/posts?handle=${HANDLES.alice}&id=${IDS.threadRoot}&thread=off&full=true`)).text();
+    const rest = await (
+      await s.get(`/api/v1/posts?handle=${HANDLES.alice}&id=${IDS.threadRoot}&thread=off&full=true`)
+    ).text();
     assert.equal(textOf(result), rest);
   });
 
@@ -112,7 +114,9 @@ describe('structured results over HTTP', () => {
         { ...t.annotations, title: undefined },
         { title: undefined, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       );
-      const r = (await client.callTool({ name: t.name, arguments: args[t.name] })) as ToolResult & { structuredContent?: Record<string, unknown> };
+      const r = (await client.callTool({ name: t.name, arguments: args[t.name] })) as ToolResult & {
+        structuredContent?: Record<string, unknown>;
+      };
       assert.ok(!r.isError, textOf(r));
       const verdict = new AjvJsonSchemaValidator().getValidator(t.outputSchema!)(r.structuredContent);
       assert.ok(verdict.valid, `${t.name}: ${verdict.errorMessage}`);
@@ -130,7 +134,10 @@ describe('structured results over HTTP', () => {
 
 describe('errors', () => {
   test('invalid arguments come back as isError with the problem document', async () => {
-    const result = await call('read_post', { url: `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`, thread: 'bogus' });
+    const result = await call('read_post', {
+      url: `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`,
+      thread: 'bogus',
+    });
     assert.equal(result.isError, true);
     const problem = JSON.parse(textOf(result));
     assert.equal(problem.code, 'invalid_thread');
@@ -151,7 +158,11 @@ describe('errors', () => {
 
 describe('HTTP surface', () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    s.get('/mcp', { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } });
+    s.get('/mcp', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    });
 
   test('malformed JSON is 400 invalid_body', async () => {
     const res = await post('{"jsonrpc": "2.0", "method": ', { accept: 'text/event-stream' });
@@ -167,7 +178,14 @@ describe('HTTP surface', () => {
   });
 
   test('stateless: no session id is issued', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }));
+    const res = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    );
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('mcp-session-id'), null);
     const body = (await res.json()) as { result: { serverInfo: { name: string } } };
@@ -192,7 +210,10 @@ describe('HTTP surface', () => {
     const del = await s.get('/mcp', { method: 'DELETE' });
     assert.equal(del.status, 405);
     assert.match(del.headers.get('allow') ?? '', /POST/);
-    const pre = await s.get('/mcp', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' } });
+    const pre = await s.get('/mcp', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' },
+    });
     assert.equal(pre.status, 204);
     assert.match(pre.headers.get('access-control-allow-methods') ?? '', /POST/);
     assert.match(pre.headers.get('access-control-allow-headers') ?? '', /Mcp-Protocol-Version/);

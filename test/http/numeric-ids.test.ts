@@ -34,7 +34,10 @@ describe('numeric ids', () => {
       assert.equal(res.status, 200);
       const md = await res.text();
       assert.ok(md.includes(`@${HANDLES.alice}`), 'the author is named');
-      assert.equal(res.headers.get('link'), `<${TEST_BASE}/${HANDLES.alice}/status/${IDS.threadPhoto}>; rel="canonical"`);
+      assert.equal(
+        res.headers.get('link'),
+        `<${TEST_BASE}/${HANDLES.alice}/status/${IDS.threadPhoto}>; rel="canonical"`,
+      );
       const json = (await (await s.get(`${path}?format=json&thread=off`)).json()) as PostJson;
       assert.equal(json.post.id, IDS.threadPhoto);
       assert.equal(json.post.author.handle, HANDLES.alice);
@@ -60,7 +63,12 @@ describe('numeric ids', () => {
       assert.equal(res.status, 200, url);
       assert.equal(((await res.json()) as PostJson).post.author.handle, HANDLES.alice);
     }
-    for (const url of ['https://x.com/i/status/', 'https://x.com/i/web/status/abc', 'https://x.com/i/lists/123', 'https://x.com/i/web/123']) {
+    for (const url of [
+      'https://x.com/i/status/',
+      'https://x.com/i/web/status/abc',
+      'https://x.com/i/lists/123',
+      'https://x.com/i/web/123',
+    ]) {
       const res = await s.get(`/api/v1/posts?url=${encodeURIComponent(url)}`);
       assert.equal(res.status, 400, url);
       assert.equal((await problemOf(res)).code, 'invalid_path', url);
@@ -94,10 +102,15 @@ describe('numeric ids', () => {
   test('paging by account id: the cursor continues on the same route, and only there', async () => {
     const first = (await (await s.get(`/api/v1/users/${alice.id}?format=json&limit=5`)).json()) as ProfileJson;
     assert.ok(first.nextCursor, 'alice has more than five posts');
-    const second = await s.get(`/api/v1/users/${alice.id}?format=json&limit=5&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    const second = await s.get(
+      `/api/v1/users/${alice.id}?format=json&limit=5&cursor=${encodeURIComponent(first.nextCursor!)}`,
+    );
     assert.equal(second.status, 200);
     const ids = ((await second.json()) as ProfileJson).posts.map((p) => p.id);
-    assert.ok(ids.every((id) => !first.posts.some((p) => p.id === id)), 'no post repeated');
+    assert.ok(
+      ids.every((id) => !first.posts.some((p) => p.id === id)),
+      'no post repeated',
+    );
     const elsewhere = await s.get(`/api/v1/profiles/${HANDLES.alice}?cursor=${encodeURIComponent(first.nextCursor!)}`);
     assert.equal(elsewhere.status, 400);
     assert.equal((await problemOf(elsewhere)).code, 'invalid_cursor');

@@ -15,15 +15,26 @@ const code = (fn: () => unknown) => {
 
 test('post and profile permalinks under the base URL', () => {
   const base = 'https://tm.example';
-  assert.deepEqual(parseOembedTarget('https://tm.example/bob/status/123', base), { kind: 'post', handle: 'bob', id: '123' });
+  assert.deepEqual(parseOembedTarget('https://tm.example/bob/status/123', base), {
+    kind: 'post',
+    handle: 'bob',
+    id: '123',
+  });
   assert.deepEqual(parseOembedTarget('http://TM.example/bob/', base), { kind: 'profile', handle: 'bob' });
   assert.deepEqual(parseOembedTarget('https://tm.example/bob?x=1#y', base), { kind: 'profile', handle: 'bob' });
 });
 
 test('a base URL with a path prefix', () => {
   const base = 'https://host.example/tm';
-  assert.deepEqual(parseOembedTarget('https://host.example/tm/bob/status/9', base), { kind: 'post', handle: 'bob', id: '9' });
-  assert.equal(code(() => parseOembedTarget('https://host.example/bob/status/9', base)), 'not_found');
+  assert.deepEqual(parseOembedTarget('https://host.example/tm/bob/status/9', base), {
+    kind: 'post',
+    handle: 'bob',
+    id: '9',
+  });
+  assert.equal(
+    code(() => parseOembedTarget('https://host.example/bob/status/9', base)),
+    'not_found',
+  );
 });
 
 test('anything else is not ours', () => {
@@ -40,7 +51,14 @@ test('anything else is not ours', () => {
     'ftp://tm.example/bob',
     'https://tm.example/%E0%A4%A',
   ]) {
-    assert.equal(code(() => parseOembedTarget(url, base)), 'not_found', url);
+    assert.equal(
+      code(() => parseOembedTarget(url, base)),
+      'not_found',
+      url,
+    );
   }
-  assert.equal(code(() => parseOembedTarget('bob/status/1', base)), 'invalid_url');
+  assert.equal(
+    code(() => parseOembedTarget('bob/status/1', base)),
+    'invalid_url',
+  );
 });

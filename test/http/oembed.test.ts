@@ -38,7 +38,10 @@ describe('posts', () => {
       assert.equal(status, 200, JSON.stringify(body));
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       assertOembed(body);
-      assert.match(body.html, /^<blockquote class="threadmark-embed" cite="http:\/\/threadmark\.test\/alice_dev\/status\/1900000000000000001"/);
+      assert.match(
+        body.html,
+        /^<blockquote class="threadmark-embed" cite="http:\/\/threadmark\.test\/alice_dev\/status\/1900000000000000001"/,
+      );
       assert.ok(body.html.includes(`href="${postUrl(HANDLES.alice, IDS.threadRoot)}"`));
       assert.equal(body.author_url, `${TEST_BASE}/${HANDLES.alice}`);
       assert.equal(body.width, 550);
@@ -92,12 +95,27 @@ describe('errors', () => {
   const cases: Array<[string, string, number, string]> = [
     ['missing url', '', 400, 'missing_url'],
     ['not a URL', '?url=not%20a%20url', 400, 'invalid_url'],
-    ['a platform URL (not ours)', `?url=${encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`)}`, 404, 'not_found'],
+    [
+      'a platform URL (not ours)',
+      `?url=${encodeURIComponent(`https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`)}`,
+      404,
+      'not_found',
+    ],
     ['another site', `?url=${encodeURIComponent('https://example.org/alice/status/1')}`, 404, 'not_found'],
     ['one of our non-permalink pages', `?url=${encodeURIComponent(`${TEST_BASE}/docs`)}`, 404, 'not_found'],
     ['a malformed status path', `?url=${encodeURIComponent(`${TEST_BASE}/alice/status/abc`)}`, 404, 'not_found'],
-    ['format=xml', `?url=${encodeURIComponent(postUrl(HANDLES.alice, IDS.threadRoot))}&format=xml`, 400, 'invalid_format'],
-    ['bad maxwidth', `?url=${encodeURIComponent(postUrl(HANDLES.alice, IDS.threadRoot))}&maxwidth=wide`, 400, 'invalid_dimension'],
+    [
+      'format=xml',
+      `?url=${encodeURIComponent(postUrl(HANDLES.alice, IDS.threadRoot))}&format=xml`,
+      400,
+      'invalid_format',
+    ],
+    [
+      'bad maxwidth',
+      `?url=${encodeURIComponent(postUrl(HANDLES.alice, IDS.threadRoot))}&maxwidth=wide`,
+      400,
+      'invalid_dimension',
+    ],
   ];
   for (const [name, qs, status, code] of cases) {
     test(`${name} → ${status} ${code}`, async () => {

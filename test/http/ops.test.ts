@@ -113,8 +113,10 @@ describe('healthz, readyz and metrics on a healthy instance', () => {
   test('metrics: requests by route pattern and status, latency, cache results, upstream calls', async () => {
     const route = '/:handle/status/:id';
     const t0 = await metricsOf(s);
-    const count = (t: string, status: string) => sample(t, 'threadmark_http_requests_total', { route, method: 'GET', status }) ?? 0;
-    const latency = (t: string) => sample(t, 'threadmark_http_request_duration_seconds_count', { route, method: 'GET' }) ?? 0;
+    const count = (t: string, status: string) =>
+      sample(t, 'threadmark_http_requests_total', { route, method: 'GET', status }) ?? 0;
+    const latency = (t: string) =>
+      sample(t, 'threadmark_http_request_duration_seconds_count', { route, method: 'GET' }) ?? 0;
     const cache = (t: string, result: string) => sample(t, 'threadmark_cache_results_total', { result }) ?? 0;
     const calls = (t: string) => sample(t, 'threadmark_upstream_calls_total', { provider: 'fxtwitter' }) ?? 0;
 
@@ -128,10 +130,15 @@ describe('healthz, readyz and metrics on a healthy instance', () => {
     assert.equal(count(t1, '200') - count(t0, '200'), 2);
     assert.equal(count(t1, '400') - count(t0, '400'), 1);
     assert.equal(latency(t1) - latency(t0), 3);
-    assert.equal(sample(t1, 'threadmark_http_request_duration_seconds_bucket', { route, method: 'GET', le: '+Inf' }), latency(t1));
+    assert.equal(
+      sample(t1, 'threadmark_http_request_duration_seconds_bucket', { route, method: 'GET', le: '+Inf' }),
+      latency(t1),
+    );
     // Raw URLs never become label values: the unknown path is counted as unmatched.
     assert.ok(!t1.includes('/no/such/route/here'));
-    assert.ok((sample(t1, 'threadmark_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }) ?? 0) >= 1);
+    assert.ok(
+      (sample(t1, 'threadmark_http_requests_total', { route: 'unmatched', method: 'GET', status: '404' }) ?? 0) >= 1,
+    );
     assert.equal(cache(t1, 'miss') - cache(t0, 'miss'), 1);
     assert.equal(cache(t1, 'hit') - cache(t0, 'hit'), 1);
     assert.ok(calls(t1) - calls(t0) >= 1);
@@ -163,7 +170,10 @@ describe('healthz, readyz and metrics on a healthy instance', () => {
     const t1 = await metricsOf(s);
     const failures = (t: string) => sample(t, 'threadmark_upstream_failures_total', { provider: 'fxtwitter' }) ?? 0;
     assert.ok(failures(t1) - failures(t0) >= 1);
-    assert.equal(sample(t1, 'threadmark_upstream_failures_total', { provider: 'syndication' }), sample(t0, 'threadmark_upstream_failures_total', { provider: 'syndication' }));
+    assert.equal(
+      sample(t1, 'threadmark_upstream_failures_total', { provider: 'syndication' }),
+      sample(t0, 'threadmark_upstream_failures_total', { provider: 'syndication' }),
+    );
     const rejected = (t: string) => sample(t, 'threadmark_rate_limit_rejections_total', { policy: 'search-ip' }) ?? 0;
     assert.equal(rejected(t1) - rejected(t0), 1);
   });
@@ -172,7 +182,10 @@ describe('healthz, readyz and metrics on a healthy instance', () => {
     const other = await startStack({}, { sim: s.sim });
     try {
       const text = await metricsOf(other);
-      assert.equal(sample(text, 'threadmark_http_requests_total', { route: '/:handle/status/:id', method: 'GET', status: '200' }), undefined);
+      assert.equal(
+        sample(text, 'threadmark_http_requests_total', { route: '/:handle/status/:id', method: 'GET', status: '200' }),
+        undefined,
+      );
       assert.equal(sample(text, 'threadmark_upstream_calls_total', { provider: 'fxtwitter' }), 0);
     } finally {
       await other.close();
@@ -200,11 +213,17 @@ describe('readyz when the instance cannot serve', () => {
       const p = await problemOf(ready!);
       assert.equal(p.code, 'not_ready');
       assert.match(String(p.detail), /breaker open/);
-      const checks = p.checks as { stores: { ok: boolean }; providers: { ok: boolean; usable: string[]; providers: { breaker: string }[] } };
+      const checks = p.checks as {
+        stores: { ok: boolean };
+        providers: { ok: boolean; usable: string[]; providers: { breaker: string }[] };
+      };
       assert.equal(checks.stores.ok, true);
       assert.equal(checks.providers.ok, false);
       assert.deepEqual(checks.providers.usable, []);
-      assert.deepEqual(checks.providers.providers.map((x) => x.breaker), ['open', 'open']);
+      assert.deepEqual(
+        checks.providers.providers.map((x) => x.breaker),
+        ['open', 'open'],
+      );
       const text = await metricsOf(s);
       for (const provider of ['fxtwitter', 'syndication']) {
         assert.equal(sample(text, 'threadmark_provider_breaker_state', { provider, state: 'open' }), 1);

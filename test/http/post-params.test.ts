@@ -24,17 +24,40 @@ const enc = encodeURIComponent;
 describe('identification', () => {
   test('missing_url when nothing identifies the post', () => expectCode('/api/v1/posts', 'missing_url'));
   test('invalid_url', async () => {
-    for (const u of ['', 'http://', 'ftp://x.com/a/status/1', 'https://user:pw@x.com/a/status/1', 'not a url at all%%', 'x'.repeat(3000)]) {
+    for (const u of [
+      '',
+      'http://',
+      'ftp://x.com/a/status/1',
+      'https://user:pw@x.com/a/status/1',
+      'not a url at all%%',
+      'x'.repeat(3000),
+    ]) {
       await expectCode(`/api/v1/posts?url=${enc(u)}`, 'invalid_url');
     }
   });
   test('unsupported_host', async () => {
-    for (const u of ['https://example.com/a/status/1', 'https://x.co/a/status/1', 'https://nitter.net/a/status/1', 'https://evilx.com/a/status/1', 'https://api.x.com/a/status/1']) {
+    for (const u of [
+      'https://example.com/a/status/1',
+      'https://x.co/a/status/1',
+      'https://nitter.net/a/status/1',
+      'https://evilx.com/a/status/1',
+      'https://api.x.com/a/status/1',
+    ]) {
       await expectCode(`/api/v1/posts?url=${enc(u)}`, 'unsupported_host');
     }
   });
   test('invalid_path', async () => {
-    for (const p of ['/', '/alice', '/alice/status', '/alice/status/abc', '/alice/statuses/1', '/@alice/status/1', '/alice/status/1/photo/x', '/a_handle_far_too_long/status/1', '/alice/status/1/extra']) {
+    for (const p of [
+      '/',
+      '/alice',
+      '/alice/status',
+      '/alice/status/abc',
+      '/alice/statuses/1',
+      '/@alice/status/1',
+      '/alice/status/1/photo/x',
+      '/a_handle_far_too_long/status/1',
+      '/alice/status/1/extra',
+    ]) {
       await expectCode(`/api/v1/posts?url=${enc('https://x.com' + p)}`, 'invalid_path');
     }
   });
@@ -47,7 +70,9 @@ describe('identification', () => {
     await expectCode('/api/v1/posts?handle=alice&handle=bob&id=1', 'invalid_params');
   });
   test('url wins over handle and id, even invalid ones', async () => {
-    const res = await s.get(`/api/v1/posts?thread=off&id=notnumeric&handle=@@&url=${enc(`https://x.com/${h()}/status/${id()}`)}`);
+    const res = await s.get(
+      `/api/v1/posts?thread=off&id=notnumeric&handle=@@&url=${enc(`https://x.com/${h()}/status/${id()}`)}`,
+    );
     assert.equal(res.status, 200);
   });
   test('both hosts with www., mobile., media trailers, query and fragment', async () => {
@@ -97,10 +122,35 @@ describe('options', () => {
   for (const [q, code] of bad) test(`${q} → ${code}`, () => expectCode(`${base()}&${q}`, code));
 
   const good = [
-    'thread=off', 'thread=full', 'thread=conversation', 'thread=2', 'thread=9', 'thread=10', 'thread=99', 'thread=100',
-    'context=full', 'context=thread', 'replies=top', 'replies=recent', 'replies=off', 'userinfo=off',
-    'userinfo=author', 'userinfo=all', 'full=true', 'full=1', 'full=yes', 'full=false', 'full=0', 'nocache=true',
-    'nocache=1', 'nocache=yes', 'nocache=false', 'nocache=0', 'format=markdown', 'format=obsidian', 'format=json',
+    'thread=off',
+    'thread=full',
+    'thread=conversation',
+    'thread=2',
+    'thread=9',
+    'thread=10',
+    'thread=99',
+    'thread=100',
+    'context=full',
+    'context=thread',
+    'replies=top',
+    'replies=recent',
+    'replies=off',
+    'userinfo=off',
+    'userinfo=author',
+    'userinfo=all',
+    'full=true',
+    'full=1',
+    'full=yes',
+    'full=false',
+    'full=0',
+    'nocache=true',
+    'nocache=1',
+    'nocache=yes',
+    'nocache=false',
+    'nocache=0',
+    'format=markdown',
+    'format=obsidian',
+    'format=json',
   ];
   for (const q of good) {
     test(`${q} is accepted`, async () => {

@@ -46,7 +46,10 @@ test('polls, videos, gifs, note tweets and articles map from both upstreams', as
   const poll = await fx.getPost(IDS.threadPoll, {});
   assert.ok(poll.poll && poll.poll.choices.length >= 2 && poll.poll.final);
   const sPoll = await syn.getPost(IDS.threadPoll, {});
-  assert.deepEqual(sPoll.poll?.choices.map((c) => c.votes), poll.poll.choices.map((c) => c.votes));
+  assert.deepEqual(
+    sPoll.poll?.choices.map((c) => c.votes),
+    poll.poll.choices.map((c) => c.votes),
+  );
 
   const video = await fx.getPost(IDS.threadVideo, {});
   assert.equal(video.media[0]?.kind, 'video');
@@ -78,23 +81,40 @@ test('conversation: ancestors, continuation and nested replies from /2/conversat
   assert.ok(!top.includes(IDS.thread[1]!), 'the continuation is not also a reply');
 
   const t = await fx.getConversation(IDS.thread[5]!, { ranking: 'top', withReplies: false });
-  assert.deepEqual(t.ancestors.map((p) => p.id), IDS.thread.slice(0, 5));
-  assert.deepEqual(t.continuations.map((p) => p.id), IDS.thread.slice(6));
+  assert.deepEqual(
+    t.ancestors.map((p) => p.id),
+    IDS.thread.slice(0, 5),
+  );
+  assert.deepEqual(
+    t.continuations.map((p) => p.id),
+    IDS.thread.slice(6),
+  );
 
   const mixed = await fx.getConversation(IDS.bobReplyToCarol, { ranking: 'recent', withReplies: false });
-  assert.deepEqual(mixed.ancestors.map((p) => p.author.handle), [HANDLES.dave, HANDLES.carol]);
+  assert.deepEqual(
+    mixed.ancestors.map((p) => p.author.handle),
+    [HANDLES.dave, HANDLES.carol],
+  );
   assert.deepEqual(mixed.continuations, []);
 });
 
 test('syndication conversation gives the parent only', async () => {
   const b = await syn.getConversation(IDS.carolReplyToDave, { ranking: 'top', withReplies: true });
-  assert.deepEqual(b.ancestors.map((p) => p.id), [IDS.daveRoot]);
+  assert.deepEqual(
+    b.ancestors.map((p) => p.id),
+    [IDS.daveRoot],
+  );
   assert.equal(b.threadAvailable, false);
 });
 
 test('deleted, protected, suspended and unknown posts: syndication is definitive, FxTwitter only for a tombstone or 401', async () => {
   // FxTwitter answers a deleted or unknown post with a bare 404, which it also gives when its upstream fails.
-  const fxKinds = { [IDS.deleted]: 'unconfirmed', [IDS.protected]: 'not_found', [IDS.suspended]: 'not_found', [IDS.unknown]: 'unconfirmed' };
+  const fxKinds = {
+    [IDS.deleted]: 'unconfirmed',
+    [IDS.protected]: 'not_found',
+    [IDS.suspended]: 'not_found',
+    [IDS.unknown]: 'unconfirmed',
+  };
   for (const [id, want] of Object.entries(fxKinds)) {
     assert.equal(await kind(fx.getPost(id, {})), want, `fx ${id}`);
     assert.equal(await kind(syn.getPost(id, {})), 'not_found', `syn ${id}`);
@@ -143,7 +163,12 @@ test('profiles, timelines, connections and search with cursors', async () => {
 
 test('the chain built from the registry falls back to syndication when FxTwitter fails', async () => {
   const chain = new ProviderChain(
-    buildProviders({ order: ['fxtwitter', 'syndication'], fxtwitterUrl: sim.fxtwitterUrl, syndicationUrl: sim.syndicationUrl, timeoutMs: 3000 }),
+    buildProviders({
+      order: ['fxtwitter', 'syndication'],
+      fxtwitterUrl: sim.fxtwitterUrl,
+      syndicationUrl: sim.syndicationUrl,
+      timeoutMs: 3000,
+    }),
     { circuit: false },
   );
   sim.addFault({ target: 'fxtwitter', kind: 'status', status: 500, times: 1 });

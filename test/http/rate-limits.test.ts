@@ -16,7 +16,9 @@ const sessionsDir = mkdtempSync(join(tmpdir(), 'tm-limits-'));
 const SESSIONS = join(sessionsDir, 'sessions.jsonl');
 writeFileSync(
   SESSIONS,
-  [1, 2, 3].map((i) => JSON.stringify({ username: `limits${i}`, auth_token: `limits_tok_${i}`, ct0: `limits_ct0_${i}` })).join('\n') + '\n',
+  [1, 2, 3]
+    .map((i) => JSON.stringify({ username: `limits${i}`, auth_token: `limits_tok_${i}`, ct0: `limits_ct0_${i}` }))
+    .join('\n') + '\n',
 );
 after(() => rmSync(sessionsDir, { recursive: true, force: true }));
 
@@ -110,7 +112,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual(limitsOf(first).triple.slice(0, 2), ['600', '599']);
       assert.equal(first.headers.get('retry-after'), null);
       // 598 more, in parallel batches to stay fast.
-      for (let sent = 1; sent < 599; ) {
+      for (let sent = 1; sent < 599;) {
         const n = Math.min(20, 599 - sent);
         const batch = await Promise.all(Array.from({ length: n }, () => drained(s.get(path, { headers: c.headers }))));
         for (const r of batch) assert.equal(r.status, 200);
@@ -122,7 +124,13 @@ for (const backend of BACKENDS) {
       assert.equal(member(last.headers.get('ratelimit'), 'api-ip')?.r, 0);
       await assertDenied(await s.get(path, { headers: c.headers }), 'api-ip', 600, 60);
       // Every public route is behind api-ip once it is used up, cached or not, valid or not.
-      for (const p of ['/api/v1/posts', `/api/v1/search?q=caching`, `/${HANDLES.alice}/status/${IDS.threadRoot}`, '/api/browse?resource=search&q=x', '/api/convert']) {
+      for (const p of [
+        '/api/v1/posts',
+        `/api/v1/search?q=caching`,
+        `/${HANDLES.alice}/status/${IDS.threadRoot}`,
+        '/api/browse?resource=search&q=x',
+        '/api/convert',
+      ]) {
         await assertDenied(await s.get(p, { headers: c.headers }), 'api-ip', 600, 60);
       }
       // Another client is unaffected.
@@ -134,7 +142,9 @@ for (const backend of BACKENDS) {
       const c = client();
       const seen: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const res = await s.get(`/api/v1/profiles/${HANDLES.alice}`, { headers: { ...c.headers, authorization: `Bearer tm_${String(i).repeat(43)}` } });
+        const res = await s.get(`/api/v1/profiles/${HANDLES.alice}`, {
+          headers: { ...c.headers, authorization: `Bearer tm_${String(i).repeat(43)}` },
+        });
         assert.equal(res.status, 401);
         assert.equal((await problemOf(res)).code, 'invalid_key');
         seen.push(member(res.headers.get('ratelimit'), 'api-ip')!.r);
@@ -161,15 +171,27 @@ for (const backend of BACKENDS) {
 
       assert.equal(searchIp(await search(`q=${encodeURIComponent(q)}&nocache=true`)), 3);
       // The permalink shares the allowance.
-      const perma = await drained(s.get(`/search?q=${encodeURIComponent(`threadmark ${c.ip}`)}`, { headers: c.headers }));
+      const perma = await drained(
+        s.get(`/search?q=${encodeURIComponent(`threadmark ${c.ip}`)}`, { headers: c.headers }),
+      );
       assert.equal(searchIp(perma), 2);
       assert.equal(searchIp(await search(`q=${encodeURIComponent(q)}&feed=top`)), 1);
       const fifth = await search(`q=${encodeURIComponent(`zzznomatch ${c.ip}`)}`);
       assert.equal(fifth.status, 200);
       assert.equal(searchIp(fifth), 0);
 
-      await assertDenied(await s.get(`/api/v1/search?q=${encodeURIComponent(`another ${c.ip}`)}`, { headers: c.headers }), 'search-ip', 5, 60);
-      await assertDenied(await s.get(`/api/v1/search?q=${encodeURIComponent(q)}&nocache=true`, { headers: c.headers }), 'search-ip', 5, 60);
+      await assertDenied(
+        await s.get(`/api/v1/search?q=${encodeURIComponent(`another ${c.ip}`)}`, { headers: c.headers }),
+        'search-ip',
+        5,
+        60,
+      );
+      await assertDenied(
+        await s.get(`/api/v1/search?q=${encodeURIComponent(q)}&nocache=true`, { headers: c.headers }),
+        'search-ip',
+        5,
+        60,
+      );
       // Still served from the cache after the allowance is gone.
       const cached = await search(`q=${encodeURIComponent(q)}`);
       assert.equal(cached.status, 200);
@@ -206,7 +228,9 @@ for (const backend of BACKENDS) {
       assert.equal(res.headers.get('ratelimit-policy'), '"api-ip";q=600;w=60, "search-ip";q=5;w=60');
       assert.equal(member(res.headers.get('ratelimit'), 'search-ip')?.r, 4);
       // page=3 on a cache miss walks three upstream pages: still one charge.
-      const paged = await drained(s.get(`/api/v1/search?q=${encodeURIComponent(`caching p${c.ip}`)}&page=3&limit=2`, { headers: c.headers }));
+      const paged = await drained(
+        s.get(`/api/v1/search?q=${encodeURIComponent(`caching p${c.ip}`)}&page=3&limit=2`, { headers: c.headers }),
+      );
       assert.equal(paged.status, 200);
       assert.equal(member(paged.headers.get('ratelimit'), 'search-ip')?.r, 3);
     });
@@ -218,7 +242,10 @@ for (const backend of BACKENDS) {
         const res = await drained(s.get(`/api/v1/search?q=caching`, auth()));
         assert.equal(res.status, 200, `lookup ${i}`);
         assert.equal(res.headers.get('x-api-key-status'), 'valid');
-        assert.match(res.headers.get('ratelimit-policy') ?? '', /^"api-ip";q=600;w=60, "live-key";q=120;w=60, "search-key";q=30;w=60$/);
+        assert.match(
+          res.headers.get('ratelimit-policy') ?? '',
+          /^"api-ip";q=600;w=60, "live-key";q=120;w=60, "search-key";q=30;w=60$/,
+        );
         assert.equal(member(res.headers.get('ratelimit'), 'search-key')?.r, 30 - i);
       }
       await assertDenied(await s.get('/search?q=caching', auth()), 'search-key', 30, 60);
@@ -238,7 +265,9 @@ for (const backend of BACKENDS) {
       const lookup = () => {
         const feed = feeds[n % 3]!;
         n++;
-        return s.get(`/api/v1/search?q=${encodeURIComponent(`caching ${n} ${c.ip}`)}&feed=${feed}`, { headers: c.headers });
+        return s.get(`/api/v1/search?q=${encodeURIComponent(`caching ${n} ${c.ip}`)}&feed=${feed}`, {
+          headers: c.headers,
+        });
       };
       for (let i = 1; i <= 10; i++) {
         // The minute-long search-ip window would end first; its expiry is what this reset stands for.
@@ -252,17 +281,23 @@ for (const backend of BACKENDS) {
       await s.app.services.stores.limiter.reset('search-ip', partition);
       await assertDenied(await lookup(), 'account-ip', 10, 900);
       // The refused lookup did not use the search-ip allowance: 5 remain for ordinary search.
-      const plain = await drained(s.get(`/api/v1/search?q=${encodeURIComponent(`plain ${c.ip}`)}`, { headers: c.headers }));
+      const plain = await drained(
+        s.get(`/api/v1/search?q=${encodeURIComponent(`plain ${c.ip}`)}`, { headers: c.headers }),
+      );
       assert.equal(member(plain.headers.get('ratelimit'), 'search-ip')?.r, 4);
     });
 
     test('a search-ip refusal does not use up account-ip', async () => {
       const c = client();
       for (let i = 1; i <= 5; i++) {
-        const res = await drained(s.get(`/api/v1/search?q=${encodeURIComponent(`caching ${i} ${c.ip}`)}&feed=photos`, { headers: c.headers }));
+        const res = await drained(
+          s.get(`/api/v1/search?q=${encodeURIComponent(`caching ${i} ${c.ip}`)}&feed=photos`, { headers: c.headers }),
+        );
         assert.equal(member(res.headers.get('ratelimit'), 'account-ip')?.r, 10 - i);
       }
-      const refused = await s.get(`/api/v1/search?q=${encodeURIComponent(`caching 6 ${c.ip}`)}&feed=photos`, { headers: c.headers });
+      const refused = await s.get(`/api/v1/search?q=${encodeURIComponent(`caching 6 ${c.ip}`)}&feed=photos`, {
+        headers: c.headers,
+      });
       await assertDenied(refused, 'search-ip', 5, 60);
       assert.equal(member(refused.headers.get('ratelimit'), 'account-ip')?.r, 5, 'account-ip refunded');
       const state = await s.app.services.stores.limiter.peek('account-ip', c.ip);
@@ -322,11 +357,23 @@ describe('rate limits across instances (redis)', { skip: BACKENDS[1]!.skip }, ()
     const c = client();
     const on = [a, a, a, b, b];
     for (let i = 0; i < on.length; i++) {
-      const res = await drained(on[i]!.get(`/api/v1/search?q=${encodeURIComponent(`shared ${i} ${c.ip}`)}`, { headers: c.headers }));
+      const res = await drained(
+        on[i]!.get(`/api/v1/search?q=${encodeURIComponent(`shared ${i} ${c.ip}`)}`, { headers: c.headers }),
+      );
       assert.equal(member(res.headers.get('ratelimit'), 'search-ip')?.r, 4 - i);
     }
-    await assertDenied(await a.get(`/search?q=${encodeURIComponent(`shared a ${c.ip}`)}`, { headers: c.headers }), 'search-ip', 5, 60);
-    await assertDenied(await b.get(`/search?q=${encodeURIComponent(`shared b ${c.ip}`)}`, { headers: c.headers }), 'search-ip', 5, 60);
+    await assertDenied(
+      await a.get(`/search?q=${encodeURIComponent(`shared a ${c.ip}`)}`, { headers: c.headers }),
+      'search-ip',
+      5,
+      60,
+    );
+    await assertDenied(
+      await b.get(`/search?q=${encodeURIComponent(`shared b ${c.ip}`)}`, { headers: c.headers }),
+      'search-ip',
+      5,
+      60,
+    );
   });
 });
 

@@ -52,6 +52,9 @@ test('THREADMARK_RESPONSE_CACHE_MB is validated: a whole number of megabytes fro
   assert.equal(loadConfig({}).responseCacheBytes, 40 * 1024 * 1024);
   assert.equal(loadConfig({ THREADMARK_RESPONSE_CACHE_MB: '8' }).responseCacheBytes, 8 * 1024 * 1024);
   for (const bad of ['0', '-1', '1.5', 'lots', '5000']) {
-    assert.throws(() => loadConfig({ THREADMARK_RESPONSE_CACHE_MB: bad }), (e) => e instanceof ConfigError && /THREADMARK_RESPONSE_CACHE_MB/.test(e.message));
+    assert.throws(
+      () => loadConfig({ THREADMARK_RESPONSE_CACHE_MB: bad }),
+      (e) => e instanceof ConfigError && /THREADMARK_RESPONSE_CACHE_MB/.test(e.message),
+    );
   }
 });

@@ -43,7 +43,10 @@ describe('since_id on the profile route', () => {
     const ids = desc(all.posts.map((p) => p.id));
     const since = ids[3]!;
     const newer = await json<ProfileBody>(`/api/v1/profiles/${HANDLES.alice}?limit=20&since_id=${since}`);
-    assert.deepEqual(newer.posts.map((p) => p.id), ids.slice(0, 3));
+    assert.deepEqual(
+      newer.posts.map((p) => p.id),
+      ids.slice(0, 3),
+    );
     assert.equal(newer.nextCursor, undefined, 'caught up: nothing older is worth paging to');
     assert.equal(newer.profile.handle, HANDLES.alice);
   });
@@ -65,14 +68,22 @@ describe('since_id on the profile route', () => {
   test('a since_id older than everything changes nothing', async () => {
     const all = await json<ProfileBody>(`/api/v1/profiles/${HANDLES.alice}?limit=5`);
     const old = await json<ProfileBody>(`/api/v1/profiles/${HANDLES.alice}?limit=5&since_id=1`);
-    assert.deepEqual(old.posts.map((p) => p.id), desc(all.posts.map((p) => p.id)));
+    assert.deepEqual(
+      old.posts.map((p) => p.id),
+      desc(all.posts.map((p) => p.id)),
+    );
     assert.equal(Boolean(old.nextCursor), Boolean(all.nextCursor));
     if (old.nextCursor) assert.match(old.markdown, /since_id=1/, 'Continue → keeps since_id');
   });
 
   for (const bad of ['abc', '-1', '12.5', '1e9', '', '9'.repeat(26), '0x10']) {
     test(`since_id=${JSON.stringify(bad).slice(0, 20)} is 400 invalid_since_id`, async () => {
-      for (const path of [`/api/v1/profiles/${HANDLES.alice}`, `/${HANDLES.alice}`, `/api/v1/search?q=caching`, `/${HANDLES.alice}/rss`]) {
+      for (const path of [
+        `/api/v1/profiles/${HANDLES.alice}`,
+        `/${HANDLES.alice}`,
+        `/api/v1/search?q=caching`,
+        `/${HANDLES.alice}/rss`,
+      ]) {
         const res = await s.get(`${path}${path.includes('?') ? '&' : '?'}since_id=${encodeURIComponent(bad)}`);
         assert.equal(res.status, 400, path);
         assert.equal((await problemOf(res)).code, 'invalid_since_id', path);
@@ -93,7 +104,10 @@ describe('since_id on search and feeds', () => {
     const ids = desc(all.items.flatMap((i) => (i.post ? [i.post.id] : [])));
     assert.ok(ids.length >= 2, 'search finds posts');
     const newer = await json<SearchBody>(`/api/v1/search?q=${SEARCH_TERMS.caching}&since_id=${ids[1]}`);
-    assert.deepEqual(newer.items.map((i) => i.post?.id), [ids[0]]);
+    assert.deepEqual(
+      newer.items.map((i) => i.post?.id),
+      [ids[0]],
+    );
     assert.equal(newer.nextCursor, undefined);
     const none = await json<SearchBody>(`/search?q=${SEARCH_TERMS.caching}&since_id=${ids[0]}`);
     assert.deepEqual(none.items, []);
@@ -106,12 +120,19 @@ describe('since_id on search and feeds', () => {
   });
 
   test('feeds: only entries newer than since_id', async () => {
-    const all = await json<{ items: Array<{ id: string; url: string }> }>(`/api/v1/profiles/${HANDLES.alice}/feed?type=json`);
+    const all = await json<{ items: Array<{ id: string; url: string }> }>(
+      `/api/v1/profiles/${HANDLES.alice}/feed?type=json`,
+    );
     const idOf = (url: string) => /status\/(\d+)/.exec(url)![1]!;
     const ids = desc(all.items.map((i) => idOf(i.url)));
     assert.ok(ids.length >= 3);
-    const newer = await json<{ items: Array<{ url: string }> }>(`/api/v1/profiles/${HANDLES.alice}/feed?type=json&since_id=${ids[2]}`);
-    assert.deepEqual(newer.items.map((i) => idOf(i.url)), ids.slice(0, 2));
+    const newer = await json<{ items: Array<{ url: string }> }>(
+      `/api/v1/profiles/${HANDLES.alice}/feed?type=json&since_id=${ids[2]}`,
+    );
+    assert.deepEqual(
+      newer.items.map((i) => idOf(i.url)),
+      ids.slice(0, 2),
+    );
     const rss = await s.get(`/${HANDLES.alice}/rss?since_id=${ids[0]}`);
     assert.equal(rss.status, 200);
     assert.doesNotMatch(await rss.text(), /<item>/);
@@ -129,10 +150,16 @@ describe('since_id in the MCP tools and the CLI', () => {
       }
       const all = await json<ProfileBody>(`/api/v1/profiles/${HANDLES.alice}`);
       const ids = desc(all.posts.map((p) => p.id));
-      const r = (await client.callTool({ name: 'read_profile', arguments: { handle: HANDLES.alice, since_id: ids[1] } })) as unknown as {
+      const r = (await client.callTool({
+        name: 'read_profile',
+        arguments: { handle: HANDLES.alice, since_id: ids[1] },
+      })) as unknown as {
         structuredContent: ProfileBody;
       };
-      assert.deepEqual(r.structuredContent.posts.map((p) => p.id), [ids[0]]);
+      assert.deepEqual(
+        r.structuredContent.posts.map((p) => p.id),
+        [ids[0]],
+      );
     } finally {
       await client.close();
     }
@@ -143,11 +170,20 @@ describe('since_id in the MCP tools and the CLI', () => {
     const ids = desc(all.posts.map((p) => p.id));
     let out = '';
     const io = { stdout: { write: (c: string) => (out += c) }, stderr: { write: () => true }, env: {} };
-    const code = await runCli(['profile', HANDLES.alice, '--since-id', ids[2]!, '--format', 'json', '--server', s.url], io);
+    const code = await runCli(
+      ['profile', HANDLES.alice, '--since-id', ids[2]!, '--format', 'json', '--server', s.url],
+      io,
+    );
     assert.equal(code, 0);
-    assert.deepEqual((JSON.parse(out) as ProfileBody).posts.map((p) => p.id), ids.slice(0, 2));
+    assert.deepEqual(
+      (JSON.parse(out) as ProfileBody).posts.map((p) => p.id),
+      ids.slice(0, 2),
+    );
     let err = '';
-    const bad = await runCli(['profile', HANDLES.alice, '--since-id', 'x', '--server', s.url], { ...io, stderr: { write: (c: string) => (err += c) } });
+    const bad = await runCli(['profile', HANDLES.alice, '--since-id', 'x', '--server', s.url], {
+      ...io,
+      stderr: { write: (c: string) => (err += c) },
+    });
     assert.equal(bad, 2);
     assert.match(err, /invalid_since_id/);
   });

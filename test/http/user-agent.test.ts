@@ -43,5 +43,8 @@ test('FxTwitter and syndication get a descriptive User-Agent by default', async 
 
 test('THREADMARK_USER_AGENT replaces it', async () => {
   const seen = await agentsFor({ THREADMARK_USER_AGENT: 'example-reader/2.0 (+https://example.org; ops@example.org)' });
-  assert.deepEqual(seen, ['example-reader/2.0 (+https://example.org; ops@example.org)', 'example-reader/2.0 (+https://example.org; ops@example.org)']);
+  assert.deepEqual(seen, [
+    'example-reader/2.0 (+https://example.org; ops@example.org)',
+    'example-reader/2.0 (+https://example.org; ops@example.org)',
+  ]);
 });

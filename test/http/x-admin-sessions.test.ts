@@ -21,7 +21,10 @@ let seq = 0;
 function sessionsFile(names: string[]): { path: string; tokens: string[] } {
   const tokens = names.map((n) => `adm${++seq}_${n}_secret_token`);
   const path = join(dir, `sessions-${seq}.jsonl`);
-  writeFileSync(path, tokens.map((t, i) => JSON.stringify({ username: names[i], auth_token: t, ct0: `ct0_${t}` })).join('\n') + '\n');
+  writeFileSync(
+    path,
+    tokens.map((t, i) => JSON.stringify({ username: names[i], auth_token: t, ct0: `ct0_${t}` })).join('\n') + '\n',
+  );
   return { path, tokens };
 }
 
@@ -47,17 +50,32 @@ afterEach(async () => {
   await Promise.all(stacks.map((s) => s.close()));
   stacks = [];
 });
-async function xStack(sessions: string, env: Record<string, string> = {}, opts: Parameters<typeof startStack>[1] = {}): Promise<Stack> {
+async function xStack(
+  sessions: string,
+  env: Record<string, string> = {},
+  opts: Parameters<typeof startStack>[1] = {},
+): Promise<Stack> {
   const s = await startStack(
-    { THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: sessions, THREADMARK_ADMIN_TOKEN: ADMIN, THREADMARK_CACHE_TTL_S: '0', ...env },
+    {
+      THREADMARK_PROVIDERS: 'x',
+      THREADMARK_X_SESSIONS: sessions,
+      THREADMARK_ADMIN_TOKEN: ADMIN,
+      THREADMARK_CACHE_TTL_S: '0',
+      ...env,
+    },
     opts,
   );
   stacks.push(s);
   return s;
 }
-const list = async (s: Stack): Promise<List> => (await (await s.get('/admin/sessions', { headers: auth })).json()) as List;
+const list = async (s: Stack): Promise<List> =>
+  (await (await s.get('/admin/sessions', { headers: auth })).json()) as List;
 const post = (s: Stack, body: unknown) =>
-  s.get('/admin/sessions', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  s.get('/admin/sessions', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -75,9 +93,13 @@ describe('GET /admin/sessions', () => {
     xAccounts.logout(tokens[2]!);
     const s = await xStack(path);
     assert.equal((await s.get('/admin/sessions')).status, 401);
-    assert.equal((await s.get('/admin/sessions', { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status, 401);
+    assert.equal(
+      (await s.get('/admin/sessions', { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status,
+      401,
+    );
 
-    for (const id of [IDS.daveRoot, IDS.carolReplyToDave]) assert.equal((await s.get(`/${HANDLES.dave}/status/${id}?format=json`)).status, 200);
+    for (const id of [IDS.daveRoot, IDS.carolReplyToDave])
+      assert.equal((await s.get(`/${HANDLES.dave}/status/${id}?format=json`)).status, 200);
     const res = await s.get('/admin/sessions', { headers: auth });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('cache-control'), 'no-store');
@@ -128,7 +150,11 @@ describe('POST and DELETE /admin/sessions', () => {
     assert.equal(served.status, 200);
     assert.equal(served.headers.get('x-source'), 'x');
 
-    assert.equal((await post(s, { username: 'added_one', auth_token: 'added_secret_tok2', ct0: 'added_secret_ct02' })).status, 200, 'same username: replaced');
+    assert.equal(
+      (await post(s, { username: 'added_one', auth_token: 'added_secret_tok2', ct0: 'added_secret_ct02' })).status,
+      200,
+      'same username: replaced',
+    );
     assert.equal((await list(s)).sessions.filter((v) => v.username === 'added_one').length, 1);
 
     const del = () => s.get('/admin/sessions/added_one', { method: 'DELETE', headers: auth });
@@ -136,7 +162,10 @@ describe('POST and DELETE /admin/sessions', () => {
     const again = await del();
     assert.equal(again.status, 404);
     assert.equal((await problemOf(again)).code, 'not_found');
-    assert.deepEqual((await list(s)).sessions.map((v) => v.username), ['file_one']);
+    assert.deepEqual(
+      (await list(s)).sessions.map((v) => v.username),
+      ['file_one'],
+    );
     assert.equal((await s.get('/admin/sessions/added_one', { method: 'DELETE' })).status, 401);
   });
 
@@ -145,7 +174,13 @@ describe('POST and DELETE /admin/sessions', () => {
     xAccounts.logout(tokens[0]!);
     const s = await xStack(path);
     assert.equal((await s.get(`/${HANDLES.alice}?format=json`)).status, 503);
-    writeFileSync(path, [JSON.stringify({ username: 'first', auth_token: tokens[0], ct0: `ct0_${tokens[0]}` }), JSON.stringify({ username: 'second', auth_token: 'second_tok', ct0: 'second_ct0' })].join('\n') + '\n');
+    writeFileSync(
+      path,
+      [
+        JSON.stringify({ username: 'first', auth_token: tokens[0], ct0: `ct0_${tokens[0]}` }),
+        JSON.stringify({ username: 'second', auth_token: 'second_tok', ct0: 'second_ct0' }),
+      ].join('\n') + '\n',
+    );
     await eventually(async () => (await list(s)).sessions.length === 2, 'the re-read file');
     const st = Object.fromEntries((await list(s)).sessions.map((v) => [v.username, v.state]));
     assert.deepEqual(st, { first: 'logged_out', second: 'ok' }, 'health follows an unchanged session across re-reads');
@@ -159,10 +194,19 @@ describe('distributed mode', { skip: redisSkip }, () => {
     const prefix = uniquePrefix();
     const a = await xStack(path, { THREADMARK_REDIS_URL: REDIS_URL }, { redisPrefix: prefix });
     const b = await xStack(path, { THREADMARK_REDIS_URL: REDIS_URL }, { redisPrefix: prefix, sim: a.sim });
-    assert.equal((await post(a, { username: 'cluster_one', auth_token: 'cluster_tok', ct0: 'cluster_ct0' })).status, 201);
-    await eventually(async () => (await list(b)).sessions.some((v) => v.username === 'cluster_one' && v.origin === 'admin'), 'the session on b');
+    assert.equal(
+      (await post(a, { username: 'cluster_one', auth_token: 'cluster_tok', ct0: 'cluster_ct0' })).status,
+      201,
+    );
+    await eventually(
+      async () => (await list(b)).sessions.some((v) => v.username === 'cluster_one' && v.origin === 'admin'),
+      'the session on b',
+    );
     assert.equal((await b.get('/admin/sessions/shared_file', { method: 'DELETE', headers: auth })).status, 204);
-    await eventually(async () => (await list(a)).sessions.map((v) => v.username).join() === 'cluster_one', 'the removal on a');
+    await eventually(
+      async () => (await list(a)).sessions.map((v) => v.username).join() === 'cluster_one',
+      'the removal on a',
+    );
   });
 });
 
@@ -177,14 +221,40 @@ describe('per-operation health', () => {
 
     const metrics = await (await s.get('/metrics')).text();
     const line = (re: RegExp) => metrics.split('\n').find((l) => re.test(l));
-    assert.match(line(/^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="success"\}/) ?? '', / 1$/);
-    assert.match(line(/^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="failure"\}/) ?? '', / 1$/, 'the locked session');
-    assert.match(line(/^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="stale"\}/) ?? '', / 1$/);
+    assert.match(
+      line(
+        /^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="success"\}/,
+      ) ?? '',
+      / 1$/,
+    );
+    assert.match(
+      line(
+        /^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="failure"\}/,
+      ) ?? '',
+      / 1$/,
+      'the locked session',
+    );
+    assert.match(
+      line(
+        /^threadmark_upstream_operation_answers_total\{provider="x",operation="UserByScreenName",result="stale"\}/,
+      ) ?? '',
+      / 1$/,
+    );
     assert.match(line(/^threadmark_upstream_sessions_usable\{provider="x",operation="SearchTimeline"\}/) ?? '', / 1$/);
 
-    const doc = (await (await s.get('/api')).json()) as { health: { providers: Array<{ name: string; operations?: Record<string, { state: string; stale: number; usableSessions: number; queryId: string }> }> } };
+    const doc = (await (await s.get('/api')).json()) as {
+      health: {
+        providers: Array<{
+          name: string;
+          operations?: Record<string, { state: string; stale: number; usableSessions: number; queryId: string }>;
+        }>;
+      };
+    };
     const ops = doc.health.providers.find((p) => p.name === 'x')!.operations!;
-    assert.deepEqual([ops.UserByScreenName!.state, ops.UserByScreenName!.stale, ops.UserByScreenName!.usableSessions], ['stale', 1, 1]);
+    assert.deepEqual(
+      [ops.UserByScreenName!.state, ops.UserByScreenName!.stale, ops.UserByScreenName!.usableSessions],
+      ['stale', 1, 1],
+    );
     assert.equal(ops.TweetDetail!.state, 'ok');
     assert.equal(Object.keys(ops).length, 6);
   });

@@ -28,7 +28,9 @@ beforeEach(() => {
 /** Fresh accounts per test so rate-limit windows never leak between tests. */
 function provider(n = 2): { x: XProvider; pool: SessionPool; tokens: string[] } {
   const tokens = Array.from({ length: n }, (_, i) => `tok${++seq}_${i}`);
-  const lines = tokens.map((t, i) => JSON.stringify({ username: `acct${i}`, auth_token: t, ct0: `csrf_${t}` })).join('\n');
+  const lines = tokens
+    .map((t, i) => JSON.stringify({ username: `acct${i}`, auth_token: t, ct0: `csrf_${t}` }))
+    .join('\n');
   const pool = new SessionPool(parseSessionLines(lines).sessions);
   const operations = new OperationTable();
   const web = new XWebApp({ webUrl: sim.xWebUrl, discover: false, table: operations, timeoutMs: 3000 });
@@ -56,7 +58,10 @@ describe('x provider on the simulator: sessions', () => {
     }
     // Two sessions x two requests: only rotation lets four reads through.
     assert.equal(graphqlCalls('UserByScreenName'), 4);
-    assert.deepEqual(pool.status('UserByScreenName').map((s) => s.state), ['rate_limited', 'rate_limited']);
+    assert.deepEqual(
+      pool.status('UserByScreenName').map((s) => s.state),
+      ['rate_limited', 'rate_limited'],
+    );
     assert.ok(!x.capabilities().has('profile'));
     assert.ok(x.capabilities().has('conversation'), 'other operations keep their own windows');
 
@@ -71,7 +76,10 @@ describe('x provider on the simulator: sessions', () => {
     xAccounts.setLimits({ limit: 1, windowS: 900 });
     const { x, pool, tokens } = provider(2);
     // Another client already used acct0's window: our pool does not know yet.
-    const other = new SessionPool(parseSessionLines(JSON.stringify({ username: 'acct0', auth_token: tokens[0], ct0: `csrf_${tokens[0]}` })).sessions);
+    const other = new SessionPool(
+      parseSessionLines(JSON.stringify({ username: 'acct0', auth_token: tokens[0], ct0: `csrf_${tokens[0]}` }))
+        .sessions,
+    );
     await new XProvider({ apiUrl: sim.xApiUrl, pool: other, timeoutMs: 3000 }).getProfile(HANDLES.alice, {});
     sim.resetCalls();
 
@@ -90,7 +98,12 @@ describe('x provider on the simulator: sessions', () => {
     const conv = await x.getConversation(IDS.daveRoot, { ranking: 'top', withReplies: true });
     assert.equal(conv.post.id, IDS.daveRoot);
     assert.equal(graphqlCalls('TweetDetail'), 2);
-    assert.deepEqual(pool.status()[0], { label: 'acct0', state: 'locked', availableInS: 86400, deadReason: 'account locked (code 326)' });
+    assert.deepEqual(pool.status()[0], {
+      label: 'acct0',
+      state: 'locked',
+      availableInS: 86400,
+      deadReason: 'account locked (code 326)',
+    });
     await x.getProfile(HANDLES.alice, {});
     await x.getProfile(HANDLES.bob, {});
     assert.equal(graphqlCalls('UserByScreenName'), 2, 'the locked account is not tried again');
@@ -120,10 +133,14 @@ describe('x provider on the simulator: sessions', () => {
     const bare = await fetch(url, { headers: { authorization: `Bearer ${WEB_BEARER}` } });
     assert.equal(bare.status, 403);
     assert.equal(((await bare.json()) as { errors: { code: number }[] }).errors[0]!.code, 32);
-    const csrf = await fetch(url, { headers: { authorization: `Bearer ${WEB_BEARER}`, cookie: 'auth_token=t; ct0=a', 'x-csrf-token': 'b' } });
+    const csrf = await fetch(url, {
+      headers: { authorization: `Bearer ${WEB_BEARER}`, cookie: 'auth_token=t; ct0=a', 'x-csrf-token': 'b' },
+    });
     assert.equal(csrf.status, 403);
     assert.equal(((await csrf.json()) as { errors: { code: number }[] }).errors[0]!.code, 353);
-    const good = await fetch(url, { headers: { authorization: `Bearer ${WEB_BEARER}`, cookie: 'auth_token=t; ct0=a', 'x-csrf-token': 'a' } });
+    const good = await fetch(url, {
+      headers: { authorization: `Bearer ${WEB_BEARER}`, cookie: 'auth_token=t; ct0=a', 'x-csrf-token': 'a' },
+    });
     assert.equal(good.status, 200);
     assert.ok(Number(good.headers.get('x-rate-limit-remaining')) >= 0);
     assert.ok(Number(good.headers.get('x-rate-limit-reset')) > Date.now() / 1000);
@@ -151,10 +168,16 @@ describe('x provider on the simulator: reads', () => {
     const { x } = provider(2);
     const first = await x.getConversationPage(IDS.threadRoot, { ranking: 'top' });
     const { bundle } = first;
-    assert.deepEqual(bundle.continuations.map((p) => p.id), IDS.thread.slice(1));
+    assert.deepEqual(
+      bundle.continuations.map((p) => p.id),
+      IDS.thread.slice(1),
+    );
     assert.ok(bundle.replies.length > 0);
     assert.ok(bundle.replies.every((r) => r.post.replyTo?.id === IDS.threadRoot));
-    assert.ok(bundle.replies.some((r) => r.children.length > 0), 'sub-replies nest under their parent');
+    assert.ok(
+      bundle.replies.some((r) => r.children.length > 0),
+      'sub-replies nest under their parent',
+    );
     for (const r of bundle.replies) for (const c of r.children) assert.equal(c.post.replyTo?.id, r.post.id);
     assert.ok(first.nextCursor);
     const more = await x.getMoreReplies(IDS.threadRoot, { ranking: 'top', cursor: first.nextCursor! });
@@ -163,7 +186,10 @@ describe('x provider on the simulator: reads', () => {
     assert.ok(more.items.every((r) => !firstIds.has(r.post.id)));
 
     const deep = await x.getConversation(IDS.bobReplyToCarol, { ranking: 'recent', withReplies: true });
-    assert.deepEqual(deep.ancestors.map((p) => p.id), [IDS.daveRoot, IDS.carolReplyToDave]);
+    assert.deepEqual(
+      deep.ancestors.map((p) => p.id),
+      [IDS.daveRoot, IDS.carolReplyToDave],
+    );
   });
 
   it('maps deleted, protected and suspended posts to not_found', async () => {
@@ -183,7 +209,10 @@ describe('x provider on the simulator: reads', () => {
     const ids = (p: typeof latest) => p.items.map((i) => (i.kind === 'post' ? i.post.id : i.user.id));
     assert.ok(ids(next).every((id) => !ids(latest).includes(id)));
     const photos = await x.search(SEARCH_TERMS.caching, 'photos', { count: 5 });
-    assert.ok(photos.items.length > 0 && photos.items.every((i) => i.kind === 'post' && i.post.media.some((m) => m.kind === 'photo')));
+    assert.ok(
+      photos.items.length > 0 &&
+        photos.items.every((i) => i.kind === 'post' && i.post.media.some((m) => m.kind === 'photo')),
+    );
     const videos = await x.search(SEARCH_TERMS.caching, 'videos', { count: 5 });
     assert.ok(videos.items.every((i) => i.kind === 'post' && i.post.media.some((m) => m.kind !== 'photo')));
     const users = await x.search('reader', 'users', { count: 5 });
@@ -200,7 +229,10 @@ describe('x provider on the simulator: reads', () => {
     assert.equal((await rejection(x.getProfile(HANDLES.alice, {}))).kind, 'error');
     sim.addFault({ target: 'x', kind: 'reset', times: 1 });
     assert.equal((await rejection(x.getProfile(HANDLES.alice, {}))).kind, 'network');
-    assert.deepEqual(pool.status().map((s) => s.state), ['ok', 'ok']);
+    assert.deepEqual(
+      pool.status().map((s) => s.state),
+      ['ok', 'ok'],
+    );
     assert.equal((await x.getProfile(HANDLES.alice, {})).handle, HANDLES.alice);
   });
 
@@ -208,7 +240,10 @@ describe('x provider on the simulator: reads', () => {
     const { x } = provider(2);
     const page = await x.getTimeline(HANDLES.alice, { count: 10 });
     assert.equal(page.items.length, 10);
-    assert.ok(page.items.some((p) => p.repostOf), 'reposts are kept for the domain to filter');
+    assert.ok(
+      page.items.some((p) => p.repostOf),
+      'reposts are kept for the domain to filter',
+    );
     assert.ok(page.nextCursor);
     for (const h of [HANDLES.protected, HANDLES.suspended, HANDLES.missing]) {
       assert.equal((await rejection(x.getTimeline(h, { count: 5 }))).kind, 'not_found', h);

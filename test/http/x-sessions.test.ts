@@ -19,13 +19,18 @@ let seq = 0;
 function sessionsFile(n: number): { path: string; tokens: string[] } {
   const tokens = Array.from({ length: n }, (_, i) => `xs${++seq}_${i}_token`);
   const path = join(dir, `sessions-${seq}.jsonl`);
-  writeFileSync(path, tokens.map((t, i) => JSON.stringify({ username: `acct${i}`, auth_token: t, ct0: `ct0_${t}` })).join('\n') + '\n');
+  writeFileSync(
+    path,
+    tokens.map((t, i) => JSON.stringify({ username: `acct${i}`, auth_token: t, ct0: `ct0_${t}` })).join('\n') + '\n',
+  );
   return { path, tokens };
 }
 
 let ipSeq = 0;
 /** Each request from its own address: search and account feeds are charged per address. */
-const fresh = (): RequestInit => ({ headers: { 'x-forwarded-for': `10.30.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}` } });
+const fresh = (): RequestInit => ({
+  headers: { 'x-forwarded-for': `10.30.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}` },
+});
 
 async function xStack(order: string, sessions?: string, env: Record<string, string> = {}): Promise<Stack> {
   return startStack({
@@ -43,10 +48,19 @@ const detailCalls = (s: Stack) => s.sim.calls({ target: 'x', path: '/TweetDetail
 
 interface PostJson {
   post: { id: string };
-  conversation?: { parents?: Array<{ id: string }>; replies?: Array<{ post: { id: string }; children: Array<{ post: { id: string } }> }> };
+  conversation?: {
+    parents?: Array<{ id: string }>;
+    replies?: Array<{ post: { id: string }; children: Array<{ post: { id: string } }> }>;
+  };
 }
 
-async function read(s: Stack, path: string): Promise<{ res: Response; body: PostJson & { items?: Array<{ kind?: string; handle?: string }>; nextCursor?: string } }> {
+async function read(
+  s: Stack,
+  path: string,
+): Promise<{
+  res: Response;
+  body: PostJson & { items?: Array<{ kind?: string; handle?: string }>; nextCursor?: string };
+}> {
   const res = await s.get(path + (path.includes('?') ? '&' : '?') + 'format=json', fresh());
   const text = await res.text();
   assert.equal(res.status, 200, `${path}: ${text.slice(0, 300)}`);
@@ -69,14 +83,20 @@ describe('conversations come from TweetDetail', () => {
 
     const deep = await read(s, `/${HANDLES.bob}/status/${IDS.carolReplyToDave}`);
     assert.equal(deep.res.headers.get('x-source'), 'x');
-    assert.deepEqual(deep.body.conversation?.parents?.map((p) => p.id), [IDS.daveRoot]);
+    assert.deepEqual(
+      deep.body.conversation?.parents?.map((p) => p.id),
+      [IDS.daveRoot],
+    );
     assert.ok(deep.body.conversation?.replies?.some((r) => r.post.id === IDS.bobReplyToCarol));
 
     const root = await read(s, `/${HANDLES.alice}/status/${IDS.threadRoot}?thread=conversation`);
     assert.equal(root.res.headers.get('x-source'), 'x');
     const bob = root.body.conversation?.replies?.find((r) => r.post.id === IDS.replies.bobTop);
     assert.ok(bob, 'top-level reply from TweetDetail');
-    assert.ok(bob.children.some((c) => c.post.id === IDS.replies.aliceToBob), 'sub-replies nest under their parent');
+    assert.ok(
+      bob.children.some((c) => c.post.id === IDS.replies.aliceToBob),
+      'sub-replies nest under their parent',
+    );
     // The root's replies span several TweetDetail pages; the service follows the cursor to gather them all.
     assert.equal(root.body.conversation?.replies?.length, 10);
     assert.equal(detailCalls(s), 1 + 3);
@@ -98,7 +118,11 @@ describe('conversations come from TweetDetail', () => {
       const got = await read(s, `/api/v1/search?q=${q}&feed=${feed}`);
       assert.equal(got.res.headers.get('x-source'), 'x', feed);
       assert.ok((got.body.items?.length ?? 0) > 0, feed);
-      if (feed === 'users') assert.ok(got.body.items!.every((i) => i.kind === 'user' || i.handle), 'accounts');
+      if (feed === 'users')
+        assert.ok(
+          got.body.items!.every((i) => i.kind === 'user' || i.handle),
+          'accounts',
+        );
     }
     assert.equal(s.sim.calls({ target: 'fxtwitter' }), 0);
     assert.ok(s.sim.calls({ target: 'x', path: '/SearchTimeline?' }) >= 5);
@@ -123,15 +147,30 @@ describe('sessions: rotation and parking', () => {
     const pool = poolOf(s);
     const ids = [IDS.daveRoot, IDS.carolReplyToDave, IDS.bobReplyToCarol, IDS.threadRoot, IDS.threadPhoto];
 
-    for (const id of ids.slice(0, 2)) assert.equal((await read(s, `/${HANDLES.dave}/status/${id}`)).res.headers.get('x-source'), 'x');
-    assert.deepEqual(pool.status('TweetDetail').map((p) => p.state), ['ok', 'ok'], 'one read each: round robin, not first-until-empty');
+    for (const id of ids.slice(0, 2))
+      assert.equal((await read(s, `/${HANDLES.dave}/status/${id}`)).res.headers.get('x-source'), 'x');
+    assert.deepEqual(
+      pool.status('TweetDetail').map((p) => p.state),
+      ['ok', 'ok'],
+      'one read each: round robin, not first-until-empty',
+    );
 
     await read(s, `/${HANDLES.dave}/status/${ids[2]}`);
-    assert.deepEqual(pool.status('TweetDetail').map((p) => p.state), ['rate_limited', 'ok'], 'remaining 0 parks acct0');
+    assert.deepEqual(
+      pool.status('TweetDetail').map((p) => p.state),
+      ['rate_limited', 'ok'],
+      'remaining 0 parks acct0',
+    );
     await read(s, `/${HANDLES.dave}/status/${ids[3]}`);
     const parked = pool.status('TweetDetail');
-    assert.deepEqual(parked.map((p) => p.state), ['rate_limited', 'rate_limited']);
-    assert.ok(parked.every((p) => p.availableInS > 590 && p.availableInS <= 600), JSON.stringify(parked));
+    assert.deepEqual(
+      parked.map((p) => p.state),
+      ['rate_limited', 'rate_limited'],
+    );
+    assert.ok(
+      parked.every((p) => p.availableInS > 590 && p.availableInS <= 600),
+      JSON.stringify(parked),
+    );
     assert.equal(detailCalls(s), 4, 'no request was spent on a 429');
 
     // Every session parked for TweetDetail: x is skipped without a request, fxtwitter answers.
@@ -139,9 +178,14 @@ describe('sessions: rotation and parking', () => {
     assert.equal(fallback.res.headers.get('x-source'), 'fxtwitter');
     assert.equal(detailCalls(s), 4);
     assert.equal(pool.status('UserByScreenName')[0]!.state, 'ok', 'other operations keep their own windows');
-    const doc = (await (await s.get('/api')).json()) as { health: { providers: Array<{ name: string; capabilities: string[] }> } };
+    const doc = (await (await s.get('/api')).json()) as {
+      health: { providers: Array<{ name: string; capabilities: string[] }> };
+    };
     const x = doc.health.providers.find((p) => p.name === 'x')!;
-    assert.ok(!x.capabilities.includes('conversation') && x.capabilities.includes('profile'), 'GET /api shows what x can serve now');
+    assert.ok(
+      !x.capabilities.includes('conversation') && x.capabilities.includes('profile'),
+      'GET /api shows what x can serve now',
+    );
     assert.equal((await read(s, `/${HANDLES.carol}`)).res.headers.get('x-source'), 'x');
   });
 
@@ -189,9 +233,16 @@ describe('search without a usable session', () => {
       assert.equal(body.code, 'search_unavailable');
       const retryAfter = Number(res.headers.get('retry-after'));
       const earliest = poolOf(s).nextAvailableInS('SearchTimeline')!;
-      assert.ok(Math.abs(retryAfter - earliest) <= 1 && retryAfter > 590 && retryAfter <= 600, `${retryAfter} vs ${earliest}`);
+      assert.ok(
+        Math.abs(retryAfter - earliest) <= 1 && retryAfter > 590 && retryAfter <= 600,
+        `${retryAfter} vs ${earliest}`,
+      );
     }
-    assert.equal(s.sim.calls({ target: 'x', path: '/SearchTimeline?' }), calls, 'no request while every session is parked');
+    assert.equal(
+      s.sim.calls({ target: 'x', path: '/SearchTimeline?' }),
+      calls,
+      'no request while every session is parked',
+    );
     // latest and top degrade to fxtwitter instead.
     assert.equal((await read(s, `/api/v1/search?q=${SEARCH_TERMS.caching}`)).res.headers.get('x-source'), 'fxtwitter');
   });
@@ -222,7 +273,10 @@ describe('search without a usable session', () => {
         assert.equal(body.code, 'search_unavailable');
         assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
       }
-      assert.equal((await read(s, `/api/v1/search?q=${SEARCH_TERMS.caching}`)).res.headers.get('x-source'), 'fxtwitter');
+      assert.equal(
+        (await read(s, `/api/v1/search?q=${SEARCH_TERMS.caching}`)).res.headers.get('x-source'),
+        'fxtwitter',
+      );
       assert.equal(s.sim.calls({ target: 'x' }), 0);
     }
   });

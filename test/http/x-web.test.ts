@@ -16,7 +16,12 @@ import type { XProvider } from '../../src/providers/x/provider.ts';
 const dir = mkdtempSync(join(tmpdir(), 'threadmark-x-web-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const sessions = join(dir, 'sessions.jsonl');
-writeFileSync(sessions, ['a', 'b'].map((u) => JSON.stringify({ username: `web_${u}`, auth_token: `web_tok_${u}`, ct0: `web_ct0_${u}` })).join('\n') + '\n');
+writeFileSync(
+  sessions,
+  ['a', 'b']
+    .map((u) => JSON.stringify({ username: `web_${u}`, auth_token: `web_tok_${u}`, ct0: `web_ct0_${u}` }))
+    .join('\n') + '\n',
+);
 
 let stack: Stack | undefined;
 beforeEach(() => {
@@ -29,7 +34,12 @@ afterEach(async () => {
 });
 
 const xOf = (s: Stack) => s.app.chain.providers.find((p) => p.name === 'x') as XProvider;
-const env = (extra: Record<string, string> = {}) => ({ THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: sessions, THREADMARK_CACHE_TTL_S: '0', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  THREADMARK_PROVIDERS: 'x',
+  THREADMARK_X_SESSIONS: sessions,
+  THREADMARK_CACHE_TTL_S: '0',
+  ...extra,
+});
 
 /** Generous: the machine running the suite may be busy (start-up discovery retries every 5 s). */
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -72,9 +82,16 @@ describe('THREADMARK_X_DISCOVER', () => {
     assert.equal(res.status, 502);
     const p = await problemOf(res);
     assert.equal(p.code, 'x_error');
-    assert.match(String(p.detail), /out of date \(HTTP 404\); refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true/);
+    assert.match(
+      String(p.detail),
+      /out of date \(HTTP 404\); refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true/,
+    );
     assert.equal(s.sim.calls({ target: 'x-web' }), 0);
-    assert.equal(s.sim.calls({ target: 'x', path: '/UserByScreenName?' }), 1, 'a stale id is not retried on every session');
+    assert.equal(
+      s.sim.calls({ target: 'x', path: '/UserByScreenName?' }),
+      1,
+      'a stale id is not retried on every session',
+    );
   });
 });
 
@@ -83,7 +100,9 @@ describe('x-client-transaction-id', () => {
     stack = await startStack(env());
     const s = stack;
     for (const q of [SEARCH_TERMS.caching, 'stampede']) {
-      const res = await s.get(`/api/v1/search?q=${q}&feed=photos&format=json`, { headers: { 'x-forwarded-for': `10.9.0.${q.length}` } });
+      const res = await s.get(`/api/v1/search?q=${q}&feed=photos&format=json`, {
+        headers: { 'x-forwarded-for': `10.9.0.${q.length}` },
+      });
       assert.equal(res.status, 200, await res.text());
       assert.equal(res.headers.get('x-source'), 'x');
     }
@@ -128,7 +147,10 @@ describe('THREADMARK_X_OPERATIONS', () => {
     assert.equal(broken.status, 502);
     const problem = await problemOf(broken);
     assert.equal(problem.code, 'x_error');
-    assert.match(String(problem.detail), /UserByScreenName: query id or features out of date \(HTTP 404\).*THREADMARK_X_OPERATIONS/);
+    assert.match(
+      String(problem.detail),
+      /UserByScreenName: query id or features out of date \(HTTP 404\).*THREADMARK_X_OPERATIONS/,
+    );
 
     writeFileSync(file, JSON.stringify({ UserByScreenName: { queryId: fresh } }));
     await waitFor(async () => (await s.get(path)).status === 200, 'the re-read override');

@@ -93,7 +93,10 @@ describe('deploy/Dockerfile', () => {
     const copyLock = dockerfile.findIndex((i) => i.op === 'COPY' && /package-lock\.json/.test(i.args));
     const ci = dockerfile.findIndex((i) => i.op === 'RUN' && /\bnpm ci\b/.test(i.args));
     assert.ok(copyLock >= 0 && ci > copyLock, 'COPY package-lock.json before RUN npm ci');
-    assert.ok(!dockerfile.some((i) => i.op === 'RUN' && /\bnpm install\b/.test(i.args)), 'npm install would ignore the lockfile');
+    assert.ok(
+      !dockerfile.some((i) => i.op === 'RUN' && /\bnpm install\b/.test(i.args)),
+      'npm install would ignore the lockfile',
+    );
   });
 
   test('the final stage runs as a non-root user, set before CMD', () => {
@@ -118,7 +121,10 @@ describe('deploy/Dockerfile', () => {
 
   test('the port it exposes is the PORT it sets', () => {
     const expose = stage.find((i) => i.op === 'EXPOSE');
-    const env = stage.filter((i) => i.op === 'ENV').map((i) => i.args).join(' ');
+    const env = stage
+      .filter((i) => i.op === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     assert.ok(expose);
     assert.match(env, new RegExp(`\\bPORT=${expose.args}\\b`));
   });
@@ -168,7 +174,9 @@ describe('deploy/compose.yaml', () => {
 
   test('each instance has a valid distributed configuration', () => {
     for (const [name, s] of appServices) {
-      const env = Object.fromEntries(Object.entries(s.environment as Record<string, string>).map(([k, v]) => [k, interpolate(String(v), vars)]));
+      const env = Object.fromEntries(
+        Object.entries(s.environment as Record<string, string>).map(([k, v]) => [k, interpolate(String(v), vars)]),
+      );
       const config = loadConfig(env);
       assert.equal(config.trustProxy, 1, name);
       const redis = new URL(config.redisUrl ?? '');

@@ -14,10 +14,42 @@ export const ACCOUNT_ID_RE = /^[0-9]{1,20}$/;
 /** First path segments that belong to the site (or the platform) and so are never handles. */
 export const RESERVED_PATHS = new Set(
   [
-    'api', 'docs', 'about', 'search', 'oembed', 'mcp', 'admin', '.well-known', 'favicon.ico', 'robots.txt',
-    'llms.txt', 'openapi.json', 'healthz', 'readyz', 'metrics', 'home', 'explore', 'notifications', 'messages',
-    'settings', 'login', 'logout', 'signup', 'i', 'intent', 'share', 'hashtag', 'privacy', 'tos', 'static',
-    'assets', 'status', 'compose', 'account', 'help', 'jobs',
+    'api',
+    'docs',
+    'about',
+    'search',
+    'oembed',
+    'mcp',
+    'admin',
+    '.well-known',
+    'favicon.ico',
+    'robots.txt',
+    'llms.txt',
+    'openapi.json',
+    'healthz',
+    'readyz',
+    'metrics',
+    'home',
+    'explore',
+    'notifications',
+    'messages',
+    'settings',
+    'login',
+    'logout',
+    'signup',
+    'i',
+    'intent',
+    'share',
+    'hashtag',
+    'privacy',
+    'tos',
+    'static',
+    'assets',
+    'status',
+    'compose',
+    'account',
+    'help',
+    'jobs',
   ].map((s) => s.toLowerCase()),
 );
 
@@ -54,7 +86,7 @@ export const threadParam = z
 export const contextParam = z
   .enum(['full', 'thread'], code('invalid_context'))
   .optional()
-  .describe('full walks parents and replies; thread keeps only the author\'s own chain.');
+  .describe("full walks parents and replies; thread keeps only the author's own chain.");
 
 export const repliesParam = z
   .enum(['top', 'recent', 'off'], code('invalid_replies'))
@@ -79,12 +111,13 @@ export const statusHandle = z
   .refine((h) => HANDLE_RE.test(h), code('invalid_params'))
   .describe('Account handle of the post author.');
 
-export const statusId = z
-  .string()
-  .regex(STATUS_ID_RE, code('invalid_params'))
-  .describe('Numeric status id.');
+export const statusId = z.string().regex(STATUS_ID_RE, code('invalid_params')).describe('Numeric status id.');
 
-const wholeNumber = (c: CatalogCode) => z.string(code(c)).regex(/^[0-9]{1,6}$/, code(c)).transform(Number);
+const wholeNumber = (c: CatalogCode) =>
+  z
+    .string(code(c))
+    .regex(/^[0-9]{1,6}$/, code(c))
+    .transform(Number);
 
 export const pageParam = wholeNumber('invalid_page')
   .refine((n) => n >= 1, code('invalid_page'))

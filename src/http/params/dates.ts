@@ -3,14 +3,22 @@
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** Milliseconds since the epoch, or undefined when `text` is not a real ISO 8601 date or date-time. */
 export function parseInstant(text: string): number | undefined {
   const m = DATE_TIME.exec(text.trim());
   if (!m) return undefined;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < 2006 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
   const local = Date.UTC(year, month - 1, day, hour, minute, second, Number(frac.padEnd(3, '0').slice(0, 3)));
   // Date.UTC rolls 2026-02-30 over into March: a rolled date is not the date that was written.
@@ -31,7 +39,9 @@ const bound = (meaning: string) =>
     .max(40, { error: 'invalid_date' })
     .refine((v) => parseInstant(v) !== undefined, { error: 'invalid_date' })
     .optional()
-    .describe(`${meaning} ISO 8601 date (2026-03-01, read as UTC midnight) or date-time (2026-03-01T12:00:00Z; UTC unless it carries an offset).`);
+    .describe(
+      `${meaning} ISO 8601 date (2026-03-01, read as UTC midnight) or date-time (2026-03-01T12:00:00Z; UTC unless it carries an offset).`,
+    );
 
 export const sinceParam = bound('Only posts at or after this time:');
 export const untilParam = bound('Only posts before this time (exclusive):');

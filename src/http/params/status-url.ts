@@ -24,7 +24,8 @@ function bareHost(host: string): string {
 
 export function parseStatusUrl(raw: string): StatusRef {
   const text = raw.trim();
-  if (text.length === 0 || text.length > 2048) throw new Problem('invalid_url', 'The url parameter is empty or too long.');
+  if (text.length === 0 || text.length > 2048)
+    throw new Problem('invalid_url', 'The url parameter is empty or too long.');
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`);
@@ -51,12 +52,17 @@ export function parseStatusUrl(raw: string): StatusRef {
     STATUS_ID_RE.test(id) &&
     (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
     rest.length === 0;
-  if (!shaped) throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
+  if (!shaped)
+    throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
   checkIdRange(id!);
   return handleLess ? { id: id! } : { handle: handle!, id: id! };
 }
 
 /** A numeric id the platform cannot have issued (over 19 digits, or 2^63 and above) is 404 with no upstream call. */
 export function checkIdRange(id: string): void {
-  if (!canBeStatusId(id)) throw new Problem('not_found', `No post has the id ${id.length > 30 ? `${id.slice(0, 30)}…` : id}: status ids are at most 2^63 − 1.`);
+  if (!canBeStatusId(id))
+    throw new Problem(
+      'not_found',
+      `No post has the id ${id.length > 30 ? `${id.slice(0, 30)}…` : id}: status ids are at most 2^63 − 1.`,
+    );
 }

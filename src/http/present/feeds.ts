@@ -18,7 +18,11 @@ export const FEED_MEDIA_TYPES: Record<FeedType, string> = {
   json: 'application/feed+json',
 };
 
-const SERIALIZERS: Record<FeedType, (doc: FeedDoc) => string> = { rss: renderRss, atom: renderAtom, json: renderJsonFeed };
+const SERIALIZERS: Record<FeedType, (doc: FeedDoc) => string> = {
+  rss: renderRss,
+  atom: renderAtom,
+  json: renderJsonFeed,
+};
 
 export interface FeedPresentContext {
   source: string;
@@ -33,7 +37,11 @@ export interface FeedPresentContext {
  * RFC 9110 §13.1: If-None-Match decides alone when present; otherwise If-Modified-Since against the newest
  * entry. Returns the tag a 304 must carry, or undefined to send the feed.
  */
-export function notModifiedTag(headers: IncomingHttpHeaders, etag: string, lastModified: string | undefined): string | undefined {
+export function notModifiedTag(
+  headers: IncomingHttpHeaders,
+  etag: string,
+  lastModified: string | undefined,
+): string | undefined {
   const inm = headers['if-none-match'];
   if (inm !== undefined) {
     const hit = noneMatchHit(inm, etag);

@@ -81,10 +81,19 @@ const NOUNS: Record<ListRead['resource'], [string, string]> = {
 /** The page as a document; under a budget, cut to the leading items that fit, with the warning naming the rest. */
 function documentOf(l: ListRead, rctx: RenderContext, budget?: BudgetRequest): { shown: ListRead; markdown: string } {
   if (!budget) return { shown: l, markdown: markdownOf(l, rctx) };
-  const render = (r: ListRead, budgetLine?: string) => markdownOf({ ...r, read: { ...r.read, budgetLine } } as ListRead, rctx);
-  const fitted = fitBudget(listGiveWay(resultCount(l), NOUNS[l.resource], (n) => firstOf(l, n)), render, budget.chars, budget.fullUrl);
+  const render = (r: ListRead, budgetLine?: string) =>
+    markdownOf({ ...r, read: { ...r.read, budgetLine } } as ListRead, rctx);
+  const fitted = fitBudget(
+    listGiveWay(resultCount(l), NOUNS[l.resource], (n) => firstOf(l, n)),
+    render,
+    budget.chars,
+    budget.fullUrl,
+  );
   if (!fitted.fits) {
-    throw new Problem('invalid_budget', `The page without any of its items takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`);
+    throw new Problem(
+      'invalid_budget',
+      `The page without any of its items takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`,
+    );
   }
   if (!fitted.leftOut.length) return { shown: l, markdown: fitted.markdown };
   const warnings = [...l.read.warnings, budgetWarning(budget.chars, fitted.leftOut)];
@@ -108,7 +117,11 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
     feeds: [
       { type: 'application/rss+xml', href: `${permalink}/rss`, title: `@${l.read.profile.handle}: posts` },
       { type: 'application/rss+xml', href: `${permalink}/media/rss`, title: `@${l.read.profile.handle}: media` },
-      { type: 'application/rss+xml', href: `${permalink}/with_replies/rss`, title: `@${l.read.profile.handle}: posts and replies` },
+      {
+        type: 'application/rss+xml',
+        href: `${permalink}/with_replies/rss`,
+        title: `@${l.read.profile.handle}: posts and replies`,
+      },
     ],
   };
 }
@@ -117,7 +130,11 @@ export function presentList(whole: ListRead, rep: Representation, ctx: ListPrese
   const rctx: RenderContext = { baseUrl: ctx.baseUrl, full: ctx.full };
   const { shown: l, markdown } = documentOf(whole, rctx, ctx.budget);
   const body =
-    rep === 'json' ? JSON.stringify(jsonOf(l, markdown)) : rep === 'html' ? renderHtmlPage(markdown, { title: ctx.title, ...pageLinks(l, ctx.baseUrl) }) : markdown;
+    rep === 'json'
+      ? JSON.stringify(jsonOf(l, markdown))
+      : rep === 'html'
+        ? renderHtmlPage(markdown, { title: ctx.title, ...pageLinks(l, ctx.baseUrl) })
+        : markdown;
   return {
     body,
     contentType: CONTENT_TYPES[rep],

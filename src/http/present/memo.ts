@@ -15,7 +15,12 @@ export function renderedSize(r: Rendered): number {
  * A value seen for the first time is rendered without being stored: with a shared backend (Redis) every read
  * parses a new object, and storing those would only churn the cache.
  */
-export function renderOnce(renders: ResponseSlot<Rendered>, value: object, options: unknown, render: () => Rendered): Rendered {
+export function renderOnce(
+  renders: ResponseSlot<Rendered>,
+  value: object,
+  options: unknown,
+  render: () => Rendered,
+): Rendered {
   return renders.derive(
     value,
     options,

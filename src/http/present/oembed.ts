@@ -24,7 +24,10 @@ export function parseOembedTarget(raw: string, baseUrl: string): OembedTarget {
   const base = new URL(baseUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const foreign = () =>
-    new Problem('not_found', `No oEmbed for ${url.host}${url.pathname}: only this service's permalinks ${baseUrl}/{handle}/status/{id} and ${baseUrl}/{handle} are embeddable.`);
+    new Problem(
+      'not_found',
+      `No oEmbed for ${url.host}${url.pathname}: only this service's permalinks ${baseUrl}/{handle}/status/{id} and ${baseUrl}/{handle} are embeddable.`,
+    );
   if (!/^https?:$/.test(url.protocol) || url.host.toLowerCase() !== base.host.toLowerCase()) throw foreign();
   if (basePath && !url.pathname.startsWith(`${basePath}/`)) throw foreign();
   let parts: string[];
@@ -117,7 +120,9 @@ export function profileOembed(author: Author, opts: OembedOptions): OembedRespon
   const counts = [
     author.followers !== undefined ? `${author.followers} followers` : '',
     author.following !== undefined ? `${author.following} following` : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const html = blockquote(
     url,
     width,

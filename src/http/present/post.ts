@@ -19,14 +19,32 @@ import { Problem } from '../../problems/problem.ts';
  * The document of the representation; under a budget, the read cut down to what fits (the budget bounds the
  * Obsidian note when that is asked for, the Markdown otherwise) and the warning naming what was left out.
  */
-function documentOf(read: PostRead, rep: Representation, mdOpts: Parameters<typeof renderPostMarkdown>[1], budget?: BudgetRequest) {
-  const render = rep === 'obsidian' ? (r: PostRead) => renderPostObsidian(r, mdOpts) : (r: PostRead) => renderPostMarkdown(r, mdOpts);
+function documentOf(
+  read: PostRead,
+  rep: Representation,
+  mdOpts: Parameters<typeof renderPostMarkdown>[1],
+  budget?: BudgetRequest,
+) {
+  const render =
+    rep === 'obsidian'
+      ? (r: PostRead) => renderPostObsidian(r, mdOpts)
+      : (r: PostRead) => renderPostMarkdown(r, mdOpts);
   if (!budget) return { shown: read, text: render(read), warnings: read.warnings };
-  const fitted = fitBudget(postGiveWay(read), (r, closing) => appendClosing(render(r), closing), budget.chars, budget.fullUrl);
+  const fitted = fitBudget(
+    postGiveWay(read),
+    (r, closing) => appendClosing(render(r), closing),
+    budget.chars,
+    budget.fullUrl,
+  );
   if (!fitted.fits) {
-    throw new Problem('invalid_budget', `The requested post alone takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`);
+    throw new Problem(
+      'invalid_budget',
+      `The requested post alone takes ${fitted.needed} characters; ask for a budget of at least ${fitted.needed}.`,
+    );
   }
-  const warnings = fitted.leftOut.length ? [...read.warnings, budgetWarning(budget.chars, fitted.leftOut)] : read.warnings;
+  const warnings = fitted.leftOut.length
+    ? [...read.warnings, budgetWarning(budget.chars, fitted.leftOut)]
+    : read.warnings;
   return { shown: fitted.read, text: fitted.markdown, warnings };
 }
 

@@ -9,7 +9,12 @@ import { SharedSessionsUnavailable, type SessionAdmin } from '../../providers/x/
 /** X usernames: 1-15 letters, digits or underscores. */
 const Username = z.string().regex(/^[A-Za-z0-9_]{1,15}$/, 'must be 1-15 letters, digits or underscores');
 /** Cookie values: printable, no separators a Cookie header would split on. */
-const Cookie = z.string().min(1).max(512).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII').refine((v) => !/[;,=\\"]/.test(v), 'must not contain ; , = \\ or "');
+const Cookie = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII')
+  .refine((v) => !/[;,=\\"]/.test(v), 'must not contain ; , = \\ or "');
 
 const NewSessionBody = z.object({ username: Username, auth_token: Cookie, ct0: Cookie }).strict();
 
@@ -24,7 +29,9 @@ async function shared<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (err) {
     if (!(err instanceof SharedSessionsUnavailable)) throw err;
-    throw new Problem('key_store_unavailable', `X sessions: ${err.message}`, { headers: { 'Retry-After': String(STORE_RETRY_AFTER_S) } });
+    throw new Problem('key_store_unavailable', `X sessions: ${err.message}`, {
+      headers: { 'Retry-After': String(STORE_RETRY_AFTER_S) },
+    });
   }
 }
 
@@ -39,7 +46,10 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionAdm
     if (!parsed.success) {
       // Never echo the body: it carries cookie values.
       const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-      throw new Problem('invalid_body', `Expected {"username", "auth_token", "ct0"} (the account's x.com cookies). ${detail}`);
+      throw new Problem(
+        'invalid_body',
+        `Expected {"username", "auth_token", "ct0"} (the account's x.com cookies). ${detail}`,
+      );
     }
     if (!sessions) throw notConfigured();
     const replaced = sessions.view(parsed.data.username) !== undefined;
@@ -51,7 +61,8 @@ export function registerSessionRoutes(app: FastifyInstance, sessions: SessionAdm
     const r = z.object({ username: Username }).safeParse(req.params);
     if (!r.success) throw new Problem('not_found', 'No X session with this username.');
     if (!sessions) throw notConfigured();
-    if (!(await shared(() => sessions.remove(r.data.username)))) throw new Problem('not_found', `No X session @${r.data.username} in rotation.`);
+    if (!(await shared(() => sessions.remove(r.data.username))))
+      throw new Problem('not_found', `No X session @${r.data.username} in rotation.`);
     return reply.code(204).send();
   });
 }

@@ -97,9 +97,13 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
     const who = clientKey(clientAddress(req));
     const failures = await limiter.peek(ADMIN_FAILURES, who);
     if (failures.remaining <= 0) {
-      throw new Problem('rate_limited', `Too many wrong admin tokens from this address; retry in ${failures.resetS} s.`, {
-        headers: { 'Retry-After': String(failures.resetS) },
-      });
+      throw new Problem(
+        'rate_limited',
+        `Too many wrong admin tokens from this address; retry in ${failures.resetS} s.`,
+        {
+          headers: { 'Retry-After': String(failures.resetS) },
+        },
+      );
     }
     if (!bearerMatches(req, token)) {
       await limiter.consume(ADMIN_FAILURES, who);

@@ -28,17 +28,28 @@ export const browseDecl = {
   summary: 'Deprecated alias of the list routes',
   description:
     '`resource` selects the successor: profile, followers or following (with `handle`), or search (with `q` and ' +
-    'optional `feed`). Every other parameter is the successor\'s. Unsupported or missing resource: 400 invalid_resource.',
+    "optional `feed`). Every other parameter is the successor's. Unsupported or missing resource: 400 invalid_resource.",
   tags: ['legacy'],
   params: NO_PARAMS,
   query: z.object({
     resource: z.string(code('invalid_resource')).optional().describe('profile, followers, following or search.'),
-    handle: z.string(code('invalid_handle')).optional().describe('Account handle for profile, followers and following.'),
+    handle: z
+      .string(code('invalid_handle'))
+      .optional()
+      .describe('Account handle for profile, followers and following.'),
     ...searchShape,
   }),
   representations: ['markdown', 'json', 'html'],
   keyAware: true,
-  errors: ['invalid_resource', 'invalid_handle', 'missing_query', 'invalid_query', 'invalid_feed', 'search_unavailable', ...LIST_ERRORS],
+  errors: [
+    'invalid_resource',
+    'invalid_handle',
+    'missing_query',
+    'invalid_query',
+    'invalid_feed',
+    'search_unavailable',
+    ...LIST_ERRORS,
+  ],
   deprecated: {
     successorParameter: 'resource',
     successors: SUCCESSORS,

@@ -34,12 +34,18 @@ const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', wi
  */
 function feedOf(ctx: HandlerContext, head: FeedHead, posts: Post[], opts: FeedOptions): SerializedFeed {
   const { baseUrl, cacheTtlS: ttlS } = ctx.services.config;
-  return ctx.services.feeds.byContent({ opts: { type: opts.type, threads: opts.threads, selfUrl: opts.selfUrl }, baseUrl, ttlS, head, posts }, () => {
-    const groups = opts.threads === 'grouped' ? groupThreads(posts) : posts.map((p) => [p]);
-    const entries = groups.map((g) => buildEntry(g, { baseUrl }));
-    const updated = entries.reduce<string | undefined>((max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max), undefined);
-    return serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type);
-  });
+  return ctx.services.feeds.byContent(
+    { opts: { type: opts.type, threads: opts.threads, selfUrl: opts.selfUrl }, baseUrl, ttlS, head, posts },
+    () => {
+      const groups = opts.threads === 'grouped' ? groupThreads(posts) : posts.map((p) => [p]);
+      const entries = groups.map((g) => buildEntry(g, { baseUrl }));
+      const updated = entries.reduce<string | undefined>(
+        (max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max),
+        undefined,
+      );
+      return serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type);
+    },
+  );
 }
 
 type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
@@ -59,7 +65,12 @@ async function respond(ctx: HandlerContext, head: FeedHead, read: FeedRead, opts
   });
 }
 
-export async function serveProfileFeed(ctx: HandlerContext, handles: string[], kind: FeedKind, opts: FeedOptions): Promise<Rendered> {
+export async function serveProfileFeed(
+  ctx: HandlerContext,
+  handles: string[],
+  kind: FeedKind,
+  opts: FeedOptions,
+): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
   const read = await readProfileFeed(ctx.services.lists, { handles, kind }, policy);
@@ -86,13 +97,23 @@ export async function serveProfileFeed(ctx: HandlerContext, handles: string[], k
   const names = authors.map((a) => `@${a.handle}`).join(', ');
   return respond(
     ctx,
-    { title: `${names}${KIND_LABEL[kind]}`, description: `Posts by ${names} on X, newest first.`, homeUrl: base, authors: people },
+    {
+      title: `${names}${KIND_LABEL[kind]}`,
+      description: `Posts by ${names} on X, newest first.`,
+      homeUrl: base,
+      authors: people,
+    },
     read,
     opts,
   );
 }
 
-export async function serveSearchFeed(ctx: HandlerContext, q: string, feed: SearchFeed, opts: FeedOptions): Promise<Rendered> {
+export async function serveSearchFeed(
+  ctx: HandlerContext,
+  q: string,
+  feed: SearchFeed,
+  opts: FeedOptions,
+): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache, search: searchCharge(feed) });
   const read = await readSearchFeed(ctx.services.lists, { q, feed }, policy);

@@ -2,7 +2,13 @@
 // JSON Feed on the versioned surface. Fixed-media routes: `type` (or the path) picks the format, not Accept.
 import { z } from 'zod';
 import {
-  FEED_KINDS, FEED_TYPES, MAX_FEED_HANDLES, THREAD_MODES, type FeedKind, type FeedType, type ThreadMode,
+  FEED_KINDS,
+  FEED_TYPES,
+  MAX_FEED_HANDLES,
+  THREAD_MODES,
+  type FeedKind,
+  type FeedType,
+  type ThreadMode,
 } from '../../domain/feeds.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
@@ -20,9 +26,14 @@ function splitHandles(raw: string): string[] {
 const feedHandles = z
   .string()
   .refine((h) => !isReservedPath(h), code('route_not_found'))
-  .refine((h) => new Set(splitHandles(h).map((x) => x.toLowerCase())).size <= MAX_FEED_HANDLES, code('too_many_handles'))
+  .refine(
+    (h) => new Set(splitHandles(h).map((x) => x.toLowerCase())).size <= MAX_FEED_HANDLES,
+    code('too_many_handles'),
+  )
   .refine((h) => splitHandles(h).every((x) => HANDLE_RE.test(x) && !isReservedPath(x)), code('invalid_handle'))
-  .describe(`Account handle, or up to ${MAX_FEED_HANDLES} handles separated by commas for one merged feed (newest first).`);
+  .describe(
+    `Account handle, or up to ${MAX_FEED_HANDLES} handles separated by commas for one merged feed (newest first).`,
+  );
 
 const typeParam = z
   .enum(FEED_TYPES, code('invalid_feed_option'))
@@ -32,7 +43,9 @@ const typeParam = z
 const kindParam = z
   .enum(FEED_KINDS, code('invalid_feed_option'))
   .optional()
-  .describe('posts (default: original posts and the author\'s own thread continuations), media (those with photos or videos) or with_replies (also replies to others and reposts, labelled).');
+  .describe(
+    "posts (default: original posts and the author's own thread continuations), media (those with photos or videos) or with_replies (also replies to others and reposts, labelled).",
+  );
 
 const threadsParam = z
   .enum(THREAD_MODES, code('invalid_feed_option'))
@@ -45,14 +58,28 @@ const FEED_SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos'] as const;
 const searchFeedParam = z
   .enum(FEED_SEARCH_FEEDS, code('invalid_feed'))
   .optional()
-  .describe('latest (default), top, photos or videos (photos and videos are account-backed). The users feed has no posts to syndicate.');
+  .describe(
+    'latest (default), top, photos or videos (photos and videos are account-backed). The users feed has no posts to syndicate.',
+  );
 
 const qParam = z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).');
 
 const handleParams = z.object({ handle: feedHandles });
 const permalinkProfileQuery = z.object({ threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
-const v1ProfileQuery = z.object({ type: typeParam, kind: kindParam, threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
-const searchFeedQuery = z.object({ q: qParam, feed: searchFeedParam, type: typeParam, nocache: nocacheParam, since_id: sinceIdParam });
+const v1ProfileQuery = z.object({
+  type: typeParam,
+  kind: kindParam,
+  threads: threadsParam,
+  nocache: nocacheParam,
+  since_id: sinceIdParam,
+});
+const searchFeedQuery = z.object({
+  q: qParam,
+  feed: searchFeedParam,
+  type: typeParam,
+  nocache: nocacheParam,
+  since_id: sinceIdParam,
+});
 const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
 /** What every feed route reads: the feed's threading, whether to bypass the cache, and an incremental since_id. */
@@ -63,8 +90,27 @@ const POLLING =
   'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
 
-const PROFILE_ERRORS: CatalogCode[] = ['invalid_since_id', 'invalid_handle', 'too_many_handles', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
-const SEARCH_ERRORS: CatalogCode[] = ['invalid_since_id', 'missing_query', 'invalid_query', 'invalid_feed', 'invalid_feed_option', 'invalid_flag', 'invalid_key', 'search_unavailable', 'upstream_error'];
+const PROFILE_ERRORS: CatalogCode[] = [
+  'invalid_since_id',
+  'invalid_handle',
+  'too_many_handles',
+  'invalid_feed_option',
+  'invalid_flag',
+  'invalid_key',
+  'not_found',
+  'upstream_error',
+];
+const SEARCH_ERRORS: CatalogCode[] = [
+  'invalid_since_id',
+  'missing_query',
+  'invalid_query',
+  'invalid_feed',
+  'invalid_feed_option',
+  'invalid_flag',
+  'invalid_key',
+  'search_unavailable',
+  'upstream_error',
+];
 
 const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
 const ANY_TYPE = { mediaType: FEED_MEDIA_TYPES.rss, alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json] };
@@ -87,9 +133,19 @@ function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
 }
 
 const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summary: string }> = [
-  { kind: 'posts', segment: '', op: 'profileFeedPermalink', summary: 'RSS feed of a profile\'s posts (permalink)' },
-  { kind: 'media', segment: '/media', op: 'profileMediaFeedPermalink', summary: 'RSS feed of a profile\'s posts with photos or videos (permalink)' },
-  { kind: 'with_replies', segment: '/with_replies', op: 'profileRepliesFeedPermalink', summary: 'RSS feed of a profile\'s posts and replies (permalink)' },
+  { kind: 'posts', segment: '', op: 'profileFeedPermalink', summary: "RSS feed of a profile's posts (permalink)" },
+  {
+    kind: 'media',
+    segment: '/media',
+    op: 'profileMediaFeedPermalink',
+    summary: "RSS feed of a profile's posts with photos or videos (permalink)",
+  },
+  {
+    kind: 'with_replies',
+    segment: '/with_replies',
+    op: 'profileRepliesFeedPermalink',
+    summary: "RSS feed of a profile's posts and replies (permalink)",
+  },
 ];
 
 const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, op, summary }) => {
@@ -101,7 +157,8 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
     description:
       'The same path Nitter used, so a subscription only needs its host swapped. Several handles separated by ' +
       `commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first. One item per post (or per self-thread ` +
-      'with threads=grouped); reposts appear only in with_replies, labelled.' + POLLING,
+      'with threads=grouped); reposts appear only in with_replies, labelled.' +
+      POLLING,
     tags: ['permalinks'],
     params: handleParams,
     query: permalinkProfileQuery,
@@ -112,7 +169,9 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
   } satisfies RouteDecl;
   return defineRoute(decl, (ctx) => {
     const handles = handlesOf(ctx.params.handle);
-    const self = withQuery(`${ctx.services.config.baseUrl}/${handles.join(',')}${segment}/rss`, { threads: ctx.query.threads });
+    const self = withQuery(`${ctx.services.config.baseUrl}/${handles.join(',')}${segment}/rss`, {
+      threads: ctx.query.threads,
+    });
     return serveProfileFeed(ctx, handles, kind, options(ctx.query, 'rss', self));
   });
 });
@@ -124,7 +183,8 @@ const v1ProfileFeedDecl = {
   summary: 'Feed of a profile (RSS, Atom or JSON Feed)',
   description:
     '`type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1; `kind` picks posts, media or with_replies. Several handles ' +
-    `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` + POLLING,
+    `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` +
+    POLLING,
   tags: ['feeds'],
   params: handleParams,
   query: v1ProfileQuery,
@@ -138,11 +198,18 @@ const v1ProfileFeed = defineRoute(v1ProfileFeedDecl, (ctx) => {
   const handles = handlesOf(ctx.params.handle);
   const q = ctx.query;
   const type = q.type ?? 'rss';
-  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/profiles/${handles.join(',')}/feed`, { type, kind: q.kind, threads: q.threads });
+  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/profiles/${handles.join(',')}/feed`, {
+    type,
+    kind: q.kind,
+    threads: q.threads,
+  });
   return serveProfileFeed(ctx, handles, q.kind ?? 'posts', options(q, type, self));
 });
 
-function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(surface: 'v1' | 'permalink', query: Q): RouteDecl<Q, typeof NO_PARAMS> {
+function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(
+  surface: 'v1' | 'permalink',
+  query: Q,
+): RouteDecl<Q, typeof NO_PARAMS> {
   const v1 = surface === 'v1';
   return {
     operationId: v1 ? 'searchFeed' : 'searchFeedPermalink',
@@ -152,7 +219,8 @@ function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(surface: 'v1'
     description:
       'The posts of one search feed (latest by default) as a feed, in the order the search gives them.' +
       (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
-      ' Uncached lookups count against the search allowance, as on the search route.' + POLLING,
+      ' Uncached lookups count against the search allowance, as on the search route.' +
+      POLLING,
     tags: [v1 ? 'feeds' : 'permalinks'],
     params: NO_PARAMS,
     query,
@@ -165,16 +233,28 @@ function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(surface: 'v1'
 }
 
 /** `type` is the v1 route's choice; the permalink is always RSS and its self link names no type. */
-function searchFeed(ctx: HandlerContext<z.output<typeof permalinkSearchFeedQuery>, unknown>, path: string, type?: FeedType) {
+function searchFeed(
+  ctx: HandlerContext<z.output<typeof permalinkSearchFeedQuery>, unknown>,
+  path: string,
+  type?: FeedType,
+) {
   const q = normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
-  const self = withQuery(`${ctx.services.config.baseUrl}${path}`, { q, feed: ctx.query.feed, ...(type ? { type } : {}) });
+  const self = withQuery(`${ctx.services.config.baseUrl}${path}`, {
+    q,
+    feed: ctx.query.feed,
+    ...(type ? { type } : {}),
+  });
   return serveSearchFeed(ctx, q, feed, { ...options(ctx.query, type ?? 'rss', self), threads: 'separate' });
 }
 
 const v1SearchFeedDecl = searchFeedDecl('v1', searchFeedQuery);
-const v1SearchFeed = defineRoute(v1SearchFeedDecl, (ctx) => searchFeed(ctx, v1SearchFeedDecl.path, ctx.query.type ?? 'rss'));
+const v1SearchFeed = defineRoute(v1SearchFeedDecl, (ctx) =>
+  searchFeed(ctx, v1SearchFeedDecl.path, ctx.query.type ?? 'rss'),
+);
 const permalinkSearchFeedDecl = searchFeedDecl('permalink', permalinkSearchFeedQuery);
-const permalinkSearchFeed = defineRoute(permalinkSearchFeedDecl, (ctx) => searchFeed(ctx, permalinkSearchFeedDecl.path));
+const permalinkSearchFeed = defineRoute(permalinkSearchFeedDecl, (ctx) =>
+  searchFeed(ctx, permalinkSearchFeedDecl.path),
+);
 
 export const feedRoutes: RouteDef[] = [v1ProfileFeed, v1SearchFeed, ...permalinkProfileFeeds, permalinkSearchFeed];

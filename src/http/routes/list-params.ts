@@ -18,7 +18,16 @@ export const listShape = {
 export const listQuery = z.object(listShape);
 export type ListQuery = z.output<typeof listQuery>;
 
-export const LIST_ERRORS: CatalogCode[] = ['invalid_format', 'invalid_budget', 'invalid_page', 'invalid_cursor', 'invalid_flag', 'invalid_key', 'not_found', 'upstream_error'];
+export const LIST_ERRORS: CatalogCode[] = [
+  'invalid_format',
+  'invalid_budget',
+  'invalid_page',
+  'invalid_cursor',
+  'invalid_flag',
+  'invalid_key',
+  'not_found',
+  'upstream_error',
+];
 
 /** The paging part of a list query, as the use cases take it. */
 export function pageInput(q: ListQuery): PageInput {
@@ -26,10 +35,14 @@ export function pageInput(q: ListQuery): PageInput {
 }
 
 /** The same route with the next cursor (and the caller's limit and full), for `Continue →`. */
-export function continueUrl(baseUrl: string, path: string, keep: Record<string, string | undefined>, cursor: string): string {
+export function continueUrl(
+  baseUrl: string,
+  path: string,
+  keep: Record<string, string | undefined>,
+  cursor: string,
+): string {
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(keep)) if (v !== undefined) qs.set(k, v);
   qs.set('cursor', cursor);
   return `${baseUrl}${path}?${qs.toString()}`;
 }
-

@@ -52,7 +52,8 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
       keyStatus: key.status,
       keyed: key.status === 'valid',
       title: plan.title,
-      budget: q.budget === undefined ? undefined : { chars: q.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) },
+      budget:
+        q.budget === undefined ? undefined : { chars: q.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) },
     });
     const extra = plan.headers?.(list);
     return extra ? { ...out, headers: { ...out.headers, ...extra } } : out;

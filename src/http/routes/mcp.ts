@@ -46,7 +46,8 @@ function describe(services: Services, tools: string[]) {
     transport: 'streamable-http',
     stateless: true,
     endpoint: `${base}${DISCOVERY_PATHS.mcp}`,
-    usage: 'POST JSON-RPC messages (initialize, tools/list, tools/call) with Accept: application/json, text/event-stream. No SSE stream is offered on GET.',
+    usage:
+      'POST JSON-RPC messages (initialize, tools/list, tools/call) with Accept: application/json, text/event-stream. No SSE stream is offered on GET.',
     tools,
     docs: `${base}${DISCOVERY_PATHS.docs}`,
   };
@@ -72,9 +73,13 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
       preValidation: keyCheck,
       handler: async (req, reply) => {
         if (wantsEventStream(req)) {
-          throw new Problem('method_not_allowed', 'This stateless MCP endpoint offers no server-sent event stream; POST JSON-RPC messages instead.', {
-            headers: { allow: 'POST' },
-          });
+          throw new Problem(
+            'method_not_allowed',
+            'This stateless MCP endpoint offers no server-sent event stream; POST JSON-RPC messages instead.',
+            {
+              headers: { allow: 'POST' },
+            },
+          );
         }
         reply.header('cache-control', 'public, max-age=300');
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(describe(services, toolNames)));
@@ -86,7 +91,8 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
         ...CORS_HEADERS,
         allow: MCP_METHODS,
         'access-control-allow-methods': MCP_METHODS,
-        'access-control-allow-headers': 'Authorization, Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+        'access-control-allow-headers':
+          'Authorization, Accept, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
         'access-control-max-age': '86400',
       });
       return reply.send();
@@ -96,18 +102,26 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
       method: ['PUT', 'PATCH', 'DELETE'],
       url: DISCOVERY_PATHS.mcp,
       handler: async (req) => {
-        throw new Problem('method_not_allowed', `${req.method} is not accepted on /mcp (stateless: there is no session to delete).`, {
-          headers: { allow: MCP_METHODS },
-        });
+        throw new Problem(
+          'method_not_allowed',
+          `${req.method} is not accepted on /mcp (stateless: there is no session to delete).`,
+          {
+            headers: { allow: MCP_METHODS },
+          },
+        );
       },
     });
 
     scope.post(DISCOVERY_PATHS.mcp, { preValidation: keyCheck }, async (req: FastifyRequest, reply: FastifyReply) => {
-      if (req.body === undefined) throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
+      if (req.body === undefined)
+        throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
       const size = Array.isArray(req.body) ? req.body.length : 1;
       await services.guards.chargeApi(req, size > MAX_MCP_BATCH ? 1 : mcpPoints(req.body));
       if (size > MAX_MCP_BATCH) {
-        throw new Problem('batch_too_large', `The batch has ${size} messages; at most ${MAX_MCP_BATCH} are accepted in one POST.`);
+        throw new Problem(
+          'batch_too_large',
+          `The batch has ${size} messages; at most ${MAX_MCP_BATCH} are accepted in one POST.`,
+        );
       }
       // The transport writes the response itself, past the onSend hook: the rate-limit fields are set here.
       await services.guards.headers(req, reply);

@@ -6,7 +6,14 @@ import { Problem } from '../../problems/problem.ts';
 import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../present/oembed.ts';
 import { publicCacheControl } from '../present/common.ts';
 import { code } from '../params/common.ts';
-import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import {
+  defineRoute,
+  NO_PARAMS,
+  type HandlerContext,
+  type Rendered,
+  type RouteDecl,
+  type RouteDef,
+} from '../route-decl.ts';
 
 const dimension = z
   .string(code('invalid_dimension'))
@@ -18,9 +25,15 @@ const oembedQuery = z.object({
   url: z
     .string(code('invalid_url'))
     .optional()
-    .describe('A permalink of this service: {base}/{handle}/status/{id} (post) or {base}/{handle} (profile). Required.'),
-  maxwidth: dimension.describe('Largest width in pixels the consumer can show; the embed is never wider (default 550).'),
-  maxheight: dimension.describe('Largest height in pixels the consumer can show; the reported height never exceeds it.'),
+    .describe(
+      'A permalink of this service: {base}/{handle}/status/{id} (post) or {base}/{handle} (profile). Required.',
+    ),
+  maxwidth: dimension.describe(
+    'Largest width in pixels the consumer can show; the embed is never wider (default 550).',
+  ),
+  maxheight: dimension.describe(
+    'Largest height in pixels the consumer can show; the reported height never exceeds it.',
+  ),
   format: z
     .enum(['json'], code('invalid_format'))
     .optional()
@@ -55,7 +68,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof
     surface,
     summary: surface === 'v1' ? 'oEmbed for a permalink of this service' : 'oEmbed (permalink)',
     description:
-      'oEmbed 1.0 (`type` rich) for this service\'s own post permalinks {base}/{handle}/status/{id} and profile ' +
+      "oEmbed 1.0 (`type` rich) for this service's own post permalinks {base}/{handle}/status/{id} and profile " +
       'permalinks {base}/{handle}. Any other URL, including x.com links, is 404 not_found; a value that is not a URL ' +
       'is 400 invalid_url. `maxwidth` and `maxheight` are honoured. JSON only.',
     tags: [surface === 'v1' ? 'oembed' : 'permalinks'],
@@ -72,10 +85,18 @@ async function serveOembed(ctx: HandlerContext<OembedQuery, unknown>): Promise<R
   const { config, guards } = ctx.services;
   const q = ctx.query;
   if (q.url === undefined || q.url.trim() === '') {
-    throw new Problem('missing_url', 'Pass the permalink to embed in `url`, e.g. ?url=' + `${config.baseUrl}/{handle}/status/{id}.`);
+    throw new Problem(
+      'missing_url',
+      'Pass the permalink to embed in `url`, e.g. ?url=' + `${config.baseUrl}/{handle}/status/{id}.`,
+    );
   }
   const target = parseOembedTarget(q.url.trim(), config.baseUrl);
-  const opts: OembedOptions = { baseUrl: config.baseUrl, maxwidth: q.maxwidth, maxheight: q.maxheight, cacheAge: config.cacheTtlS };
+  const opts: OembedOptions = {
+    baseUrl: config.baseUrl,
+    maxwidth: q.maxwidth,
+    maxheight: q.maxheight,
+    cacheAge: config.cacheTtlS,
+  };
   const policy = guards.policy(ctx.req, { nocache: false });
   let body;
   let source: string;
@@ -99,8 +120,15 @@ async function serveOembed(ctx: HandlerContext<OembedQuery, unknown>): Promise<R
   return {
     body: JSON.stringify(body),
     contentType: 'application/json; charset=utf-8',
-    headers: { 'cache-control': publicCacheControl(config.cacheTtlS, cache), vary: 'Accept', 'x-source': source, 'x-cache': cache },
+    headers: {
+      'cache-control': publicCacheControl(config.cacheTtlS, cache),
+      vary: 'Accept',
+      'x-source': source,
+      'x-cache': cache,
+    },
   };
 }
 
-export const oembedRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => defineRoute(decl(surface), serveOembed));
+export const oembedRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) =>
+  defineRoute(decl(surface), serveOembed),
+);

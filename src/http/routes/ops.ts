@@ -46,7 +46,9 @@ export const opsRoutes: FastifyPluginAsync<OpsRoutesOptions> = async (app, opts)
   route('/readyz', async (_req, reply) => {
     const r = await checkReadiness(opts.stores, opts.providers);
     if (!r.ready) {
-      const failing = Object.entries(r.checks).filter(([, c]) => !c.ok).map(([name, c]) => `${name}: ${c.detail}`);
+      const failing = Object.entries(r.checks)
+        .filter(([, c]) => !c.ok)
+        .map(([name, c]) => `${name}: ${c.detail}`);
       throw new Problem('not_ready', failing.join(' '), { extensions: { checks: r.checks } });
     }
     return reply.type(JSON_TYPE).send(JSON.stringify({ status: 'ready', checks: r.checks }));

@@ -4,13 +4,30 @@ import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
-  HANDLE_RE, STATUS_ID_RE, budgetParam, code, contextParam, flag, postFormat, repliesParam, statusHandle, statusId, threadParam,
+  HANDLE_RE,
+  STATUS_ID_RE,
+  budgetParam,
+  code,
+  contextParam,
+  flag,
+  postFormat,
+  repliesParam,
+  statusHandle,
+  statusId,
+  threadParam,
   userinfoParam,
 } from '../params/common.ts';
 import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
-import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import {
+  defineRoute,
+  NO_PARAMS,
+  type HandlerContext,
+  type Rendered,
+  type RouteDecl,
+  type RouteDef,
+} from '../route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';
@@ -46,10 +63,23 @@ const EDIT_NOTE =
   'from the syndication and X providers; FxTwitter does not report edits.';
 
 const POST_ERRORS: CatalogCode[] = [
-  'invalid_format', 'invalid_budget', 'invalid_thread', 'invalid_context', 'invalid_replies', 'invalid_userinfo', 'invalid_flag',
-  'not_found', 'upstream_error',
+  'invalid_format',
+  'invalid_budget',
+  'invalid_thread',
+  'invalid_context',
+  'invalid_replies',
+  'invalid_userinfo',
+  'invalid_flag',
+  'not_found',
+  'upstream_error',
 ];
-const IDENT_ERRORS: CatalogCode[] = ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_params'];
+const IDENT_ERRORS: CatalogCode[] = [
+  'missing_url',
+  'invalid_url',
+  'unsupported_host',
+  'invalid_path',
+  'invalid_params',
+];
 
 export const postsDecl = {
   operationId: 'readPost',
@@ -59,7 +89,8 @@ export const postsDecl = {
   description:
     'Identify the post with `url` or with `handle` + `id`. Returns compact Markdown by default, expanded Markdown ' +
     'with `full=true`, Obsidian Markdown with `format=obsidian`, JSON with `format=json` or `Accept: application/json`, ' +
-    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' + EDIT_NOTE,
+    'or a small HTML page with `Accept: text/html`. A bearer key is ignored here. ' +
+    EDIT_NOTE,
   tags: ['posts'],
   params: NO_PARAMS,
   query: z.object({ ...identShape, ...optionShape }),
@@ -98,7 +129,8 @@ function handleLessDecl(path: string, operationId: string) {
     summary: 'Read a post by id alone (permalink mirroring the platform URL)',
     description:
       `Same as /{handle}/status/{id} for X's handle-less permalink ${path.replace('{id}', '<id>')}. The response names ` +
-      'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' + EDIT_NOTE,
+      'the real author and carries `Link: <…/{handle}/status/{id}>; rel="canonical"`. ' +
+      EDIT_NOTE,
     params: z.object({ id: statusId }),
   } satisfies RouteDecl;
 }
@@ -171,7 +203,13 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const chars = ctx.query.budget;
   const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
-    presentPost(read, opts, ctx.representation, { baseUrl: config.baseUrl, cache, cacheTtlS: config.cacheTtlS, version, budget });
+    presentPost(read, opts, ctx.representation, {
+      baseUrl: config.baseUrl,
+      cache,
+      cacheTtlS: config.cacheTtlS,
+      version,
+      budget,
+    });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
   // A URL without the author's handle, or with someone else's, still reads the post: point at the right one.
@@ -186,7 +224,12 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).
-  const out = renderOnce(ctx.services.renders, read.requested, { representation: ctx.representation, ...opts, nocache: false }, render);
+  const out = renderOnce(
+    ctx.services.renders,
+    read.requested,
+    { representation: ctx.representation, ...opts, nocache: false },
+    render,
+  );
   return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });
 }
 

@@ -54,7 +54,9 @@ export const profileShape = {
   until: untilParam,
   since_id: sinceIdParam,
   with_replies: flag.describe('Also show the account\'s replies (labelled "Replying to @…"). Default false.'),
-  with_reposts: flag.describe('Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.'),
+  with_reposts: flag.describe(
+    'Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.',
+  ),
   ...listShape,
 };
 export const profileQuery = z.object(profileShape);
@@ -62,7 +64,11 @@ export type ProfileQuery = z.output<typeof profileQuery>;
 
 const handleParams = z.object({ handle: profileHandle });
 
-function decl<Q extends z.ZodObject>(kind: Kind, surface: 'v1' | 'permalink', query: Q): RouteDecl<Q, typeof handleParams> {
+function decl<Q extends z.ZodObject>(
+  kind: Kind,
+  surface: 'v1' | 'permalink',
+  query: Q,
+): RouteDecl<Q, typeof handleParams> {
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
   const profile = kind === 'profile';
@@ -72,7 +78,11 @@ function decl<Q extends z.ZodObject>(kind: Kind, surface: 'v1' | 'permalink', qu
     path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
     surface,
     summary: surface === 'v1' ? t.summary : `${t.summary} (permalink)`,
-    description: t.description + PAGING_NOTE + (profile ? WINDOW_NOTE : '') + (surface === 'permalink' && profile ? LINK_PREVIEW_NOTE : ''),
+    description:
+      t.description +
+      PAGING_NOTE +
+      (profile ? WINDOW_NOTE : '') +
+      (surface === 'permalink' && profile ? LINK_PREVIEW_NOTE : ''),
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: handleParams,
     query,
@@ -92,18 +102,30 @@ export function windowInput(since: string | undefined, until: string | undefined
   return window ? { iso: isoWindow(window), operators: windowOperators(window) } : undefined;
 }
 
-export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: ProfileRef, path: string): Promise<Rendered> {
+export function serveProfile(
+  ctx: HandlerContext<ProfileQuery, unknown>,
+  ref: ProfileRef,
+  path: string,
+): Promise<Rendered> {
   const byId = 'accountId' in ref;
   const what = byId ? `account ${ref.accountId}` : `@${ref.handle}`;
   const { since, until, since_id: sinceId } = ctx.query;
   const window = windowInput(since, until);
-  const includes: TimelineOptions = { replies: ctx.query.with_replies ?? false, reposts: ctx.query.with_reposts ?? false };
+  const includes: TimelineOptions = {
+    replies: ctx.query.with_replies ?? false,
+    reposts: ctx.query.with_reposts ?? false,
+  };
   return serveList(ctx, {
     resource: 'profile',
     path,
     title: `${what} on X`,
     missing: { kind: 'profile', what },
-    keep: { since, until, with_replies: includes.replies ? 'true' : undefined, with_reposts: includes.reposts ? 'true' : undefined },
+    keep: {
+      since,
+      until,
+      with_replies: includes.replies ? 'true' : undefined,
+      with_reposts: includes.reposts ? 'true' : undefined,
+    },
     sinceId,
     ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
@@ -118,7 +140,12 @@ export function serveProfile(ctx: HandlerContext<ProfileQuery, unknown>, ref: Pr
   });
 }
 
-export function serveConnections(ctx: HandlerContext<ListQuery, unknown>, kind: ConnectionKind, handle: string, path: string): Promise<Rendered> {
+export function serveConnections(
+  ctx: HandlerContext<ListQuery, unknown>,
+  kind: ConnectionKind,
+  handle: string,
+  path: string,
+): Promise<Rendered> {
   return serveList(ctx, {
     resource: kind,
     path,
@@ -136,12 +163,16 @@ const SURFACES = ['v1', 'permalink'] as const;
 export const profileRoutes: RouteDef[] = [
   ...SURFACES.map((surface) => {
     const d = decl('profile', surface, profileQuery);
-    return defineRoute(d, (ctx) => serveProfile(ctx, { handle: ctx.params.handle }, d.path.replace('{handle}', ctx.params.handle)));
+    return defineRoute(d, (ctx) =>
+      serveProfile(ctx, { handle: ctx.params.handle }, d.path.replace('{handle}', ctx.params.handle)),
+    );
   }),
   ...(['followers', 'following'] as const).flatMap((kind) =>
     SURFACES.map((surface) => {
       const d = decl(kind, surface, listQuery);
-      return defineRoute(d, (ctx) => serveConnections(ctx, kind, ctx.params.handle, d.path.replace('{handle}', ctx.params.handle)));
+      return defineRoute(d, (ctx) =>
+        serveConnections(ctx, kind, ctx.params.handle, d.path.replace('{handle}', ctx.params.handle)),
+      );
     }),
   ),
 ];

@@ -1,10 +1,24 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
-import { DEFAULT_FEED, SEARCH_FEEDS, normalizeQuery, readSearch, searchCharge, upstreamTerms } from '../../domain/search.ts';
+import {
+  DEFAULT_FEED,
+  SEARCH_FEEDS,
+  normalizeQuery,
+  readSearch,
+  searchCharge,
+  upstreamTerms,
+} from '../../domain/search.ts';
 import { code, sinceIdParam } from '../params/common.ts';
 import { Problem } from '../../problems/problem.ts';
 import { searchJsonSchema } from '../../render/json-schemas.ts';
-import { defineRoute, NO_PARAMS, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import {
+  defineRoute,
+  NO_PARAMS,
+  type HandlerContext,
+  type Rendered,
+  type RouteDecl,
+  type RouteDef,
+} from '../route-decl.ts';
 import { LIST_ERRORS, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';
@@ -43,7 +57,15 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
     representations: ['markdown', 'json', 'html'],
     json: searchJsonSchema,
     keyAware: true,
-    errors: ['missing_query', 'invalid_query', 'invalid_feed', 'invalid_date', 'invalid_since_id', 'search_unavailable', ...LIST_ERRORS],
+    errors: [
+      'missing_query',
+      'invalid_query',
+      'invalid_feed',
+      'invalid_date',
+      'invalid_since_id',
+      'search_unavailable',
+      ...LIST_ERRORS,
+    ],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),

@@ -23,7 +23,10 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof profileQuery, typeo
     operationId: surface === 'v1' ? 'readProfileById' : 'readProfileByIdPermalink',
     path: surface === 'v1' ? '/api/v1/users/{id}' : '/i/user/{id}',
     surface,
-    summary: surface === 'v1' ? 'Profile by numeric account id' : 'Profile by numeric account id (permalink mirroring the platform URL)',
+    summary:
+      surface === 'v1'
+        ? 'Profile by numeric account id'
+        : 'Profile by numeric account id (permalink mirroring the platform URL)',
     description: DESCRIPTION,
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: idParams,
@@ -38,5 +41,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof profileQuery, typeo
 
 export const userRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) => {
   const d = decl(surface);
-  return defineRoute(d, (ctx) => serveProfile(ctx, { accountId: ctx.params.id }, d.path.replace('{id}', ctx.params.id)));
+  return defineRoute(d, (ctx) =>
+    serveProfile(ctx, { accountId: ctx.params.id }, d.path.replace('{id}', ctx.params.id)),
+  );
 });

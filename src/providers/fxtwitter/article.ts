@@ -19,7 +19,8 @@ export function parseArticle(a: FxArticle): Article {
     if (!block) continue;
     const prev = blocks[blocks.length - 1];
     // Consecutive list items of one kind form one list.
-    if (block.type === 'list' && prev?.type === 'list' && prev.ordered === block.ordered) prev.items.push(...block.items);
+    if (block.type === 'list' && prev?.type === 'list' && prev.ordered === block.ordered)
+      prev.items.push(...block.items);
     else blocks.push(block);
   }
   return compact({
@@ -42,7 +43,11 @@ function imageUrl(m: FxArticleMedia | undefined): string | undefined {
   return m?.media_info?.original_img_url ?? m?.media_info?.media_url_https;
 }
 
-function toBlock(b: FxArticleBlock, entities: Map<string, FxArticleEntity>, media: Map<string, FxArticleMedia>): ArticleBlock | undefined {
+function toBlock(
+  b: FxArticleBlock,
+  entities: Map<string, FxArticleEntity>,
+  media: Map<string, FxArticleMedia>,
+): ArticleBlock | undefined {
   if (b.type === 'atomic') return atomic(b, entities, media);
   const spans = spansOf(b, entities);
   const heading = HEADING[b.type];
@@ -62,7 +67,11 @@ function toBlock(b: FxArticleBlock, entities: Map<string, FxArticleEntity>, medi
   }
 }
 
-function atomic(b: FxArticleBlock, entities: Map<string, FxArticleEntity>, media: Map<string, FxArticleMedia>): ArticleBlock | undefined {
+function atomic(
+  b: FxArticleBlock,
+  entities: Map<string, FxArticleEntity>,
+  media: Map<string, FxArticleMedia>,
+): ArticleBlock | undefined {
   const key = b.entityRanges?.[0]?.key;
   const e = key === undefined ? undefined : entities.get(String(key));
   switch (e?.type) {
@@ -71,7 +80,11 @@ function atomic(b: FxArticleBlock, entities: Map<string, FxArticleEntity>, media
     case 'MARKDOWN': {
       const md = (e.data?.markdown ?? '').trim();
       const fence = /^```([\w+-]*)\n([\s\S]*?)\n?```$/.exec(md);
-      return fence ? compact<ArticleBlock>({ type: 'code', text: fence[2] ?? '', language: fence[1] || undefined }) : md ? { type: 'code', text: md } : undefined;
+      return fence
+        ? compact<ArticleBlock>({ type: 'code', text: fence[2] ?? '', language: fence[1] || undefined })
+        : md
+          ? { type: 'code', text: md }
+          : undefined;
     }
     case 'MEDIA':
     case 'IMAGE': {
@@ -79,11 +92,18 @@ function atomic(b: FxArticleBlock, entities: Map<string, FxArticleEntity>, media
       const m = item?.mediaId ? media.get(item.mediaId) : undefined;
       const url = imageUrl(m);
       const caption = typeof e.data?.caption === 'string' && e.data.caption ? e.data.caption : undefined;
-      return url ? compact<ArticleBlock>({ type: 'image', url, caption, altText: m?.media_info?.ext_alt_text ?? undefined }) : undefined;
+      return url
+        ? compact<ArticleBlock>({ type: 'image', url, caption, altText: m?.media_info?.ext_alt_text ?? undefined })
+        : undefined;
     }
     case 'TWEET':
       return e.data?.tweetId
-        ? { type: 'paragraph', spans: [{ text: `https://x.com/i/status/${e.data.tweetId}`, href: `https://x.com/i/status/${e.data.tweetId}` }] }
+        ? {
+            type: 'paragraph',
+            spans: [
+              { text: `https://x.com/i/status/${e.data.tweetId}`, href: `https://x.com/i/status/${e.data.tweetId}` },
+            ],
+          }
         : undefined;
     case 'LINK':
       return e.data?.url ? { type: 'paragraph', spans: [{ text: e.data.url, href: e.data.url }] } : undefined;
@@ -96,7 +116,11 @@ function atomic(b: FxArticleBlock, entities: Map<string, FxArticleEntity>, media
 function spansOf(b: FxArticleBlock, entities: Map<string, FxArticleEntity>): ArticleSpan[] {
   const len = b.text.length;
   const cuts = new Set<number>([0, len]);
-  const styles = (b.inlineStyleRanges ?? []).map((r) => ({ from: r.offset, to: r.offset + r.length, style: r.style.toLowerCase() }));
+  const styles = (b.inlineStyleRanges ?? []).map((r) => ({
+    from: r.offset,
+    to: r.offset + r.length,
+    style: r.style.toLowerCase(),
+  }));
   const links = (b.entityRanges ?? [])
     .map((r) => ({ from: r.offset, to: r.offset + r.length, entity: entities.get(String(r.key)) }))
     .filter((r) => r.entity?.type === 'LINK' && typeof r.entity.data?.url === 'string');

@@ -81,7 +81,8 @@ export class FxTwitterProvider implements Provider {
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
     this.failOnStatus(a, 'post');
-    if (!isUsableStatus(body?.status)) throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
+    if (!isUsableStatus(body?.status))
+      throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
     return parseStatus(body.status, { now: this.now() });
   }
 
@@ -93,7 +94,8 @@ export class FxTwitterProvider implements Provider {
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
     this.failOnStatus(a, 'conversation');
-    if (!isUsableStatus(body?.status)) throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
+    if (!isUsableStatus(body?.status))
+      throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
     const ctx = { now: this.now() };
     const post = parseStatus(body.status, ctx);
     const thread = (body.thread ?? []).filter(isUsableStatus).map((s) => parseStatus(s, ctx));
@@ -117,7 +119,12 @@ export class FxTwitterProvider implements Provider {
   }
 
   /** A conversation's replies come a few modules per page; "everything available" means following the cursor. */
-  private async morePages(path: string, first: Partial<FxSocialConversation>, opts: ConversationOptions, notes: string[]): Promise<FxStatus[]> {
+  private async morePages(
+    path: string,
+    first: Partial<FxSocialConversation>,
+    opts: ConversationOptions,
+    notes: string[],
+  ): Promise<FxStatus[]> {
     const out = [...(first.replies ?? [])];
     let cursor = first.cursor?.bottom ?? undefined;
     for (let pages = 1; cursor; pages++) {
@@ -146,7 +153,14 @@ export class FxTwitterProvider implements Provider {
    * The conversation nests a few levels only, so a long self-thread stops early among its replies.
    * When the last follow-up found has replies of its own that were not served, /2/thread gives the rest.
    */
-  private async finishSelfThread(id: string, post: Post, continuations: Post[], rest: Post[], opts: ConversationOptions, notes: string[]): Promise<void> {
+  private async finishSelfThread(
+    id: string,
+    post: Post,
+    continuations: Post[],
+    rest: Post[],
+    opts: ConversationOptions,
+    notes: string[],
+  ): Promise<void> {
     const last = continuations[continuations.length - 1];
     if (!last || (last.metrics?.replies ?? 0) === 0 || rest.some((r) => r.replyTo?.id === last.id)) return;
     try {
@@ -154,7 +168,10 @@ export class FxTwitterProvider implements Provider {
       const body = a.body as Partial<FxSocialConversation> | undefined;
       if (a.status !== 200 || !Array.isArray(body?.thread)) throw new Error(`HTTP ${a.status}`);
       const ctx = { now: this.now() };
-      const full = splitThread(post, body.thread.filter(isUsableStatus).map((s) => parseStatus(s, ctx))).continuations;
+      const full = splitThread(
+        post,
+        body.thread.filter(isUsableStatus).map((s) => parseStatus(s, ctx)),
+      ).continuations;
       if (full.length <= continuations.length) return;
       const known = new Set(full.map((p) => p.id));
       continuations.splice(0, continuations.length, ...full);
@@ -179,18 +196,28 @@ export class FxTwitterProvider implements Provider {
     this.failOnSuspended(a);
     this.failOnStatus(a, 'profile');
     const body = a.body as Partial<FxUserResponse> | undefined;
-    if (!body?.user?.screen_name) throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for ${what}`, { status: a.status });
+    if (!body?.user?.screen_name)
+      throw new ProviderError(this.name, 'empty', `${this.name} returned no profile for ${what}`, { status: a.status });
     return parseUser(body.user);
   }
 
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
-    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`, req);
+    const a = await this.get(
+      `/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`,
+      req,
+    );
     if (a.status === 204) return { items: [] };
     this.failOnStatus(a, 'timeline');
     const body = this.listBody<FxSearchResults>(a, 'timeline');
     const ctx = { now: this.now() };
-    const statuses = body.results.flatMap((r) => ('statuses' in r && r.type === 'thread' ? r.statuses : [r as FxStatus]));
-    return withCursor(statuses.filter(isUsableStatus).map((s) => parseStatus(s, ctx)), body.cursor?.bottom, req);
+    const statuses = body.results.flatMap((r) =>
+      'statuses' in r && r.type === 'thread' ? r.statuses : [r as FxStatus],
+    );
+    return withCursor(
+      statuses.filter(isUsableStatus).map((s) => parseStatus(s, ctx)),
+      body.cursor?.bottom,
+      req,
+    );
   }
 
   getFollowers(handle: string, req: PageRequest): Promise<Page<Author>> {
@@ -210,7 +237,9 @@ export class FxTwitterProvider implements Provider {
     this.failOnStatus(a, 'search', 'empty');
     const body = this.listBody<FxSearchResults>(a, 'search');
     const ctx = { now: this.now() };
-    const items = body.results.filter(isUsableStatus).map((s): SearchItem => ({ kind: 'post', post: parseStatus(s, ctx) }));
+    const items = body.results
+      .filter(isUsableStatus)
+      .map((s): SearchItem => ({ kind: 'post', post: parseStatus(s, ctx) }));
     return withCursor(items, body.cursor?.bottom, req);
   }
 
@@ -218,7 +247,9 @@ export class FxTwitterProvider implements Provider {
     const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/${which}?${pageQuery(req, {})}`, req);
     this.failOnStatus(a, which);
     const body = this.listBody<FxProfileRelationshipList>(a, which);
-    const users = body.results.filter((u) => typeof u?.screen_name === 'string' && typeof u.id === 'string').map(parseUser);
+    const users = body.results
+      .filter((u) => typeof u?.screen_name === 'string' && typeof u.id === 'string')
+      .map(parseUser);
     return withCursor(users, body.cursor?.bottom, req);
   }
 
@@ -246,7 +277,11 @@ export class FxTwitterProvider implements Provider {
     if (!isTombstone(status)) return;
     const t = status as FxTombstone;
     const gone = t.reason === 'deleted' || t.reason === 'suspended' || t.reason === 'private';
-    throw new ProviderError(this.name, gone ? 'not_found' : 'empty', `${this.name}: post ${t.reason}${t.message ? ` (${t.message})` : ''}`);
+    throw new ProviderError(
+      this.name,
+      gone ? 'not_found' : 'empty',
+      `${this.name}: post ${t.reason}${t.message ? ` (${t.message})` : ''}`,
+    );
   }
 
   /** A suspended account's profile is a definitive answer: FxTwitter names the reason. */
@@ -264,14 +299,18 @@ export class FxTwitterProvider implements Provider {
    * also means "no results", it is `empty`.
    */
   private failOnStatus(a: Answer, what: string, on404: 'unconfirmed' | 'empty' = 'unconfirmed'): void {
-    const code = typeof (a.body as { code?: unknown })?.code === 'number' ? ((a.body as { code: number }).code) : a.status;
+    const code =
+      typeof (a.body as { code?: unknown })?.code === 'number' ? (a.body as { code: number }).code : a.status;
     const status = a.status >= 200 && a.status < 300 ? code : a.status;
     if (status >= 200 && status < 300) return;
     if (status === 401) {
       throw new ProviderError(this.name, 'not_found', `${this.name}: ${what} not public (HTTP 401)`, { status });
     }
     if (status === 404) {
-      const said = on404 === 'unconfirmed' ? 'reports it missing (HTTP 404), which it also answers when its own upstream fails' : 'not available (HTTP 404)';
+      const said =
+        on404 === 'unconfirmed'
+          ? 'reports it missing (HTTP 404), which it also answers when its own upstream fails'
+          : 'not available (HTTP 404)';
       throw new ProviderError(this.name, on404, `${this.name}: ${what} ${said}`, { status });
     }
     throw new ProviderError(this.name, 'error', `${this.name}: ${what} request failed with HTTP ${status}`, {
@@ -283,7 +322,9 @@ export class FxTwitterProvider implements Provider {
   private listBody<T extends { results: unknown[] }>(a: Answer, what: string): T {
     const body = a.body as Partial<T> | undefined;
     if (!body || !Array.isArray(body.results)) {
-      throw new ProviderError(this.name, 'error', `${this.name}: ${what} answer has no results list`, { status: a.status });
+      throw new ProviderError(this.name, 'error', `${this.name}: ${what} answer has no results list`, {
+        status: a.status,
+      });
     }
     return body as T;
   }
@@ -316,7 +357,8 @@ export function splitThread(post: Post, thread: Post[]): { ancestors: Post[]; co
   };
 }
 
-const sameAuthor = (a: Post, b: Post) => a.author.id === b.author.id || a.author.handle.toLowerCase() === b.author.handle.toLowerCase();
+const sameAuthor = (a: Post, b: Post) =>
+  a.author.id === b.author.id || a.author.handle.toLowerCase() === b.author.handle.toLowerCase();
 
 /**
  * Extends `continuations` (in place) with the author's self-replies found among `replies`, following

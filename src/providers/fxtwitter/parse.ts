@@ -38,7 +38,8 @@ function toTextFacets(facets: FxFacet[] | undefined): TextFacet[] {
 
 export function parseUser(u: FxUser): Author {
   const bio = u.raw_description?.text !== undefined ? u.raw_description : undefined;
-  const bioSegments = bio && bio.text ? segmentsFromRaw({ text: bio.text, facets: toTextFacets(bio.facets) }) : undefined;
+  const bioSegments =
+    bio && bio.text ? segmentsFromRaw({ text: bio.text, facets: toTextFacets(bio.facets) }) : undefined;
   return compact({
     id: u.id,
     handle: u.screen_name,
@@ -61,13 +62,20 @@ export function parseUser(u: FxUser): Author {
 }
 
 export function parseTombstone(t: FxTombstone): UnavailablePost {
-  return compact<UnavailablePost>({ unavailable: true, id: t.id, reason: t.reason ?? 'unavailable', message: t.message });
+  return compact<UnavailablePost>({
+    unavailable: true,
+    id: t.id,
+    reason: t.reason ?? 'unavailable',
+    message: t.message,
+  });
 }
 
 /** Best mp4 first: FxTwitter's `url` already is, but fall back to the richest mp4 format. */
 function videoUrl(v: FxVideo): string {
   if (v.url) return v.url;
-  const mp4 = (v.formats ?? []).filter((f) => f.container !== 'm3u8').sort((a, b) => (b.bitrate ?? 0) - (a.bitrate ?? 0));
+  const mp4 = (v.formats ?? [])
+    .filter((f) => f.container !== 'm3u8')
+    .sort((a, b) => (b.bitrate ?? 0) - (a.bitrate ?? 0));
   return mp4[0]?.url ?? '';
 }
 
@@ -79,17 +87,27 @@ export function parseMedia(m: FxMedia | undefined): Media[] {
     if (item.type === 'mosaic_photo') continue;
     if ('thumbnail_url' in item || 'duration' in item || 'formats' in item) {
       const v = item as FxVideo;
-      out.push(compact<Media>({
-        kind: v.type === 'gif' ? 'gif' : 'video',
-        url: videoUrl(v),
-        thumbnailUrl: v.thumbnail_url ?? undefined,
-        width: v.width,
-        height: v.height,
-        durationSeconds: typeof v.duration === 'number' && v.duration > 0 ? v.duration : undefined,
-      }));
+      out.push(
+        compact<Media>({
+          kind: v.type === 'gif' ? 'gif' : 'video',
+          url: videoUrl(v),
+          thumbnailUrl: v.thumbnail_url ?? undefined,
+          width: v.width,
+          height: v.height,
+          durationSeconds: typeof v.duration === 'number' && v.duration > 0 ? v.duration : undefined,
+        }),
+      );
     } else {
       const photo = item as FxPhoto;
-      out.push(compact<Media>({ kind: photo.type === 'gif' ? 'gif' : 'photo', url: photo.url, altText: photo.altText || undefined, width: photo.width, height: photo.height }));
+      out.push(
+        compact<Media>({
+          kind: photo.type === 'gif' ? 'gif' : 'photo',
+          url: photo.url,
+          altText: photo.altText || undefined,
+          width: photo.width,
+          height: photo.height,
+        }),
+      );
     }
   }
   return out.filter((x) => x.url);
@@ -102,7 +120,12 @@ export function parsePoll(p: FxPoll, now: number): Poll {
     choices: p.choices.map((c) => ({
       label: c.label,
       votes: c.count ?? 0,
-      percent: typeof c.percentage === 'number' ? c.percentage : total > 0 ? Math.round(((c.count ?? 0) / total) * 1000) / 10 : 0,
+      percent:
+        typeof c.percentage === 'number'
+          ? c.percentage
+          : total > 0
+            ? Math.round(((c.count ?? 0) / total) * 1000) / 10
+            : 0,
     })),
     totalVotes: total,
     endsAt,
@@ -189,9 +212,17 @@ export interface ParseOptions {
 export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
   const now = opts.now ?? Date.now();
   const author = parseUser(s.author);
-  const quote = s.quote ? (isTombstone(s.quote) ? parseTombstone(s.quote) : isUsableStatus(s.quote) ? parseStatus(s.quote, opts) : undefined) : undefined;
+  const quote = s.quote
+    ? isTombstone(s.quote)
+      ? parseTombstone(s.quote)
+      : isUsableStatus(s.quote)
+        ? parseStatus(s.quote, opts)
+        : undefined
+    : undefined;
   const quoteId = quote?.id;
-  const quoteUrl = quoteId ? new RegExp(`^https?://(?:[\\w-]+\\.)?(?:x|twitter)\\.com/\\w+/status/${quoteId}(?:[/?#].*)?$`, 'i') : undefined;
+  const quoteUrl = quoteId
+    ? new RegExp(`^https?://(?:[\\w-]+\\.)?(?:x|twitter)\\.com/\\w+/status/${quoteId}(?:[/?#].*)?$`, 'i')
+    : undefined;
   const segments = s.article?.title ? withoutArticleLink(segmentsOf(s, quoteUrl)) : segmentsOf(s, quoteUrl);
   const post: Post = {
     id: s.id,

@@ -51,7 +51,10 @@ function locate(points: string[], utf16: string, f: TextFacet): [number, number]
   let best: number | undefined;
   const lower = points.map((c) => c.toLowerCase());
   for (let i = 0; i + needleLen <= lower.length; i++) {
-    if (lower.slice(i, i + needleLen).join('') === expected && (best === undefined || Math.abs(i - f.start) < Math.abs(best - f.start))) {
+    if (
+      lower.slice(i, i + needleLen).join('') === expected &&
+      (best === undefined || Math.abs(i - f.start) < Math.abs(best - f.start))
+    ) {
       best = i;
     }
   }
@@ -73,7 +76,11 @@ export function segmentsFromRaw(raw: RawText, dropHrefs: ReadonlySet<string> = n
     .map((f) => ({ f, at: locate(points, raw.text, f) }))
     .filter((x): x is { f: TextFacet; at: [number, number] } => !!x.at)
     .sort((a, b) => a.at[0] - b.at[0]);
-  const [from, to] = displayRange(raw.range, points, placed.map((p) => p.at));
+  const [from, to] = displayRange(
+    raw.range,
+    points,
+    placed.map((p) => p.at),
+  );
 
   const out: Segment[] = [];
   let cursor = from;
@@ -116,7 +123,11 @@ export function segmentsFromRaw(raw: RawText, dropHrefs: ReadonlySet<string> = n
  * trailing characters are entity links that are removed anyway. An end that lands inside an entity
  * is moved to that entity's start.
  */
-function displayRange(range: readonly [number, number] | undefined, points: string[], entities: Array<[number, number]>): [number, number] {
+function displayRange(
+  range: readonly [number, number] | undefined,
+  points: string[],
+  entities: Array<[number, number]>,
+): [number, number] {
   const length = points.length;
   if (!range) return [0, length];
   const s = Math.min(Math.max(0, range[0]), length);

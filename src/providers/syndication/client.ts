@@ -66,7 +66,8 @@ export class SyndicationProvider implements Provider {
       policy: this.policy,
     });
     // A 404 (an HTML page) is X saying the id is not a visible post.
-    if (res.status === 404) throw new ProviderError(this.name, 'not_found', `${this.name}: post ${id} not found`, { status: 404 });
+    if (res.status === 404)
+      throw new ProviderError(this.name, 'not_found', `${this.name}: post ${id} not found`, { status: 404 });
     if (res.status < 200 || res.status >= 300) {
       throw new ProviderError(this.name, 'error', `${this.name}: HTTP ${res.status}`, {
         status: res.status,
@@ -74,16 +75,34 @@ export class SyndicationProvider implements Provider {
       });
     }
     if (!isJsonContentType(res.headers)) {
-      throw new ProviderError(this.name, 'error', `${this.name}: expected JSON, got ${res.headers.get('content-type') ?? 'no content type'}`, { status: res.status });
+      throw new ProviderError(
+        this.name,
+        'error',
+        `${this.name}: expected JSON, got ${res.headers.get('content-type') ?? 'no content type'}`,
+        { status: res.status },
+      );
     }
-    if (res.text.trim() === '') throw new ProviderError(this.name, 'empty', `${this.name}: empty body for ${id}`, { status: res.status });
+    if (res.text.trim() === '')
+      throw new ProviderError(this.name, 'empty', `${this.name}: empty body for ${id}`, { status: res.status });
     const body = parseJson(this.name, res.text);
     // `{}`, a tombstone (deleted, withheld, age-restricted) or a Tweet without its author (suspended
     // account) all mean the post cannot be shown to a logged-out reader.
-    if (isSynTombstone(body)) throw new ProviderError(this.name, 'not_found', `${this.name}: post ${id} is unavailable`, { status: res.status });
+    if (isSynTombstone(body))
+      throw new ProviderError(this.name, 'not_found', `${this.name}: post ${id} is unavailable`, {
+        status: res.status,
+      });
     if (!isUsableTweet(body)) {
-      const empty = !body || typeof body !== 'object' || Object.keys(body).length === 0 || (body as { __typename?: string }).__typename === 'Tweet';
-      throw new ProviderError(this.name, empty ? 'not_found' : 'error', `${this.name}: no readable post in the answer for ${id}`, { status: res.status });
+      const empty =
+        !body ||
+        typeof body !== 'object' ||
+        Object.keys(body).length === 0 ||
+        (body as { __typename?: string }).__typename === 'Tweet';
+      throw new ProviderError(
+        this.name,
+        empty ? 'not_found' : 'error',
+        `${this.name}: no readable post in the answer for ${id}`,
+        { status: res.status },
+      );
     }
     return body as SynTweet;
   }

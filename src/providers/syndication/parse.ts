@@ -19,11 +19,37 @@ export function isUsableTweet(x: unknown): x is SynTweetBase {
 function facetsOf(e: SynEntities | undefined): TextFacet[] {
   if (!e) return [];
   return [
-    ...(e.urls ?? []).map((u): TextFacet => ({ type: 'url', start: u.indices[0], end: u.indices[1], original: u.url, href: u.expanded_url })),
-    ...(e.media ?? []).map((m): TextFacet => ({ type: 'media', start: m.indices[0], end: m.indices[1], original: m.url })),
-    ...(e.user_mentions ?? []).map((m): TextFacet => ({ type: 'mention', start: m.indices[0], end: m.indices[1], original: m.screen_name })),
-    ...(e.hashtags ?? []).map((h): TextFacet => ({ type: 'hashtag', start: h.indices[0], end: h.indices[1], original: h.text })),
-    ...(e.symbols ?? []).map((s): TextFacet => ({ type: 'cashtag', start: s.indices[0], end: s.indices[1], original: s.text })),
+    ...(e.urls ?? []).map((u): TextFacet => ({
+      type: 'url',
+      start: u.indices[0],
+      end: u.indices[1],
+      original: u.url,
+      href: u.expanded_url,
+    })),
+    ...(e.media ?? []).map((m): TextFacet => ({
+      type: 'media',
+      start: m.indices[0],
+      end: m.indices[1],
+      original: m.url,
+    })),
+    ...(e.user_mentions ?? []).map((m): TextFacet => ({
+      type: 'mention',
+      start: m.indices[0],
+      end: m.indices[1],
+      original: m.screen_name,
+    })),
+    ...(e.hashtags ?? []).map((h): TextFacet => ({
+      type: 'hashtag',
+      start: h.indices[0],
+      end: h.indices[1],
+      original: h.text,
+    })),
+    ...(e.symbols ?? []).map((s): TextFacet => ({
+      type: 'cashtag',
+      start: s.indices[0],
+      end: s.indices[1],
+      original: s.text,
+    })),
   ];
 }
 
@@ -106,7 +132,10 @@ export interface SynParseOptions {
   now?: number;
 }
 
-export function parseTweet(t: SynTweetBase & { quoted_tweet?: SynTweetBase | SynTombstone }, opts: SynParseOptions = {}): Post {
+export function parseTweet(
+  t: SynTweetBase & { quoted_tweet?: SynTweetBase | SynTombstone },
+  opts: SynParseOptions = {},
+): Post {
   const now = opts.now ?? Date.now();
   const author = parseSynUser(t.user!);
   const article = t.article?.title ? articlePreview(t.article) : undefined;
@@ -116,9 +145,12 @@ export function parseTweet(t: SynTweetBase & { quoted_tweet?: SynTweetBase | Syn
     facets: [...facetsOf(t.entities), ...mediaFacets(t)],
   });
   // An Article post's text is just the link to the article, which `article` stands for.
-  const segments = article ? allSegments.filter((x) => !(x.type === 'link' && /\/i\/article\//.test(x.href))) : allSegments;
+  const segments = article
+    ? allSegments.filter((x) => !(x.type === 'link' && /\/i\/article\//.test(x.href)))
+    : allSegments;
   let quote: Post | UnavailablePost | undefined;
-  if (isSynTombstone(t.quoted_tweet)) quote = { unavailable: true, reason: 'unavailable', message: t.quoted_tweet.tombstone?.text?.text };
+  if (isSynTombstone(t.quoted_tweet))
+    quote = { unavailable: true, reason: 'unavailable', message: t.quoted_tweet.tombstone?.text?.text };
   else if (isUsableTweet(t.quoted_tweet)) quote = parseTweet(t.quoted_tweet, opts);
   const poll = t.card ? pollFromCard(t.card, now) : undefined;
   const card = t.card && !poll ? linkCard(t.card, t.entities) : undefined;
@@ -140,7 +172,9 @@ export function parseTweet(t: SynTweetBase & { quoted_tweet?: SynTweetBase | Syn
       reposts: t.retweet_count,
     }),
     lang: t.lang && t.lang !== 'und' && t.lang !== 'zxx' ? t.lang : undefined,
-    replyTo: t.in_reply_to_screen_name ? compact({ id: t.in_reply_to_status_id_str, handle: t.in_reply_to_screen_name }) : undefined,
+    replyTo: t.in_reply_to_screen_name
+      ? compact({ id: t.in_reply_to_status_id_str, handle: t.in_reply_to_screen_name })
+      : undefined,
     sensitive: t.possibly_sensitive || undefined,
     // Long posts: syndication sends only the first ~280 characters and a note id, never the full text.
     // Articles come as a preview only.

@@ -73,7 +73,12 @@ export interface SynTweetBase {
   /** Same shapes as GraphQL's (see providers/shared/edits.ts); `isEdited`/`isStaleEdit` carry no ids. */
   edit_control?: unknown;
   /** X Article preview only (obs.: title, preview text, cover); the body is never included. */
-  article?: { rest_id?: string; title?: string; preview_text?: string; cover_media?: { media_info?: { original_img_url?: string } } };
+  article?: {
+    rest_id?: string;
+    title?: string;
+    preview_text?: string;
+    cover_media?: { media_info?: { original_img_url?: string } };
+  };
 }
 
 export interface SynTweet extends SynTweetBase {

@@ -119,7 +119,9 @@ export class XGraphqlClient {
           tried.delete(session);
           continue;
         }
-        const advice = this.opts.web?.discover ? 'the web bundle has no newer id; refresh THREADMARK_X_OPERATIONS' : 'refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true';
+        const advice = this.opts.web?.discover
+          ? 'the web bundle has no newer id; refresh THREADMARK_X_OPERATIONS'
+          : 'refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true';
         throw new ProviderError(PROVIDER, 'error', `x ${op}: ${verdict.reason}; ${advice}`, { status: res.status });
       }
       if (verdict.kind === 'fail') {
@@ -141,7 +143,12 @@ export class XGraphqlClient {
         : tried > 0
           ? `every X session was rate limited or refused for ${op}`
           : `every X session is parked for ${op}`;
-    return new ProviderError(PROVIDER, 'unavailable', why, retryAfterS === undefined ? {} : { retryAfterS: Math.max(1, retryAfterS) });
+    return new ProviderError(
+      PROVIDER,
+      'unavailable',
+      why,
+      retryAfterS === undefined ? {} : { retryAfterS: Math.max(1, retryAfterS) },
+    );
   }
 }
 
@@ -185,13 +192,15 @@ function judge(status: number, text: string): Verdict {
     return { kind: 'dead', reason: `${reason} (code ${dead})`, state };
   }
   // An HTML error page comes from the edge (Cloudflare-style block of our address), not from the account.
-  if (status >= 400 && /^\s*</.test(text)) return { kind: 'fail', reason: `blocked with an HTML page (HTTP ${status})` };
+  if (status >= 400 && /^\s*</.test(text))
+    return { kind: 'fail', reason: `blocked with an HTML page (HTTP ${status})` };
   if (status === 401) return { kind: 'dead', reason: 'logged out (HTTP 401)', state: 'logged_out' };
   if (status === 403) return { kind: 'dead', reason: 'refused with HTTP 403', state: 'locked' };
   // X answers a transient 404 with an empty body (stale transaction id, shard hiccup): another session may pass.
   if (status === 404 && text.trim() === '') return { kind: 'retry' };
   // After a web deploy an old query id answers 404 and old flags 400 / code 336, whichever session asks.
-  if (codes.includes(FEATURES_MISMATCH)) return { kind: 'stale', reason: `features out of date (code ${FEATURES_MISMATCH})` };
+  if (codes.includes(FEATURES_MISMATCH))
+    return { kind: 'stale', reason: `features out of date (code ${FEATURES_MISMATCH})` };
   if (status === 404 || (status === 400 && !codes.includes(BAD_REQUEST))) {
     return { kind: 'stale', reason: `query id or features out of date (HTTP ${status})` };
   }
@@ -216,5 +225,7 @@ function tryJson(text: string): unknown {
 export function errorCodes(body: unknown): number[] {
   const errors = (body as XEnvelope | undefined)?.errors;
   if (!Array.isArray(errors)) return [];
-  return errors.map((e: XGraphqlError) => e?.code ?? e?.extensions?.code).filter((c): c is number => typeof c === 'number');
+  return errors
+    .map((e: XGraphqlError) => e?.code ?? e?.extensions?.code)
+    .filter((c): c is number => typeof c === 'number');
 }

@@ -13,7 +13,9 @@ export interface OperationCounts {
 }
 
 export class OperationStats {
-  private readonly counts = new Map<OperationName, OperationCounts>(OPERATION_NAMES.map((n) => [n, { success: 0, failure: 0, stale: 0 }]));
+  private readonly counts = new Map<OperationName, OperationCounts>(
+    OPERATION_NAMES.map((n) => [n, { success: 0, failure: 0, stale: 0 }]),
+  );
 
   constructor(private readonly now: () => number = Date.now) {}
 

@@ -8,7 +8,14 @@ import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
 
-export const OPERATION_NAMES = ['TweetDetail', 'UserByScreenName', 'UserTweets', 'Followers', 'Following', 'SearchTimeline'] as const;
+export const OPERATION_NAMES = [
+  'TweetDetail',
+  'UserByScreenName',
+  'UserTweets',
+  'Followers',
+  'Following',
+  'SearchTimeline',
+] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 
 export interface Operation {
@@ -28,7 +35,10 @@ export type OperationsTable = Readonly<Record<OperationName, Operation>>;
 const QUERY_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 const flags = (nullable: boolean) =>
-  z.record(z.string().regex(/^[A-Za-z0-9_]{1,100}$/, 'is not a feature flag name'), nullable ? z.boolean().nullable() : z.boolean());
+  z.record(
+    z.string().regex(/^[A-Za-z0-9_]{1,100}$/, 'is not a feature flag name'),
+    nullable ? z.boolean().nullable() : z.boolean(),
+  );
 
 /** One entry of an override file: every field optional; a flag set to null removes it from the defaults. */
 const OverrideEntry = z
@@ -70,7 +80,11 @@ export function parseOperationsOverride(text: string): OperationsOverride {
     const parsed = OverrideEntry.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const path = [name, ...issue.path.map(String), ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])].join('.');
+      const path = [
+        name,
+        ...issue.path.map(String),
+        ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : []),
+      ].join('.');
       throw new OperationsFileError(`${path} ${describeIssue(issue)}`);
     }
     out[name as OperationName] = parsed.data;
@@ -79,7 +93,8 @@ export function parseOperationsOverride(text: string): OperationsOverride {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return 'is not a field of an operation (queryId, transactionId, variables, features, fieldToggles)';
+  if (issue.code === 'unrecognized_keys')
+    return 'is not a field of an operation (queryId, transactionId, variables, features, fieldToggles)';
   if (issue.code === 'invalid_type' && issue.path.length === 2 && /features|fieldToggles/.test(String(issue.path[0]))) {
     return 'must be true, false or null';
   }
@@ -87,7 +102,10 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-function mergeFlags(base: Readonly<Record<string, boolean>> | undefined, over: Record<string, boolean | null> | undefined) {
+function mergeFlags(
+  base: Readonly<Record<string, boolean>> | undefined,
+  over: Record<string, boolean | null> | undefined,
+) {
   if (!over) return base;
   const out: Record<string, boolean> = { ...base };
   for (const [k, v] of Object.entries(over)) {
@@ -121,7 +139,10 @@ export function mergeOperations(base: OperationsTable, override: OperationsOverr
 function shippedTable(): OperationsTable {
   const override = parseOperationsOverride(JSON.stringify(SHIPPED));
   const empty = Object.fromEntries(
-    OPERATION_NAMES.map((n) => [n, { queryId: '', operationName: n, transactionId: false, variables: {}, features: {} }]),
+    OPERATION_NAMES.map((n) => [
+      n,
+      { queryId: '', operationName: n, transactionId: false, variables: {}, features: {} },
+    ]),
   ) as unknown as OperationsTable;
   const table = mergeOperations(empty, override);
   for (const n of OPERATION_NAMES) if (!table[n].queryId) throw new Error(`operations.json lacks ${n}`);

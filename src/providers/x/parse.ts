@@ -66,8 +66,13 @@ export function collectEntries(tl: XTimeline | undefined): CollectedTimeline {
         const items = ins.moduleItems ?? [];
         const target = entries.find((e) => e.entryId === ins.moduleEntryId);
         const mod = target?.content as XModuleContent | undefined;
-        if (mod && Array.isArray(mod.items)) mod.items = ins.prepend ? [...items, ...mod.items] : [...mod.items, ...items];
-        else entries.push({ entryId: ins.moduleEntryId ?? 'module-appended', content: { entryType: 'TimelineTimelineModule', items } });
+        if (mod && Array.isArray(mod.items))
+          mod.items = ins.prepend ? [...items, ...mod.items] : [...mod.items, ...items];
+        else
+          entries.push({
+            entryId: ins.moduleEntryId ?? 'module-appended',
+            content: { entryType: 'TimelineTimelineModule', items },
+          });
         break;
       }
       default:
@@ -104,7 +109,12 @@ function asUserItem(ic: XItemContent): XTimelineUser | undefined {
 /** A cursor may sit in the entry content (timelines) or in an item (TweetDetail, module show-more). */
 export function findCursor(entries: XEntry[], type: XCursorType): string | undefined {
   for (const e of entries) {
-    const c = e.content as { cursorType?: string; value?: string; itemContent?: XTimelineCursorItem; items?: XModuleContent['items'] };
+    const c = e.content as {
+      cursorType?: string;
+      value?: string;
+      itemContent?: XTimelineCursorItem;
+      items?: XModuleContent['items'];
+    };
     if (c.cursorType === type && c.value) return c.value;
     if (c.itemContent?.cursorType === type && c.itemContent.value) return c.itemContent.value;
   }
@@ -242,10 +252,18 @@ export function parseConversation(env: XEnvelope, focalId: string): Conversation
   const parts = readConversation(env, focalId);
   const focal = parts.focal;
   if (!focal) {
-    throw missing(env, `post ${focalId}`, new ProviderError(PROVIDER, 'not_found', `post ${focalId} is not in the conversation X returned`));
+    throw missing(
+      env,
+      `post ${focalId}`,
+      new ProviderError(PROVIDER, 'not_found', `post ${focalId} is not in the conversation X returned`),
+    );
   }
   if ('unavailable' in focal) {
-    throw new ProviderError(PROVIDER, 'not_found', `post ${focalId} is ${focal.reason}${focal.message ? `: ${focal.message}` : ''}`);
+    throw new ProviderError(
+      PROVIDER,
+      'not_found',
+      `post ${focalId} is ${focal.reason}${focal.message ? `: ${focal.message}` : ''}`,
+    );
   }
   const { continuations, rest } = takeContinuations(focal, parts.threads);
   const excluded = new Set(continuations.map((p) => p.id));
@@ -263,7 +281,11 @@ export function parseConversation(env: XEnvelope, focalId: string): Conversation
 /** A follow-up page of replies (TweetDetail called with a cursor carries only reply modules). */
 export function parseReplyPage(env: XEnvelope, focalId: string): Page<ReplyNode> {
   if (!env.data?.threaded_conversation_with_injections_v2) {
-    throw missing(env, `replies of ${focalId}`, new ProviderError(PROVIDER, 'error', 'X answered without a conversation timeline'));
+    throw missing(
+      env,
+      `replies of ${focalId}`,
+      new ProviderError(PROVIDER, 'error', 'X answered without a conversation timeline'),
+    );
   }
   const parts = readConversation(env, focalId);
   const items = nestReplies(focalId, parts.threads, new Set());
@@ -290,7 +312,11 @@ export function parseProfile(env: XEnvelope, handle: string): Author {
 function userTimeline(env: XEnvelope, what: string): XTimeline {
   const result = env.data?.user?.result;
   if (result && result.__typename === 'UserUnavailable') {
-    throw new ProviderError(PROVIDER, 'not_found', `${what}: account unavailable${result.reason ? ` (${result.reason})` : ''}`);
+    throw new ProviderError(
+      PROVIDER,
+      'not_found',
+      `${what}: account unavailable${result.reason ? ` (${result.reason})` : ''}`,
+    );
   }
   const tl = result?.timeline?.timeline ?? result?.timeline_v2?.timeline;
   if (!tl) throw missing(env, what, new ProviderError(PROVIDER, 'error', `${what}: X answered without a timeline`));
@@ -303,7 +329,12 @@ export function parseTimelinePage(env: XEnvelope): Page<Post> {
   const seen = new Set<string>();
   const items: Post[] = [];
   for (const e of entries) {
-    if (!e.entryId.startsWith('tweet-') && !e.entryId.startsWith('profile-conversation-') && !e.entryId.startsWith('profile-grid-')) continue;
+    if (
+      !e.entryId.startsWith('tweet-') &&
+      !e.entryId.startsWith('profile-conversation-') &&
+      !e.entryId.startsWith('profile-grid-')
+    )
+      continue;
     for (const p of postsOf(itemContents(e))) {
       if (readable(p) && !seen.has(p.id)) {
         seen.add(p.id);
@@ -360,7 +391,8 @@ export function parseSearchPage(env: XEnvelope, kind: 'posts' | 'users', mediaKi
     for (const p of postsOf(itemContents(e))) {
       if (!readable(p) || seen.has(p.id)) continue;
       seen.add(p.id);
-      if (mediaKind && !p.media.some((m) => (mediaKind === 'photo' ? m.kind === 'photo' : m.kind !== 'photo'))) continue;
+      if (mediaKind && !p.media.some((m) => (mediaKind === 'photo' ? m.kind === 'photo' : m.kind !== 'photo')))
+        continue;
       items.push({ kind: 'post', post: p });
     }
   }

@@ -24,7 +24,8 @@ export function parseTweetResult(result: XTweetResult | undefined, depth = 0): P
     return { unavailable: true, reason: tombstoneReason(message), ...(message ? { message } : {}) };
   }
   if (result.__typename === 'TweetUnavailable') {
-    const reason = result.reason === 'Suspended' ? 'suspended' : result.reason === 'Protected' ? 'private' : 'unavailable';
+    const reason =
+      result.reason === 'Suspended' ? 'suspended' : result.reason === 'Protected' ? 'private' : 'unavailable';
     return { unavailable: true, reason, ...(result.reason ? { message: result.reason } : {}) };
   }
   const tweet = unwrapTweet(result);
@@ -71,7 +72,9 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
     createdAt: toIso(legacy.created_at) ?? snowflakeTime(id),
     text: textOf(segments),
     segments,
-    media: (legacy.extended_entities?.media ?? legacy.entities?.media ?? []).map(parseMedia).filter((m): m is Media => !!m),
+    media: (legacy.extended_entities?.media ?? legacy.entities?.media ?? [])
+      .map(parseMedia)
+      .filter((m): m is Media => !!m),
     metrics: {
       likes: legacy.favorite_count,
       reposts: legacy.retweet_count,
@@ -100,7 +103,8 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
   if (depth < MAX_DEPTH) {
     const quoted = parseTweetResult(tweet.quoted_status_result?.result, depth + 1);
     if (quoted) post.quote = quoted;
-    else if (legacy.quoted_status_id_str) post.quote = { unavailable: true, id: legacy.quoted_status_id_str, reason: 'unavailable' };
+    else if (legacy.quoted_status_id_str)
+      post.quote = { unavailable: true, id: legacy.quoted_status_id_str, reason: 'unavailable' };
     const reposted = parseTweetResult(legacy.retweeted_status_result?.result, depth + 1);
     if (reposted && !('unavailable' in reposted)) post.repostOf = reposted;
   }
@@ -129,17 +133,25 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
 function facetsOf(e: XEntitySet | undefined): TextFacet[] {
   if (!e) return [];
   const out: TextFacet[] = [];
-  for (const u of e.urls ?? []) out.push({ type: 'url', start: u.indices[0], end: u.indices[1], original: u.url, href: u.expanded_url ?? u.url });
-  for (const m of e.media ?? []) if (m.indices && m.url) out.push({ type: 'media', start: m.indices[0], end: m.indices[1], original: m.url });
-  for (const m of e.user_mentions ?? []) out.push({ type: 'mention', start: m.indices[0], end: m.indices[1], original: m.screen_name });
-  for (const h of e.hashtags ?? []) out.push({ type: 'hashtag', start: h.indices[0], end: h.indices[1], original: h.text });
-  for (const s of e.symbols ?? []) out.push({ type: 'cashtag', start: s.indices[0], end: s.indices[1], original: s.text });
+  for (const u of e.urls ?? [])
+    out.push({ type: 'url', start: u.indices[0], end: u.indices[1], original: u.url, href: u.expanded_url ?? u.url });
+  for (const m of e.media ?? [])
+    if (m.indices && m.url) out.push({ type: 'media', start: m.indices[0], end: m.indices[1], original: m.url });
+  for (const m of e.user_mentions ?? [])
+    out.push({ type: 'mention', start: m.indices[0], end: m.indices[1], original: m.screen_name });
+  for (const h of e.hashtags ?? [])
+    out.push({ type: 'hashtag', start: h.indices[0], end: h.indices[1], original: h.text });
+  for (const s of e.symbols ?? [])
+    out.push({ type: 'cashtag', start: s.indices[0], end: s.indices[1], original: s.text });
   return out;
 }
 
 export function parseMedia(m: XMedia): Media | undefined {
   const still = m.media_url_https;
-  const size = { ...(m.original_info?.width ? { width: m.original_info.width } : {}), ...(m.original_info?.height ? { height: m.original_info.height } : {}) };
+  const size = {
+    ...(m.original_info?.width ? { width: m.original_info.width } : {}),
+    ...(m.original_info?.height ? { height: m.original_info.height } : {}),
+  };
   const alt = m.ext_alt_text ? { altText: m.ext_alt_text } : {};
   if (m.type === 'photo') return still ? { kind: 'photo', url: still, ...size, ...alt } : undefined;
   const mp4 = (m.video_info?.variants ?? [])
@@ -147,8 +159,16 @@ export function parseMedia(m: XMedia): Media | undefined {
     .sort((a, b) => (b.bitrate ?? 0) - (a.bitrate ?? 0))[0];
   const url = mp4?.url ?? still;
   if (!url) return undefined;
-  const duration = m.type === 'video' && m.video_info?.duration_millis ? { durationSeconds: m.video_info.duration_millis / 1000 } : {};
-  return { kind: m.type === 'animated_gif' ? 'gif' : 'video', url, ...(still ? { thumbnailUrl: still } : {}), ...size, ...alt, ...duration };
+  const duration =
+    m.type === 'video' && m.video_info?.duration_millis ? { durationSeconds: m.video_info.duration_millis / 1000 } : {};
+  return {
+    kind: m.type === 'animated_gif' ? 'gif' : 'video',
+    url,
+    ...(still ? { thumbnailUrl: still } : {}),
+    ...size,
+    ...alt,
+    ...duration,
+  };
 }
 
 function bindings(card: XCardLegacy): Map<string, NonNullable<XCardBinding['value']>> {

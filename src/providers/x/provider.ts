@@ -15,7 +15,14 @@ import {
 import type { UpstreamPolicy } from '../http.ts';
 import { PROVIDER, XGraphqlClient } from './client.ts';
 import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
-import { parseConversation, parseProfile, parseReplyPage, parseSearchPage, parseTimelinePage, parseUserPage } from './parse.ts';
+import {
+  parseConversation,
+  parseProfile,
+  parseReplyPage,
+  parseSearchPage,
+  parseTimelinePage,
+  parseUserPage,
+} from './parse.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
 import type { XWebApp } from './web-app.ts';
@@ -39,7 +46,12 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
 const CAPABILITY_OP = new Map(CAPABILITY_OPS);
 
 /** X's own page sizes: it ignores larger counts and may error on very large ones. */
-const MAX_COUNT: Partial<Record<OperationName, number>> = { UserTweets: 40, Followers: 50, Following: 50, SearchTimeline: 50 };
+const MAX_COUNT: Partial<Record<OperationName, number>> = {
+  UserTweets: 40,
+  Followers: 50,
+  Following: 50,
+  SearchTimeline: 50,
+};
 
 /** TweetDetail pages read at most for one conversation: each costs a session request. */
 const MAX_REPLY_PAGES = 5;
@@ -155,8 +167,15 @@ export class XProvider implements Provider {
   }
 
   /** The conversation plus X's raw cursor for more replies (the bundle contract has no cursor field). */
-  async getConversationPage(id: string, req: ConversationPageRequest): Promise<{ bundle: ConversationBundle; nextCursor?: string }> {
-    const env = await this.client.call('TweetDetail', { focalTweetId: id, rankingMode: RANKING_MODES[req.ranking] }, req);
+  async getConversationPage(
+    id: string,
+    req: ConversationPageRequest,
+  ): Promise<{ bundle: ConversationBundle; nextCursor?: string }> {
+    const env = await this.client.call(
+      'TweetDetail',
+      { focalTweetId: id, rankingMode: RANKING_MODES[req.ranking] },
+      req,
+    );
     return parseConversation(env, id);
   }
 
@@ -178,7 +197,11 @@ export class XProvider implements Provider {
 
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
     const userId = await this.userId(handle, req);
-    const env = await this.client.call('UserTweets', { userId, count: clampCount('UserTweets', req.count), cursor: req.cursor }, req);
+    const env = await this.client.call(
+      'UserTweets',
+      { userId, count: clampCount('UserTweets', req.count), cursor: req.cursor },
+      req,
+    );
     return endAware(parseTimelinePage(env), req.cursor);
   }
 

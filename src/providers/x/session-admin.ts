@@ -32,7 +32,8 @@ export interface SessionList {
 /** Thrown when the shared map cannot be written (Redis down): the change was not made anywhere. */
 export class SharedSessionsUnavailable extends Error {}
 
-type Record_ = { username: string; state: 'added'; auth_token: string; ct0: string } | { username: string; state: 'removed' };
+type Record_ =
+  { username: string; state: 'added'; auth_token: string; ct0: string } | { username: string; state: 'removed' };
 
 export class SessionAdmin {
   private timer?: NodeJS.Timeout;
@@ -57,7 +58,10 @@ export class SessionAdmin {
 
   list(): SessionList {
     const sessions = this.pool.details().map(({ label, ...rest }) => ({ username: label, ...rest }));
-    const usable = Object.fromEntries(OPERATION_NAMES.map((op) => [op, this.pool.usableCount(op)])) as Record<OperationName, number>;
+    const usable = Object.fromEntries(OPERATION_NAMES.map((op) => [op, this.pool.usableCount(op)])) as Record<
+      OperationName,
+      number
+    >;
     return { sessions, usable };
   }
 

@@ -71,7 +71,10 @@ export function watchSessionsFile(path: string, pool: SessionPool, log?: PoolLog
       pool.setFileSessions(sessions);
       log?.info({ sessions: sessions.map((s) => s.label), skipped }, 'THREADMARK_X_SESSIONS re-read');
     } catch (err) {
-      log?.warn({ path }, `THREADMARK_X_SESSIONS could not be re-read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); keeping the sessions in rotation`);
+      log?.warn(
+        { path },
+        `THREADMARK_X_SESSIONS could not be re-read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); keeping the sessions in rotation`,
+      );
     }
   });
 }
@@ -259,7 +262,10 @@ export class SessionPool {
     h.deadReason = reason;
     h.deadState = state;
     if (fresh) {
-      const todo = state === 'logged_out' ? 'log in again and replace its cookies' : 'check the account on x.com, then replace or remove it';
+      const todo =
+        state === 'logged_out'
+          ? 'log in again and replace its cookies'
+          : 'check the account on x.com, then replace or remove it';
       this.log?.warn(
         { session: session.label, state, reason, parkedHours: DEAD_PARK_MS / 3_600_000 },
         `x session ${session.label} ${state.replace('_', ' ')} (${reason}): out of rotation for ${DEAD_PARK_MS / 3_600_000} h; ${todo} (sessions file or POST /admin/sessions)`,
@@ -309,7 +315,13 @@ export class SessionPool {
         const w = h.limits.get(op);
         const fresh = w && w.resetAt > now;
         operations[op] = {
-          ...(fresh ? { remaining: w.remaining, ...(w.limit !== undefined ? { limit: w.limit } : {}), resetAt: new Date(w.resetAt).toISOString() } : {}),
+          ...(fresh
+            ? {
+                remaining: w.remaining,
+                ...(w.limit !== undefined ? { limit: w.limit } : {}),
+                resetAt: new Date(w.resetAt).toISOString(),
+              }
+            : {}),
           availableInS: Math.ceil(this.waitMs(s, op) / 1000),
         };
       }

@@ -43,7 +43,9 @@ export function createXProvider(cfg: XProviderConfig, now: () => number = Date.n
   try {
     operations = new OperationTable({ overridePath: cfg.xOperationsPath, log: cfg.log });
   } catch (err) {
-    throw new Error(`invalid configuration: THREADMARK_X_OPERATIONS (${cfg.xOperationsPath}) ${(err as Error).message}`);
+    throw new Error(
+      `invalid configuration: THREADMARK_X_OPERATIONS (${cfg.xOperationsPath}) ${(err as Error).message}`,
+    );
   }
   const pool = new SessionPool(loaded.sessions, now, cfg.log);
   const stopSessions = cfg.xSessionsPath ? watchSessionsFile(cfg.xSessionsPath, pool, cfg.log) : () => {};

@@ -88,7 +88,7 @@ export function animationState(row: readonly number[], t: number): string {
   const curve = row.slice(7).map((b, i) => scale(b, i % 2 === 1 ? -1 : 0, 1, false));
   const p = cubicBezier(curve[0] ?? 0, curve[1] ?? 0, curve[2] ?? 0, curve[3] ?? 0, t);
   const colour = from.map((f, i) => Math.max(0, f * (1 - p) + to[i]! * p));
-  const rad = ((turn * p) * Math.PI) / 180;
+  const rad = (turn * p * Math.PI) / 180;
   const matrix = [Math.cos(rad), -Math.sin(rad), Math.sin(rad), Math.cos(rad)];
   const parts = colour.map((c) => Math.round(c).toString(16));
   for (const v of matrix) {
@@ -139,7 +139,9 @@ export function transactionId(
 }
 
 /** What a header value carries, for checks (the simulator's verification, tests): key, time, trailer. */
-export function decodeTransactionId(value: string): { keyBytes: Uint8Array; time: number; hash: Uint8Array; trailer: number } | undefined {
+export function decodeTransactionId(
+  value: string,
+): { keyBytes: Uint8Array; time: number; hash: Uint8Array; trailer: number } | undefined {
   if (!/^[A-Za-z0-9+/]+$/.test(value)) return undefined;
   const raw = Buffer.from(value, 'base64');
   if (raw.length < 1 + 4 + 16 + 1 + 1) return undefined;

@@ -48,7 +48,13 @@ export function parseUser(result: XUserResult | undefined): Author | undefined {
 }
 
 function urlFacets(urls: NonNullable<XEntitySet['urls']>): TextFacet[] {
-  return urls.map((x) => ({ type: 'url', start: x.indices[0], end: x.indices[1], original: x.url, href: x.expanded_url ?? x.url }));
+  return urls.map((x) => ({
+    type: 'url',
+    start: x.indices[0],
+    end: x.indices[1],
+    original: x.url,
+    href: x.expanded_url ?? x.url,
+  }));
 }
 
 /** Empty strings from X mean "not set". */

@@ -137,8 +137,13 @@ export class XWebApp {
       if (this.opts.discover) {
         const before = new Map(this.opts.table.rows().map((r) => [r.name, r.operation.queryId]));
         const changed = this.opts.table.applyDiscovered(bundle.queryIds);
-        const ids = Object.fromEntries(changed.map((n) => [n, `${before.get(n)} -> ${this.opts.table.get(n).queryId}`]));
-        log?.info({ reason, changed: ids }, changed.length ? 'x operations discovered: new query ids in force' : 'x operations discovered: no change');
+        const ids = Object.fromEntries(
+          changed.map((n) => [n, `${before.get(n)} -> ${this.opts.table.get(n).queryId}`]),
+        );
+        log?.info(
+          { reason, changed: ids },
+          changed.length ? 'x operations discovered: new query ids in force' : 'x operations discovered: no change',
+        );
       }
       return bundle;
     } catch (err) {

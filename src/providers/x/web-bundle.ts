@@ -23,7 +23,9 @@ export function mainScriptUrl(html: string, pageUrl: string): string | undefined
 
 export function queryIdsIn(script: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of script.matchAll(/queryId\s*:\s*["']([A-Za-z0-9_-]+)["']\s*,\s*operationName\s*:\s*["']([A-Za-z0-9_]+)["']/g)) {
+  for (const m of script.matchAll(
+    /queryId\s*:\s*["']([A-Za-z0-9_-]+)["']\s*,\s*operationName\s*:\s*["']([A-Za-z0-9_]+)["']/g,
+  )) {
     if (!out.has(m[2]!)) out.set(m[2]!, m[1]!);
   }
   return out;
@@ -74,12 +76,19 @@ export interface BundleFetch {
 const PAGE_HEADERS = {
   accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
   'accept-language': 'en',
-  'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Safari/537.36',
 };
 
 async function getText(url: string, opts: BundleFetch): Promise<string> {
-  const res = await fetchUpstream('x', url, { timeoutMs: opts.timeoutMs, policy: opts.policy, signal: opts.signal, headers: PAGE_HEADERS });
-  if (res.status !== 200) throw new ProviderError('x', 'error', `x web bundle: ${url} answered HTTP ${res.status}`, { status: res.status });
+  const res = await fetchUpstream('x', url, {
+    timeoutMs: opts.timeoutMs,
+    policy: opts.policy,
+    signal: opts.signal,
+    headers: PAGE_HEADERS,
+  });
+  if (res.status !== 200)
+    throw new ProviderError('x', 'error', `x web bundle: ${url} answered HTTP ${res.status}`, { status: res.status });
   return res.text;
 }
 
@@ -93,7 +102,8 @@ export async function readWebBundle(webUrl: string, opts: BundleFetch): Promise<
   const main = mainScriptUrl(html, pageUrl);
   if (!main) throw new ProviderError('x', 'error', `x web bundle: ${pageUrl} names no main script`);
   const queryIds = queryIdsIn(await getText(main, opts));
-  if (queryIds.size === 0) throw new ProviderError('x', 'error', `x web bundle: ${main} holds no queryId/operationName pairs`);
+  if (queryIds.size === 0)
+    throw new ProviderError('x', 'error', `x web bundle: ${main} holds no queryId/operationName pairs`);
   const bundle: WebBundle = { mainScriptUrl: main, queryIds };
   try {
     bundle.transaction = await signingInputs(html, main, opts);

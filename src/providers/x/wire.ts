@@ -76,7 +76,8 @@ export interface XModuleItem {
   item?: { itemContent?: XItemContent; clientEventInfo?: unknown };
 }
 
-export type XItemContent = XTimelineTweet | XTimelineUser | XTimelineCursorItem | { itemType?: string; __typename?: string };
+export type XItemContent =
+  XTimelineTweet | XTimelineUser | XTimelineCursorItem | { itemType?: string; __typename?: string };
 
 export interface XTimelineTweet {
   itemType: 'TimelineTweet';
@@ -236,7 +237,10 @@ export interface XUser {
   tweet_counts?: { tweets?: number; media_tweets?: number };
   action_counts?: { favorites_count?: number };
   /** The current shape keeps the website's expansion here (`entities.url`); `website.url` is only the t.co link. */
-  profile_bio?: { description?: string; entities?: { description?: { urls?: XEntitySet['urls'] }; url?: { urls?: XEntitySet['urls'] } } };
+  profile_bio?: {
+    description?: string;
+    entities?: { description?: { urls?: XEntitySet['urls'] }; url?: { urls?: XEntitySet['urls'] } };
+  };
   verification?: { verified?: boolean; verified_type?: string };
   website?: { url?: string };
   legacy?: XUserLegacy;

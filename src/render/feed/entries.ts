@@ -57,10 +57,14 @@ function headline(p: Post): string {
 export function entryTitle(group: Post[]): string {
   const first = group[0]!;
   if (first.repostOf) {
-    return clip(`↻ @${first.author.handle} reposted @${first.repostOf.author.handle}: ${headline(first.repostOf)}`, TITLE_MAX);
+    return clip(
+      `↻ @${first.author.handle} reposted @${first.repostOf.author.handle}: ${headline(first.repostOf)}`,
+      TITLE_MAX,
+    );
   }
   let t = headline(first);
-  if (first.replyTo && first.replyTo.handle.toLowerCase() !== first.author.handle.toLowerCase()) t = `Reply to @${first.replyTo.handle}: ${t}`;
+  if (first.replyTo && first.replyTo.handle.toLowerCase() !== first.author.handle.toLowerCase())
+    t = `Reply to @${first.replyTo.handle}: ${t}`;
   const suffix = group.length > 1 ? ` (thread, ${group.length} posts)` : '';
   return clip(t, TITLE_MAX - suffix.length) + suffix;
 }
@@ -71,7 +75,13 @@ function hashtags(p: Post): string[] {
   return [...src.text.matchAll(/(?:^|[^\p{L}\p{N}_&])#([\p{L}\p{N}_]+)/gu)].map((m) => m[1]!);
 }
 
-const IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' };
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
 
 /** Photo type from the file extension, or the `format` parameter the platform's image CDN uses. */
 function imageType(u: URL): string {
@@ -83,7 +93,9 @@ function enclosure(m: Media): FeedEnclosure | undefined {
   const href = safeHref(m.url);
   if (!href) return undefined;
   // Videos and GIFs are both served as mp4.
-  return m.kind === 'photo' ? { url: href, mimeType: imageType(new URL(href)), medium: 'image' } : { url: href, mimeType: 'video/mp4', medium: 'video' };
+  return m.kind === 'photo'
+    ? { url: href, mimeType: imageType(new URL(href)), medium: 'image' }
+    : { url: href, mimeType: 'video/mp4', medium: 'video' };
 }
 
 function postHtml(p: Post, ctx: EntryContext, label?: string): string {
@@ -102,10 +114,14 @@ export function buildEntry(group: Post[], ctx: EntryContext): FeedEntry {
   const html =
     group.length === 1
       ? postHtml(first, ctx)
-      : group.map((p, i) => postHtml(p, ctx, `*${i + 1}/${group.length} · ${escapeLine(formatTime(p.createdAt))}*`)).join('<hr>\n');
+      : group
+          .map((p, i) => postHtml(p, ctx, `*${i + 1}/${group.length} · ${escapeLine(formatTime(p.createdAt))}*`))
+          .join('<hr>\n');
   const tags = new Map<string, string>();
   for (const p of group) for (const t of hashtags(p)) if (!tags.has(t.toLowerCase())) tags.set(t.toLowerCase(), t);
-  const enclosures = group.flatMap((p) => (p.repostOf ?? p).media.map(enclosure)).filter((e): e is FeedEnclosure => !!e);
+  const enclosures = group
+    .flatMap((p) => (p.repostOf ?? p).media.map(enclosure))
+    .filter((e): e is FeedEnclosure => !!e);
   return {
     // A repost shares its original's permalink; the fragment keeps the two entries apart in a merged feed.
     id: first.repostOf ? `${url}#repost-by-${encodeURIComponent(first.author.handle)}` : url,

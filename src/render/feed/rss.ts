@@ -34,7 +34,9 @@ export function renderRss(doc: FeedDoc): string {
     doc.updated ? el('lastBuildDate', rfc822(doc.updated)) : '',
     doc.updated ? el('pubDate', rfc822(doc.updated)) : '',
     // The image's title and link must repeat the channel's.
-    doc.imageUrl ? `<image>\n${el('url', doc.imageUrl)}\n${el('title', doc.title)}\n${el('link', doc.homeUrl)}\n</image>` : '',
+    doc.imageUrl
+      ? `<image>\n${el('url', doc.imageUrl)}\n${el('title', doc.title)}\n${el('link', doc.homeUrl)}\n</image>`
+      : '',
   ];
   return (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +

@@ -45,5 +45,7 @@ export function rfc822(iso: string | undefined): string {
 
 /** RFC 3339 date-time for Atom and JSON Feed, without milliseconds. */
 export function rfc3339(iso: string | undefined): string {
-  return date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return date(iso)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z');
 }

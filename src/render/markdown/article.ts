@@ -23,7 +23,10 @@ function styledLines(spans: ArticleSpan[], d: Dialect, lines: string[], cur: { l
     const want: Delim[] = [];
     if (span.bold) want.push('**');
     if (span.italic) want.push('*');
-    const parts = span.text.includes('\n') || span.text.includes('\r') ? span.text.replace(/\r\n?/g, '\n').split('\n') : [span.text];
+    const parts =
+      span.text.includes('\n') || span.text.includes('\r')
+        ? span.text.replace(/\r\n?/g, '\n').split('\n')
+        : [span.text];
     for (let idx = 0; idx < parts.length; idx++) {
       if (idx > 0) {
         closeTo(0);
@@ -78,7 +81,12 @@ function spanLines(spans: ArticleSpan[], d: Dialect): string[] {
     // Link text stays on one line: a link cannot span a hard break.
     const inner = { line: '' };
     const innerLines: string[] = [];
-    styledLines(g.spans.map((s) => ({ ...s, text: s.text.replace(/\s+/g, ' ') })), d, innerLines, inner);
+    styledLines(
+      g.spans.map((s) => ({ ...s, text: s.text.replace(/\s+/g, ' ') })),
+      d,
+      innerLines,
+      inner,
+    );
     const label = inner.line.trim();
     const lead = g.spans[0]?.text.startsWith(' ') && cur.line !== '' && !cur.line.endsWith(' ') ? ' ' : '';
     const trail = g.spans[g.spans.length - 1]?.text.endsWith(' ') ? ' ' : '';

@@ -5,9 +5,15 @@ import { accountItem, finish, pageLine, serviceProfileUrl } from './list.ts';
 
 export function renderConnectionsMarkdown(read: ConnectionsRead, ctx: RenderContext): string {
   const who = `[@${escapeLine(read.handle)}](${serviceProfileUrl(ctx, read.handle)})`;
-  const parts = [read.kind === 'followers' ? `# Followers of @${escapeLine(read.handle)}` : `# Accounts @${escapeLine(read.handle)} follows`];
+  const parts = [
+    read.kind === 'followers'
+      ? `# Followers of @${escapeLine(read.handle)}`
+      : `# Accounts @${escapeLine(read.handle)} follows`,
+  ];
   parts.push(`${pageLine(read, read.items.length, 'account')} · profile: ${who}`);
-  parts.push(read.items.length > 0 ? read.items.map((a) => accountItem(a, ctx)).join('\n') : 'No accounts on this page.');
+  parts.push(
+    read.items.length > 0 ? read.items.map((a) => accountItem(a, ctx)).join('\n') : 'No accounts on this page.',
+  );
   if (ctx.full) parts.push(`Source: ${escapeLine(read.source)}`);
   return finish(parts, read);
 }

@@ -13,7 +13,6 @@ export interface Dialect {
   person(handle: string): string;
 }
 
-
 export function isHandle(h: string): boolean {
   return HANDLE_RE.test(h);
 }

@@ -98,7 +98,8 @@ export function escapeInline(s: string, atLineStart: boolean, extra?: ReadonlySe
     else if (cls === CONTROL) rep = ' ';
     else if (cls === UNDERSCORE) {
       // Intraword underscores can neither open nor close emphasis (CommonMark flanking rules): keep snake_case.
-      if (!(i > 0 && i + 1 < s.length && isAsciiAlnum(s.charCodeAt(i - 1)) && isAsciiAlnum(s.charCodeAt(i + 1)))) rep = '\\_';
+      if (!(i > 0 && i + 1 < s.length && isAsciiAlnum(s.charCodeAt(i - 1)) && isAsciiAlnum(s.charCodeAt(i + 1))))
+        rep = '\\_';
     } else if (isEntityAt(s, i)) rep = '\\&';
     if (rep !== undefined) {
       out += s.slice(last, i) + rep;
@@ -179,7 +180,8 @@ export function codeSpan(text: string): string {
     else run = 0;
   }
   const fence = '`'.repeat(longest + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ') && t.trim() !== '') ? ' ' : '';
+  const pad =
+    t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ') && t.trim() !== '') ? ' ' : '';
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 

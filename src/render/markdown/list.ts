@@ -38,11 +38,15 @@ export function serviceProfileUrl(ctx: RenderContext, handle: string): string {
 
 /** One account as a list item: name, handle linked here, one-line bio; counts and details when expanded. */
 export function accountItem(a: Author, ctx: RenderContext): string {
-  const bits = [`**${escapeLine(a.name) || escapeLine(a.handle)}** ([@${escapeLine(a.handle)}](${serviceProfileUrl(ctx, a.handle)}))`];
+  const bits = [
+    `**${escapeLine(a.name) || escapeLine(a.handle)}** ([@${escapeLine(a.handle)}](${serviceProfileUrl(ctx, a.handle)}))`,
+  ];
   const bio = bioLine(a, md, 160);
   let line = `- ${bits[0]}${bio ? ' — ' + bio : ''}`;
   if (ctx.full) {
-    const counts = [a.followers !== undefined ? `${a.followers} followers` : '', authorDetails(a, md) ?? ''].filter(Boolean).join(' · ');
+    const counts = [a.followers !== undefined ? `${a.followers} followers` : '', authorDetails(a, md) ?? '']
+      .filter(Boolean)
+      .join(' · ');
     if (counts) line += `\n  ${counts}`;
   }
   return line;
@@ -53,7 +57,13 @@ export function listPostBlock(p: Post, ctx: RenderContext, level: number, withAu
   const when = escapeLine(formatTime(p.createdAt));
   return renderPostBlock(
     p,
-    { level, heading: withAuthor ? `${plainByline(p.author, md)} · ${when}` : when, full: ctx.full, baseUrl: ctx.baseUrl, showReplyTo: true },
+    {
+      level,
+      heading: withAuthor ? `${plainByline(p.author, md)} · ${when}` : when,
+      full: ctx.full,
+      baseUrl: ctx.baseUrl,
+      showReplyTo: true,
+    },
     md,
   );
 }

@@ -1,6 +1,15 @@
 // One post as a Markdown block: heading, text, media, quote, poll, card, community note, article, permalink.
 // The expanded representation only inserts lines (a metrics paragraph), so compact ⊂ full line by line.
-import { isEarlierVersion, isUnavailable, latestVersionId, type Card, type Media, type Poll, type Post, type UnavailablePost } from '../../domain/models.ts';
+import {
+  isEarlierVersion,
+  isUnavailable,
+  latestVersionId,
+  type Card,
+  type Media,
+  type Poll,
+  type Post,
+  type UnavailablePost,
+} from '../../domain/models.ts';
 import { articleParts } from './article.ts';
 import { plainByline } from './author.ts';
 import type { Dialect } from './dialect.ts';
@@ -31,14 +40,21 @@ function mediaLine(m: Media): string {
   const target = safeHref(m.url);
   if (!target) return `${label} (unavailable)`;
   const dur = m.durationSeconds !== undefined ? ` ${formatDuration(m.durationSeconds)}` : '';
-  const thumb = safeHref(m.thumbnailUrl) ? `[${image(m.altText || `${label} thumbnail`, m.thumbnailUrl)}](${target}) ` : '';
+  const thumb = safeHref(m.thumbnailUrl)
+    ? `[${image(m.altText || `${label} thumbnail`, m.thumbnailUrl)}](${target}) `
+    : '';
   return `${thumb}[▶ ${label}${dur}](${target})`;
 }
 
 function pollPart(poll: Poll, d: Dialect): string {
-  const state = poll.final ? 'final results' : poll.endsAt ? `open until ${escapeLine(formatTime(poll.endsAt))}` : 'open';
+  const state = poll.final
+    ? 'final results'
+    : poll.endsAt
+      ? `open until ${escapeLine(formatTime(poll.endsAt))}`
+      : 'open';
   const lines = [`**Poll** · ${count(poll.totalVotes, 'vote')} · ${state}`];
-  for (const c of poll.choices) lines.push(`- ${d.text(oneLine(c.label), true)} — ${formatPercent(c.percent)} (${count(c.votes, 'vote')})`);
+  for (const c of poll.choices)
+    lines.push(`- ${d.text(oneLine(c.label), true)} — ${formatPercent(c.percent)} (${count(c.votes, 'vote')})`);
   return lines.join('\n');
 }
 
@@ -100,10 +116,17 @@ function blockquote(s: string): string {
  * The body of a post as blank-line separated parts. `depth` 1 is a quoted post: its own quote is only linked
  * and an article is reduced to its title and preview, so quotes stay short.
  */
-function postBodyParts(p: Post, o: Pick<PostBlockOptions, 'level' | 'full' | 'showReplyTo'>, d: Dialect, depth = 0): string[] {
+function postBodyParts(
+  p: Post,
+  o: Pick<PostBlockOptions, 'level' | 'full' | 'showReplyTo'>,
+  d: Dialect,
+  depth = 0,
+): string[] {
   const parts: string[] = [];
   if (p.repostOf) {
-    parts.push(`↻ Reposted by ${plainByline(p.author, d)}; original by ${plainByline(p.repostOf.author, d)} · ${escapeLine(formatTime(p.repostOf.createdAt))}`);
+    parts.push(
+      `↻ Reposted by ${plainByline(p.author, d)}; original by ${plainByline(p.repostOf.author, d)} · ${escapeLine(formatTime(p.repostOf.createdAt))}`,
+    );
     return parts.concat(postBodyParts(p.repostOf, o, d, depth), `[Original](${permalinkOf(p.repostOf)})`);
   }
   if (o.showReplyTo && p.replyTo && p.replyTo.handle.toLowerCase() !== p.author.handle.toLowerCase()) {
@@ -125,7 +148,10 @@ function postBodyParts(p: Post, o: Pick<PostBlockOptions, 'level' | 'full' | 'sh
   if (p.communityNote) parts.push(`**Community note:** ${renderText(p.communityNote, d, false)}`);
   if (p.article) {
     if (depth > 0) {
-      parts.push(`**Article:** ${d.text(oneLine(p.article.title), false)}` + (p.article.previewText ? ` — ${d.text(oneLine(p.article.previewText), false)}` : ''));
+      parts.push(
+        `**Article:** ${d.text(oneLine(p.article.title), false)}` +
+          (p.article.previewText ? ` — ${d.text(oneLine(p.article.previewText), false)}` : ''),
+      );
     } else {
       parts.push(...articleParts(p.article, Math.min(6, o.level + 1), d));
     }
@@ -146,7 +172,8 @@ export function renderPostBlock(p: Post, o: PostBlockOptions, d: Dialect): strin
   const parts = [`${'#'.repeat(o.level)} ${o.heading}`, ...postBodyParts(p, o, d)];
   if (o.full) parts.push(metaLine(p, d));
   let links = `[Permalink](${permalinkOf(p)})`;
-  if (o.baseUrl) links += ` · [Thread](${o.baseUrl}/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)})`;
+  if (o.baseUrl)
+    links += ` · [Thread](${o.baseUrl}/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)})`;
   parts.push(links);
   return parts.join('\n\n');
 }
@@ -161,14 +188,28 @@ export function replyAttachments(p: Post, d: Dialect): string {
   const bits: string[] = [];
   for (const m of p.media) {
     const href = safeHref(m.url);
-    const label = m.kind === 'photo' ? (m.altText ? `photo: ${m.altText}` : 'photo') : m.kind === 'gif' ? 'GIF' : `video${m.durationSeconds !== undefined ? ' ' + formatDuration(m.durationSeconds) : ''}`;
+    const label =
+      m.kind === 'photo'
+        ? m.altText
+          ? `photo: ${m.altText}`
+          : 'photo'
+        : m.kind === 'gif'
+          ? 'GIF'
+          : `video${m.durationSeconds !== undefined ? ' ' + formatDuration(m.durationSeconds) : ''}`;
     bits.push(href ? link(label, href) : escapeLine(label));
   }
-  if (p.quote) bits.push(isUnavailable(p.quote) ? 'quoted post unavailable' : `quoting ${link('@' + p.quote.author.handle, permalinkOf(p.quote))}`);
-  if (p.poll) bits.push(`poll: ${p.poll.choices.map((c) => `${d.text(oneLine(c.label), false)} ${formatPercent(c.percent)}`).join(', ')}`);
+  if (p.quote)
+    bits.push(
+      isUnavailable(p.quote)
+        ? 'quoted post unavailable'
+        : `quoting ${link('@' + p.quote.author.handle, permalinkOf(p.quote))}`,
+    );
+  if (p.poll)
+    bits.push(
+      `poll: ${p.poll.choices.map((c) => `${d.text(oneLine(c.label), false)} ${formatPercent(c.percent)}`).join(', ')}`,
+    );
   if (p.card) bits.push(p.card.title ? `card: ${link(p.card.title, p.card.url)}` : link('card', p.card.url));
   if (p.article) bits.push(`article: ${link(p.article.title, permalinkOf(p))}`);
   if (p.communityNote) bits.push(`community note: ${d.text(oneLine(p.communityNote), false)}`);
   return bits.length > 0 ? ' · ' + bits.join(' · ') : '';
 }
-

@@ -10,7 +10,8 @@ import { renderSegments, renderText } from './segments.ts';
 export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): string {
   const a = read.profile;
   const parts = [`# ${plainByline(a, md)}`];
-  const bio = a.bioSegments && a.bioSegments.length > 0 ? renderSegments(a.bioSegments, md) : a.bio ? renderText(a.bio, md) : '';
+  const bio =
+    a.bioSegments && a.bioSegments.length > 0 ? renderSegments(a.bioSegments, md) : a.bio ? renderText(a.bio, md) : '';
   if (bio) parts.push(bio);
   const facts: string[] = [];
   if (a.location) facts.push(`Location: ${escapeLine(a.location)}`);
@@ -20,14 +21,25 @@ export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): st
   if (a.following !== undefined) facts.push(`${a.following} following`);
   if (facts.length > 0) parts.push(facts.join(' · '));
   if (ctx.full) {
-    const more = authorDetails({ ...a, following: undefined, joined: undefined, location: undefined, website: undefined }, md);
+    const more = authorDetails(
+      { ...a, following: undefined, joined: undefined, location: undefined, website: undefined },
+      md,
+    );
     if (more) parts.push(more);
   }
   const onX = xProfileUrl(a.handle);
-  parts.push((onX ? `[Profile on X](${onX}) · ` : '') + `[Followers](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/followers) · [Following](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/following)`);
-  const kinds = ['posts', read.includes?.replies ? 'replies' : '', read.includes?.reposts ? 'reposts' : ''].filter(Boolean);
+  parts.push(
+    (onX ? `[Profile on X](${onX}) · ` : '') +
+      `[Followers](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/followers) · [Following](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/following)`,
+  );
+  const kinds = ['posts', read.includes?.replies ? 'replies' : '', read.includes?.reposts ? 'reposts' : ''].filter(
+    Boolean,
+  );
   const what = kinds.length === 1 ? 'posts' : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
-  parts.push(read.window ? `## ${what[0]!.toUpperCase()}${what.slice(1)}${windowLabel(read.window)}` : `## Recent ${what}`, pageLine(read, read.posts.length, 'post'));
+  parts.push(
+    read.window ? `## ${what[0]!.toUpperCase()}${what.slice(1)}${windowLabel(read.window)}` : `## Recent ${what}`,
+    pageLine(read, read.posts.length, 'post'),
+  );
   if (read.posts.length === 0) parts.push('No original posts on this page.');
   for (const p of read.posts) parts.push(listPostBlock(p, ctx, 3, false));
   if (ctx.full) parts.push(`Source: ${escapeLine(read.source)}`);

@@ -27,9 +27,14 @@ export function renderRecoveryMarkdown(kind: 'profile' | 'post', what: string, b
   );
   const next: string[] = [];
   if (kind === 'post' && handle) next.push(`- The author's profile: [@${handle}](${baseUrl}/${handle})`);
-  if (handle) next.push(`- Search for accounts named like it: [${handle}](${baseUrl}/search?q=${encodeURIComponent(handle)}&feed=users)`);
+  if (handle)
+    next.push(
+      `- Search for accounts named like it: [${handle}](${baseUrl}/search?q=${encodeURIComponent(handle)}&feed=users)`,
+    );
   next.push('- Check the spelling: handles are 1-15 letters, digits or `_`, without `@`; status ids are digits only.');
-  next.push(`- The original on the platform, if it is public: ${kind === 'profile' && handle ? `<https://x.com/${handle}>` : 'open the status URL on x.com'}`);
+  next.push(
+    `- The original on the platform, if it is public: ${kind === 'profile' && handle ? `<https://x.com/${handle}>` : 'open the status URL on x.com'}`,
+  );
   parts.push('## Where to look next', next.join('\n'));
   parts.push('## Valid URL shapes', SHAPES.map(([path, about]) => `- \`${path}\` — ${about}`).join('\n'));
   parts.push(`Base: <${baseUrl}> · Documentation: <${baseUrl}/docs>`);

@@ -4,7 +4,10 @@ import { escapeLine } from './escape.ts';
 import { accountItem, finish, listPostBlock, pageLine, windowLabel } from './list.ts';
 
 export function renderSearchMarkdown(read: SearchRead, ctx: RenderContext): string {
-  const parts = [`# Search: “${escapeLine(read.q)}” · ${read.feed}${windowLabel(read.window)}`, pageLine(read, read.items.length, 'result')];
+  const parts = [
+    `# Search: “${escapeLine(read.q)}” · ${read.feed}${windowLabel(read.window)}`,
+    pageLine(read, read.items.length, 'result'),
+  ];
   if (read.items.length === 0) parts.push('No results on this page.');
   let accounts: string[] = [];
   const flush = (): void => {

@@ -75,14 +75,22 @@ function omittedNote(n: number): string {
 }
 
 /** The whole document in a dialect (plain Markdown or Obsidian share everything but escaping and links). */
-export function renderPostDocument(read: PostRead, opts: PostDocumentOptions, d: Dialect, layout: ParentsLayout = 'section'): string {
+export function renderPostDocument(
+  read: PostRead,
+  opts: PostDocumentOptions,
+  d: Dialect,
+  layout: ParentsLayout = 'section',
+): string {
   const chain = chainOf(read);
   const author = chain[0]!.author;
   const n = chain.length;
-  const parts: string[] = [n > 1 ? `# Thread by ${plainByline(author, d)} · ${n} posts` : `# Post by ${plainByline(author, d)}`];
+  const parts: string[] = [
+    n > 1 ? `# Thread by ${plainByline(author, d)} · ${n} posts` : `# Post by ${plainByline(author, d)}`,
+  ];
   const info = userinfoSection(read, opts, d);
   if (info) parts.push(info);
-  if (read.warnings.length > 0) parts.push(`*Note: ${read.warnings.map((w) => d.text(w.replace(/\s+/g, ' '), false)).join(' · ')}*`);
+  if (read.warnings.length > 0)
+    parts.push(`*Note: ${read.warnings.map((w) => d.text(w.replace(/\s+/g, ' '), false)).join(' · ')}*`);
   if (read.parents.length > 0 || read.earlier) {
     const flat = layout === 'flat';
     if (!flat) parts.push(contextHeading(read));
@@ -97,7 +105,9 @@ export function renderPostDocument(read: PostRead, opts: PostDocumentOptions, d:
     const when = escapeLine(formatTime(p.createdAt));
     const mark = n > 1 && p.id === read.requested.id && i > 0 ? ' · requested' : '';
     const heading = n > 1 ? `${i + 1}/${n} · ${when}${mark}` : when;
-    parts.push(renderPostBlock(p, { level: 2, heading, full: opts.full, showReplyTo: i === 0 && read.parents.length === 0 }, d));
+    parts.push(
+      renderPostBlock(p, { level: 2, heading, full: opts.full, showReplyTo: i === 0 && read.parents.length === 0 }, d),
+    );
   });
   if (read.replies.length > 0 && read.repliesMode !== 'off') {
     parts.push('---', `## Replies (${read.repliesMode})`, renderReplyList(read.replies, opts.full, d));

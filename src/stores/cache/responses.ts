@@ -39,7 +39,10 @@ export class ResponseCache {
   #misses = 0;
 
   constructor(maxBytes: number) {
-    this.#lru = new LRUCache<string, Stored>({ maxSize: Math.max(1, maxBytes), sizeCalculation: (s) => Math.max(1, s.size) });
+    this.#lru = new LRUCache<string, Stored>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (s) => Math.max(1, s.size),
+    });
   }
 
   /** A typed view of the cache for one kind of derived value; `name` keeps kinds apart. */

@@ -34,6 +34,7 @@ export function normalizeNewKey(input: NewKey): { name: string; accountQuota: nu
   const name = input.name.trim();
   if (!name) throw new RangeError('name must not be empty');
   const accountQuota = input.accountQuota ?? DEFAULT_ACCOUNT_QUOTA;
-  if (!Number.isInteger(accountQuota) || accountQuota < 1) throw new RangeError('accountQuota must be a positive integer');
+  if (!Number.isInteger(accountQuota) || accountQuota < 1)
+    throw new RangeError('accountQuota must be a positive integer');
   return { name, accountQuota };
 }

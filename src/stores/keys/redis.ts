@@ -31,7 +31,14 @@ export class RedisKeyStore implements KeyStore {
     const hash = hashKey(key);
     await this.#redis
       .multi()
-      .hset(this.#root + hash, { id, hash, name, accountQuota: String(accountQuota), enabled: '1', createdAt: new Date().toISOString() })
+      .hset(this.#root + hash, {
+        id,
+        hash,
+        name,
+        accountQuota: String(accountQuota),
+        enabled: '1',
+        createdAt: new Date().toISOString(),
+      })
       .hset(this.#ids, id, hash)
       .exec();
     return { id, key, name, accountQuota, enabled: true };
@@ -60,7 +67,11 @@ export class RedisKeyStore implements KeyStore {
   async delete(id: string): Promise<boolean> {
     const hash = await this.#redis.hget(this.#ids, id);
     if (!hash) return false;
-    await this.#redis.multi().del(this.#root + hash).hdel(this.#ids, id).exec();
+    await this.#redis
+      .multi()
+      .del(this.#root + hash)
+      .hdel(this.#ids, id)
+      .exec();
     return true;
   }
 
@@ -85,7 +96,8 @@ export class RedisKeyStore implements KeyStore {
   async #setEnabled(id: string, enabled: boolean): Promise<KeyRecord | undefined> {
     const hash = await this.#redis.hget(this.#ids, id);
     if (!hash) return undefined;
-    const flat = (await this.#redis.eval(SET_ENABLED_LUA, 1, this.#root + hash, enabled ? '1' : '0')) as string[] | null;
+    const flat = (await this.#redis.eval(SET_ENABLED_LUA, 1, this.#root + hash, enabled ? '1' : '0')) as
+      string[] | null;
     if (!flat) return undefined;
     const fields: Record<string, string> = {};
     for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;

@@ -85,7 +85,9 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   #setEnabled(id: string, enabled: boolean): KeyRecord | undefined {
-    const row = this.#db.prepare('UPDATE api_keys SET enabled = ? WHERE id = ? RETURNING *').get(enabled ? 1 : 0, id) as Row | undefined;
+    const row = this.#db
+      .prepare('UPDATE api_keys SET enabled = ? WHERE id = ? RETURNING *')
+      .get(enabled ? 1 : 0, id) as Row | undefined;
     return row && toRecord(row);
   }
 }

@@ -5,7 +5,10 @@ import { isIPv4, isIPv6 } from 'node:net';
  * usually owns a whole /64); IPv4-mapped IPv6 treated as the IPv4 address it carries.
  */
 export function clientKey(ip: string): string {
-  const addr = ip.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const addr = ip
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   if (isIPv4(addr)) return addr;
   if (!isIPv6(addr)) return ip;
   const groups = expandIPv6(addr);
@@ -15,7 +18,10 @@ export function clientKey(ip: string): string {
     const lo = groups[7] ?? 0;
     return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
 }
 
 /** Eight 16-bit groups of a valid IPv6 address (embedded dotted IPv4 tail included). */

@@ -39,7 +39,15 @@ function fieldList(
   for (const s of states) {
     const [v1, v2] = values(s);
     if (!PLAIN_NAME.test(s.policy) || !plainInt(v1) || !plainInt(v2)) {
-      return serializeList(states.map((x) => [x.policy, new Map([[k1, values(x)[0]], [k2, values(x)[1]]])]));
+      return serializeList(
+        states.map((x) => [
+          x.policy,
+          new Map([
+            [k1, values(x)[0]],
+            [k2, values(x)[1]],
+          ]),
+        ]),
+      );
     }
     out += `${out ? ', ' : ''}"${s.policy}";${k1}=${v1};${k2}=${v2}`;
   }

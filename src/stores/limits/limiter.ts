@@ -48,11 +48,27 @@ export class Limiter {
     if (!this.#redis) {
       const now = Date.now();
       const got = this.#tableFor(p).peek(partitionKey);
-      if (!got) return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
+      if (!got)
+        return {
+          allowed: true,
+          policy: p.name,
+          limit: p.quota,
+          windowS: p.windowS,
+          remaining: p.quota,
+          resetS: p.windowS,
+        };
       return tableState(p, got.consumed < p.quota, got.consumed, got.endsAt, now);
     }
     const res = await this.#limiterFor(p).get(partitionKey);
-    if (!res) return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
+    if (!res)
+      return {
+        allowed: true,
+        policy: p.name,
+        limit: p.quota,
+        windowS: p.windowS,
+        remaining: p.quota,
+        resetS: p.windowS,
+      };
     return toState(p, res.consumedPoints < p.quota, res);
   }
 
@@ -62,7 +78,12 @@ export class Limiter {
    * and a refund then would open the next window below zero, i.e. with extra allowance. Returns whether it
    * refunded.
    */
-  async refund(policy: Policy | FixedPolicyName, partitionKey: string, windowEndsAt: number, points = 1): Promise<boolean> {
+  async refund(
+    policy: Policy | FixedPolicyName,
+    partitionKey: string,
+    windowEndsAt: number,
+    points = 1,
+  ): Promise<boolean> {
     if (Date.now() + REFUND_MARGIN_MS >= windowEndsAt) return false;
     // The table refunds only into the window that ends at `windowEndsAt`, never into a later one.
     if (!this.#redis) return this.#tableFor(resolvePolicy(policy)).refund(partitionKey, points, windowEndsAt);
@@ -80,7 +101,12 @@ export class Limiter {
    * The in-process charge, synchronous: the cache-hit fast path charges api-ip without a promise. Undefined
    * with Redis (the shared counters need a round trip).
    */
-  consumeNow(policy: Policy | FixedPolicyName, partitionKey: string, points = 1, onlyIfAllowed = false): LimitState | undefined {
+  consumeNow(
+    policy: Policy | FixedPolicyName,
+    partitionKey: string,
+    points = 1,
+    onlyIfAllowed = false,
+  ): LimitState | undefined {
     return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points, onlyIfAllowed);
   }
 
@@ -118,7 +144,12 @@ export class Limiter {
       const memory = new RateLimiterMemory(base);
       // A Redis outage degrades to per-instance counting instead of failing requests.
       limiter = this.#redis
-        ? new RateLimiterRedis({ ...base, storeClient: this.#redis, rejectIfRedisNotReady: true, insuranceLimiter: memory })
+        ? new RateLimiterRedis({
+            ...base,
+            storeClient: this.#redis,
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: memory,
+          })
         : memory;
       this.#limiters.set(id, limiter);
     }

@@ -5,7 +5,8 @@ export interface Policy {
   readonly windowS: number;
 }
 
-export type PolicyName = 'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key' | 'live-key' | 'admin-fail';
+export type PolicyName =
+  'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key' | 'live-key' | 'admin-fail';
 export type FixedPolicyName = Exclude<PolicyName, 'account-key' | 'admin-fail'>;
 
 export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {

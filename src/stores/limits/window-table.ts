@@ -80,7 +80,8 @@ export class WindowTable {
     const now = this.#rel();
     let slot = this.#find(key, now);
     if (slot < 0) {
-      if (onlyIfAllowed && points > quota) return { allowed: false, consumed: 0, endsAt: this.#abs(now + this.#windowMs) };
+      if (onlyIfAllowed && points > quota)
+        return { allowed: false, consumed: 0, endsAt: this.#abs(now + this.#windowMs) };
       slot = this.#place(now);
       this.#h1[slot] = this.#k1;
       this.#h2[slot] = this.#k2;

@@ -10,9 +10,21 @@ import { esc, page, prose, table } from './html.ts';
 import { LINK_PREVIEW_CRAWLERS } from '../../http/link-preview.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
-  { surface: 'v1', title: 'Versioned routes (/api/v1)', intro: 'The machine surface. Breaking changes only ever ship under a new prefix.' },
-  { surface: 'permalink', title: 'Permalinks', intro: 'Unversioned and stable: they mirror the platform URL shapes, so swapping the host of an x.com link works.' },
-  { surface: 'legacy', title: 'Deprecated aliases', intro: 'Still working until their sunset date; see the versioning policy.' },
+  {
+    surface: 'v1',
+    title: 'Versioned routes (/api/v1)',
+    intro: 'The machine surface. Breaking changes only ever ship under a new prefix.',
+  },
+  {
+    surface: 'permalink',
+    title: 'Permalinks',
+    intro: 'Unversioned and stable: they mirror the platform URL shapes, so swapping the host of an x.com link works.',
+  },
+  {
+    surface: 'legacy',
+    title: 'Deprecated aliases',
+    intro: 'Still working until their sunset date; see the versioning policy.',
+  },
   { surface: 'discovery', title: 'Discovery documents', intro: 'Machine-readable descriptions of the service.' },
 ];
 
@@ -38,13 +50,18 @@ function paramsTable(decl: RouteDecl): string {
 function errorLinks(decl: RouteDecl, baseUrl: string): string {
   const codes = [...new Set([...decl.errors, ...COMMON_ERRORS])];
   return codes
-    .map((c) => `<a href="${esc(`${baseUrl}${DISCOVERY_PATHS.reliability}#${anchorFor(c)}`)}"><code>${esc(c)}</code></a>`)
+    .map(
+      (c) => `<a href="${esc(`${baseUrl}${DISCOVERY_PATHS.reliability}#${anchorFor(c)}`)}"><code>${esc(c)}</code></a>`,
+    )
     .join(', ');
 }
 
 function representationsOf(decl: RouteDecl): string {
   const fixed = decl.fixed;
-  if (fixed) return fixedMediaTypes(fixed).map((t) => `<code>${esc(t)}</code>`).join(', ');
+  if (fixed)
+    return fixedMediaTypes(fixed)
+      .map((t) => `<code>${esc(t)}</code>`)
+      .join(', ');
   return decl.representations.map((r) => `<code>${esc(r)}</code>`).join(', ');
 }
 
@@ -113,7 +130,10 @@ curl -s '${baseUrl}/api/v1/search?q=open%20source&feed=latest'`)}</code></pre>
 
 <h2 id="link-previews">Link previews</h2>
 <p>The HTML page of a post or a profile carries Open Graph and Twitter-card metadata: the author as title, the text (or bio and counts) as description, the first photo, video still, article cover or link-card image (else the avatar, as a small card) and, for videos, the mp4 as <code>og:video</code>. Paste a permalink (<code>/{handle}/status/{id}</code> or <code>/{handle}</code>) into a chat and its crawler gets that page even when it sends no <code>Accept</code> header, or <code>*/*</code>; everyone else keeps the Markdown default, and those routes answer with <code>Vary: Accept, User-Agent</code>. A crawler that asks for another type, or a <code>format</code> parameter, still decides. The <code>/api/v1</code> routes are for programs and never switch on the User-Agent. Crawlers recognised by a User-Agent token (case-insensitive):</p>
-${table(['Service', 'User-Agent token'], LINK_PREVIEW_CRAWLERS.map((c) => [esc(c.name), `<code>${esc(c.token)}</code>`]))}
+${table(
+  ['Service', 'User-Agent token'],
+  LINK_PREVIEW_CRAWLERS.map((c) => [esc(c.name), `<code>${esc(c.token)}</code>`]),
+)}
 
 <h2 id="paging">Paging</h2>
 <p>List routes return <code>nextCursor</code>, <code>page</code> and <code>limit</code>. Send <code>nextCursor</code> back unchanged as <code>cursor</code> to the same route, query and feed. Stop when <code>nextCursor</code> is absent: a short or empty page is not the end. <code>limit</code> is at most 20, <code>page</code> at most 10.</p>

@@ -1,5 +1,13 @@
 // /docs/reliability: one anchored section per error code, so every problem `type` URI lands on its entry.
-import { CATALOG, PROVIDER_FAILURE_KINDS, anchorFor, providerCode, providerCodeEntry, type CatalogEntry, type ProviderCode } from '../../problems/catalog.ts';
+import {
+  CATALOG,
+  PROVIDER_FAILURE_KINDS,
+  anchorFor,
+  providerCode,
+  providerCodeEntry,
+  type CatalogEntry,
+  type ProviderCode,
+} from '../../problems/catalog.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { esc, page, prose } from './html.ts';
 import { renderSafeguards } from './safeguards.ts';

@@ -15,76 +15,70 @@ export const SAFEGUARDS: readonly Safeguard[] = [
   {
     id: 'conditional-requests-are-charged',
     title: 'A 304 costs what its 200 would have cost',
-    rule:
-      'A conditional request (`If-None-Match`, `If-Modified-Since`) that had to make a live lookup (`nocache=true`, or a search feed whose cache entry expired) keeps its live-lookup charge even when it ends in 304. A 304 served from the cache never cost anything and still does not.',
+    rule: 'A conditional request (`If-None-Match`, `If-Modified-Since`) that had to make a live lookup (`nocache=true`, or a search feed whose cache entry expired) keeps its live-lookup charge even when it ends in 304. A 304 served from the cache never cost anything and still does not.',
     reason:
       '`If-None-Match: *` matches every representation, so refunding 304s made every live lookup free and let anyone drain the X sessions all users share. The upstream call has already happened when the 304 is decided. Trade-off: a poller that sends `nocache=true` pays for each poll; drop `nocache` and polls inside the cache lifetime are free.',
   },
   {
     id: 'refund-window',
     title: 'Refunds never reach the next window',
-    rule:
-      'When one policy refuses a request, the points other policies had already taken are given back, but only inside the window they were taken in (with a quarter-second margin).',
-    reason: 'A refund that lands after the window rolled over would start the new window below zero: extra allowance for whoever timed it.',
+    rule: 'When one policy refuses a request, the points other policies had already taken are given back, but only inside the window they were taken in (with a quarter-second margin).',
+    reason:
+      'A refund that lands after the window rolled over would start the new window below zero: extra allowance for whoever timed it.',
   },
   {
     id: 'impossible-status-ids',
     title: 'Status ids that cannot exist are 404 without an upstream call',
-    rule:
-      'An id of more than 19 digits, or at or above 2^63, matches the contract\'s `^[0-9]+$` but names no post the platform can have issued: it is answered 404 `not_found` at once, on every route (posts, permalinks, `url=`, oEmbed, MCP).',
-    reason: 'Such ids make upstreams answer 400; they were a free way to make the service call its providers with requests they refuse.',
+    rule: "An id of more than 19 digits, or at or above 2^63, matches the contract's `^[0-9]+$` but names no post the platform can have issued: it is answered 404 `not_found` at once, on every route (posts, permalinks, `url=`, oEmbed, MCP).",
+    reason:
+      'Such ids make upstreams answer 400; they were a free way to make the service call its providers with requests they refuse.',
   },
   {
     id: 'breakers-per-capability',
     title: 'Breakers count provider failures only, per capability',
-    rule:
-      'Each provider has one circuit breaker per capability (post, conversation, profile, timeline, followers, following, search…). Network failures, 5xx and 429 answers count toward it; any other 4xx (the upstream refusing this particular request) falls through to the next provider but is not counted. `/readyz` reports a provider unusable only when every capability it has been asked for is open.',
+    rule: 'Each provider has one circuit breaker per capability (post, conversation, profile, timeline, followers, following, search…). Network failures, 5xx and 429 answers count toward it; any other 4xx (the upstream refusing this particular request) falls through to the next provider but is not counted. `/readyz` reports a provider unusable only when every capability it has been asked for is open.',
     reason:
       'With one breaker per provider and every 400 counted, five requests for a bogus id switched FxTwitter off for every user and every kind of read. Trade-off: an upstream that starts answering every request with 4xx is not skipped by the breaker; each read still falls through to the next provider, so readers are served, at the cost of one wasted call per read.',
   },
   {
     id: 'credentials-stay-home',
     title: 'Upstream credentials never follow a redirect elsewhere',
-    rule:
-      'Upstream redirects are still followed, but a hop to another origin (host, port or scheme, so also https → http) drops `Cookie`, `Authorization`, `Proxy-Authorization`, `X-Csrf-Token` and `X-Guest-Token`.',
+    rule: 'Upstream redirects are still followed, but a hop to another origin (host, port or scheme, so also https → http) drops `Cookie`, `Authorization`, `Proxy-Authorization`, `X-Csrf-Token` and `X-Guest-Token`.',
     reason:
-      'The X sessions\' `auth_token` and `ct0` would otherwise go wherever a redirect points, over plain http if it says so. Trade-off: an X endpoint that moved to another host answers as logged out (and the read falls through to the next provider) until the operator points `THREADMARK_X_API_URL` at the new place.',
+      "The X sessions' `auth_token` and `ct0` would otherwise go wherever a redirect points, over plain http if it says so. Trade-off: an X endpoint that moved to another host answers as logged out (and the read falls through to the next provider) until the operator points `THREADMARK_X_API_URL` at the new place.",
   },
   {
     id: 'linear-text-handling',
     title: 'Text handling is linear in the size of a post',
-    rule:
-      'Trimming whitespace and trailing links out of upstream text, stripping tags from a post\'s `source`, and closing article code blocks are plain scans, not backtracking regular expressions. A 25,000-character post made of spaces, newlines or brackets renders as fast as any other.',
-    reason: 'Patterns like `/\\s+$/` backtrack quadratically over long inner runs: one such post took up to 2 s of CPU per render, on a server that renders for everyone.',
+    rule: "Trimming whitespace and trailing links out of upstream text, stripping tags from a post's `source`, and closing article code blocks are plain scans, not backtracking regular expressions. A 25,000-character post made of spaces, newlines or brackets renders as fast as any other.",
+    reason:
+      'Patterns like `/\\s+$/` backtrack quadratically over long inner runs: one such post took up to 2 s of CPU per render, on a server that renders for everyone.',
   },
   {
     id: 'client-identity',
     title: 'The client address is the one your proxy saw',
-    rule:
-      '`THREADMARK_TRUST_PROXY` takes `false`, `true` (one hop), a hop count, or a list of trusted proxy addresses and CIDR blocks; the address is read from `X-Forwarded-For` counting from the socket end. A forwarded value that is not an IP address falls back to the socket address.',
+    rule: '`THREADMARK_TRUST_PROXY` takes `false`, `true` (one hop), a hop count, or a list of trusted proxy addresses and CIDR blocks; the address is read from `X-Forwarded-For` counting from the socket end. A forwarded value that is not an IP address falls back to the socket address.',
     reason:
       'The leftmost entry is whatever the client sent when the proxy appends, and a non-address value used to become a rate-limit partition of its own: either way a caller could pick a fresh allowance per request. Trade-off: `true` means one hop rather than Fastify\'s "trust all"; deployments with two proxies in front must say `2` (or list them), or every client shares the inner proxy\'s allowance.',
   },
   {
     id: 'mcp-batches',
     title: 'An MCP batch is charged per message and capped',
-    rule:
-      'A POST to `/mcp` costs one `api-ip` point per JSON-RPC message that is not a tool call (at least one); each `tools/call` is charged by the REST route that serves it, exactly as the same read over REST. One POST carries at most 20 messages; more is 413 `batch_too_large`. Every `/mcp` response carries the RateLimit fields.',
-    reason: 'A batch of 100 messages used to be one uncharged request, and 100 tool calls in one POST could fan out to hundreds of upstream calls before any limit noticed.',
+    rule: 'A POST to `/mcp` costs one `api-ip` point per JSON-RPC message that is not a tool call (at least one); each `tools/call` is charged by the REST route that serves it, exactly as the same read over REST. One POST carries at most 20 messages; more is 413 `batch_too_large`. Every `/mcp` response carries the RateLimit fields.',
+    reason:
+      'A batch of 100 messages used to be one uncharged request, and 100 tool calls in one POST could fan out to hundreds of upstream calls before any limit noticed.',
   },
   {
     id: 'keyed-budget',
     title: 'Keyed reads have a budget of upstream reads',
-    rule:
-      'A keyed request never uses the shared cache, so each upstream read it causes costs one point of the key\'s `live-key` policy (120 a minute, listed in `RateLimit` / `RateLimit-Policy`). Account-backed search feeds charge `account-ip` / `account-key` per upstream page, so `page=N` costs N. One request is bounded by its parameters (at most 1 + 10 pages, or 2 reads for each of at most 10 feed accounts), one MCP batch by its 20 messages, and all of them together by the budget.',
+    rule: "A keyed request never uses the shared cache, so each upstream read it causes costs one point of the key's `live-key` policy (120 a minute, listed in `RateLimit` / `RateLimit-Policy`). Account-backed search feeds charge `account-ip` / `account-key` per upstream page, so `page=N` costs N. One request is bounded by its parameters (at most 1 + 10 pages, or 2 reads for each of at most 10 feed accounts), one MCP batch by its 20 messages, and all of them together by the budget.",
     reason:
       'Keyed reads were charged only for search and `nocache`: five keyed reads of a 10-account feed made 100 upstream calls, and one MCP batch of `page=10` profile reads 300. Trade-off: the shared cache would have been cheaper for everyone, but keyed responses are private by contract, so keys pay in allowance instead; a key that needs more should read fewer pages or use cursors.',
   },
   {
     id: 'admin-surface',
     title: 'Admin and operator routes are private',
-    rule:
-      'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
+    rule: 'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
     reason:
       'Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Trade-off: an operator who mistypes the token ten times waits out the window (or uses another address, or the CLI on the host).',
   },

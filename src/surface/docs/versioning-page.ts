@@ -7,7 +7,9 @@ import { esc, page, table } from './html.ts';
 
 function successorCell(op: ReturnType<typeof deprecatedOperations>[number]): string {
   if (op.successor) return `<code>GET ${esc(op.successor)}</code>`;
-  const rows = Object.entries(op.successors ?? {}).map(([k, v]) => `<code>${esc(op.successor_parameter)}=${esc(k)}</code> → <code>GET ${esc(v)}</code>`);
+  const rows = Object.entries(op.successors ?? {}).map(
+    ([k, v]) => `<code>${esc(op.successor_parameter)}=${esc(k)}</code> → <code>GET ${esc(v)}</code>`,
+  );
   return rows.join('<br>');
 }
 

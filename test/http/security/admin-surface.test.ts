@@ -13,7 +13,8 @@ after(() => s.close());
 
 describe('admin and operator surface', () => {
   test('ten wrong tokens from one address, then 429 even for the right one; other addresses are unaffected', async () => {
-    const from = (ip: string, token: string) => s.get('/admin/keys', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip } });
+    const from = (ip: string, token: string) =>
+      s.get('/admin/keys', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip } });
     for (let i = 0; i < 10; i++) {
       const res = await from('198.51.100.50', `wrong-${i}`);
       assert.equal(res.status, 401, `attempt ${i + 1}`);
@@ -30,7 +31,9 @@ describe('admin and operator surface', () => {
 
   test('a right token costs nothing: many admin calls in a row are fine', async () => {
     for (let i = 0; i < 15; i++) {
-      const res = await s.get('/admin/keys', { headers: { authorization: `Bearer ${ADMIN}`, 'x-forwarded-for': '198.51.100.60' } });
+      const res = await s.get('/admin/keys', {
+        headers: { authorization: `Bearer ${ADMIN}`, 'x-forwarded-for': '198.51.100.60' },
+      });
       assert.equal(res.status, 200);
       await res.arrayBuffer();
     }
@@ -40,7 +43,10 @@ describe('admin and operator surface', () => {
     for (const [path, init] of [
       ['/admin/keys', { headers: { authorization: `Bearer ${ADMIN}`, origin: 'https://evil.example' } }],
       ['/admin/keys', { headers: { origin: 'https://evil.example' } }],
-      ['/admin/keys', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }],
+      [
+        '/admin/keys',
+        { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } },
+      ],
       ['/healthz', { headers: { origin: 'https://evil.example' } }],
       ['/readyz', { headers: { origin: 'https://evil.example' } }],
       ['/metrics', { headers: { origin: 'https://evil.example' } }],

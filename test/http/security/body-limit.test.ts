@@ -20,8 +20,17 @@ after(() => s.close());
 
 describe('oversized bodies', () => {
   test('3 MiB to /mcp (unauthenticated) is 413 request_too_large', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(3 * 1024 * 1024) } });
-    const res = await s.get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { pad: 'x'.repeat(3 * 1024 * 1024) },
+    });
+    const res = await s.get('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body,
+    });
     assert.equal(res.status, 413);
     const p = await problemOf(res);
     assert.equal(p.code, 'request_too_large');
@@ -31,15 +40,26 @@ describe('oversized bodies', () => {
 
   test('and to the admin routes (a caller without the token gets 401 first)', async () => {
     const body = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) });
-    const anonymous = await s.get('/admin/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const anonymous = await s.get('/admin/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     assert.equal(anonymous.status, 401);
     await anonymous.arrayBuffer();
-    const res = await s.get('/admin/keys', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer admin-token-for-body-limit-tests' }, body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }) });
+    const res = await s.get('/admin/keys', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer admin-token-for-body-limit-tests' },
+      body: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+    });
     assert.equal(res.status, 413);
     assert.equal((await problemOf(res)).code, 'request_too_large');
   });
 
   test('no error-level log for any of them', () => {
-    assert.deepEqual(logged.map((l) => l.level), []);
+    assert.deepEqual(
+      logged.map((l) => l.level),
+      [],
+    );
   });
 });

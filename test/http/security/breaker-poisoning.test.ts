@@ -72,7 +72,9 @@ describe('breaker poisoning', () => {
     s = await startStack({ THREADMARK_BREAKER_THRESHOLD: '3', THREADMARK_UPSTREAM_RETRIES: '0' });
     s.sim.addFault({ target: 'fxtwitter', kind: 'status', status: 500, match: '/2/search' });
     for (let i = 0; i < 4; i++) {
-      const res = await s.get(`/api/v1/search?q=${SEARCH_TERMS.caching}&nocache=true`, { headers: { 'x-forwarded-for': `10.9.9.${i}` } });
+      const res = await s.get(`/api/v1/search?q=${SEARCH_TERMS.caching}&nocache=true`, {
+        headers: { 'x-forwarded-for': `10.9.9.${i}` },
+      });
       await res.arrayBuffer();
       assert.ok(res.status >= 500, `search ${i}: ${res.status}`);
     }
@@ -89,7 +91,19 @@ describe('breaker poisoning', () => {
 test('/docs/reliability documents the safeguards and their trade-offs', async () => {
   s = await startStack();
   const html = await (await s.get('/docs/reliability')).text();
-  for (const id of ['safeguards', 'conditional-requests-are-charged', 'impossible-status-ids', 'breakers-per-capability', 'refund-window', 'credentials-stay-home', 'linear-text-handling', 'client-identity', 'mcp-batches', 'keyed-budget', 'admin-surface']) {
+  for (const id of [
+    'safeguards',
+    'conditional-requests-are-charged',
+    'impossible-status-ids',
+    'breakers-per-capability',
+    'refund-window',
+    'credentials-stay-home',
+    'linear-text-handling',
+    'client-identity',
+    'mcp-batches',
+    'keyed-budget',
+    'admin-surface',
+  ]) {
     assert.match(html, new RegExp(`id="${id}"`), id);
   }
 });

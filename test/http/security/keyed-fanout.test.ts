@@ -13,7 +13,12 @@ import { xAccounts } from '../../../sim/routes/x-accounts.ts';
 const ADMIN = 'admin-token-for-fanout-tests';
 const dir = mkdtempSync(join(tmpdir(), 'tm-fanout-'));
 const SESSIONS = join(dir, 'sessions.jsonl');
-writeFileSync(SESSIONS, [1, 2, 3, 4].map((i) => JSON.stringify({ username: `fan${i}`, auth_token: `fan_tok_${i}`, ct0: `fan_ct0_${i}` })).join('\n') + '\n');
+writeFileSync(
+  SESSIONS,
+  [1, 2, 3, 4]
+    .map((i) => JSON.stringify({ username: `fan${i}`, auth_token: `fan_tok_${i}`, ct0: `fan_ct0_${i}` }))
+    .join('\n') + '\n',
+);
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 let s: Stack | undefined;
@@ -33,7 +38,8 @@ async function newKey(st: Stack, accountQuota?: number): Promise<string> {
   return ((await res.json()) as { key: string }).key;
 }
 
-const member = (res: Response, policy: string) => Number(new RegExp(`"${policy}";r=(\\d+)`).exec(res.headers.get('ratelimit') ?? '')?.[1] ?? NaN);
+const member = (res: Response, policy: string) =>
+  Number(new RegExp(`"${policy}";r=(\\d+)`).exec(res.headers.get('ratelimit') ?? '')?.[1] ?? NaN);
 const PUBLIC = [HANDLES.alice, HANDLES.bob, HANDLES.carol, HANDLES.dave, HANDLES.big, HANDLES.hostile];
 
 describe('keyed fan-out', () => {
@@ -49,7 +55,8 @@ describe('keyed fan-out', () => {
       await res.arrayBuffer();
       statuses.push(res.status);
       calls.push(s.sim.calls());
-      if (res.status === 200) assert.equal(member(res, 'live-key'), 120 - 12 * (i + 1), 'profile + timeline per account');
+      if (res.status === 200)
+        assert.equal(member(res, 'live-key'), 120 - 12 * (i + 1), 'profile + timeline per account');
     }
     // 6 accounts x (profile + timeline) = 12 reads a request: ten fit in 120 a minute.
     assert.deepEqual(statuses, [...Array(10).fill(200), 429, 429]);
@@ -68,22 +75,35 @@ describe('keyed fan-out', () => {
     }));
     const res = await s.get('/mcp', {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify(batch),
     });
     assert.equal(res.status, 200);
     const out = (await res.json()) as Array<{ result: { isError?: boolean; content: Array<{ text: string }> } }>;
     const made = s.sim.calls() - before;
     assert.ok(made <= 120, `upstream calls ${made}`);
-    assert.ok(out.some((r) => r.result.isError && r.result.content[0]!.text.includes('"rate_limited"')), 'the rest were refused');
+    assert.ok(
+      out.some((r) => r.result.isError && r.result.content[0]!.text.includes('"rate_limited"')),
+      'the rest were refused',
+    );
   });
 
   test('account-backed page=N walks are charged per upstream page', async () => {
-    s = await startStack({ THREADMARK_ADMIN_TOKEN: ADMIN, THREADMARK_PROVIDERS: 'x,fxtwitter', THREADMARK_X_SESSIONS: SESSIONS });
+    s = await startStack({
+      THREADMARK_ADMIN_TOKEN: ADMIN,
+      THREADMARK_PROVIDERS: 'x,fxtwitter',
+      THREADMARK_X_SESSIONS: SESSIONS,
+    });
     const key = await newKey(s, 20);
     const pages = () => s!.sim.calls({ target: 'x', path: '/SearchTimeline' });
     let before = pages();
-    const res = await s.get('/api/v1/search?q=caching&feed=photos&page=3&limit=1', { headers: { authorization: `Bearer ${key}` } });
+    const res = await s.get('/api/v1/search?q=caching&feed=photos&page=3&limit=1', {
+      headers: { authorization: `Bearer ${key}` },
+    });
     await res.arrayBuffer();
     assert.equal(res.status, 200);
     const walked = pages() - before;

@@ -13,7 +13,11 @@ after(() => s.close());
 
 const apiIp = (res: Response) => Number(/"api-ip";r=(\d+)/.exec(res.headers.get('ratelimit') ?? '')?.[1]);
 const post = (body: unknown) =>
-  s.get('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
+  s.get('/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
 const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
 
 describe('/mcp charging', () => {
@@ -32,7 +36,12 @@ describe('/mcp charging', () => {
 
   test('tool calls are charged once each, by the route that serves them', async () => {
     const before = apiIp(await s.get('/api'));
-    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'read_profile', arguments: { handle: HANDLES.alice, limit: 1 } } });
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'read_profile', arguments: { handle: HANDLES.alice, limit: 1 } },
+    });
     const res = await post([call(1), call(2), call(3)]);
     assert.equal(res.status, 200);
     await res.arrayBuffer();

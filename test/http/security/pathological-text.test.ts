@@ -10,8 +10,12 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 
-const FIXTURE = JSON.parse(readFileSync(new URL('../../fixtures/fxtwitter/v2-status-article-1900000000000000020.json', import.meta.url), 'utf8')) as {
-  status: Record<string, unknown> & { article: { content: { entityMap: Array<{ key: string; value: { data: Record<string, unknown> } }> } } };
+const FIXTURE = JSON.parse(
+  readFileSync(new URL('../../fixtures/fxtwitter/v2-status-article-1900000000000000020.json', import.meta.url), 'utf8'),
+) as {
+  status: Record<string, unknown> & {
+    article: { content: { entityMap: Array<{ key: string; value: { data: Record<string, unknown> } }> } };
+  };
 };
 const N = 25_000;
 const TEXTS: Record<string, string> = {
@@ -44,9 +48,12 @@ let s: Stack;
 before(async () => {
   upstream = createServer((req, res) => {
     const id = /\/2\/(?:status|thread|conversation)\/(\d+)/.exec(req.url ?? '')?.[1];
-    if (!id || (id !== ARTICLE_ID && !ids.includes(id))) return res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":404}');
+    if (!id || (id !== ARTICLE_ID && !ids.includes(id)))
+      return res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":404}');
     const status = statusFor(id);
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 200, status, thread: null, author: (status as { author: unknown }).author }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ code: 200, status, thread: null, author: (status as { author: unknown }).author }));
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const port = (upstream.address() as { port: number }).port;
@@ -58,7 +65,9 @@ after(async () => {
 });
 
 const BOUND_MS = 1000;
-const VARIANTS = ['', '&full=true', '&format=obsidian', '&format=json'].flatMap((q) => (q ? ['text/markdown'] : ['text/markdown', 'text/html']).map((accept) => ({ q, accept })));
+const VARIANTS = ['', '&full=true', '&format=obsidian', '&format=json'].flatMap((q) =>
+  (q ? ['text/markdown'] : ['text/markdown', 'text/html']).map((accept) => ({ q, accept })),
+);
 
 /** Milliseconds for each representation of one post, in VARIANTS order; the first one includes the upstream read and parse. */
 async function timings(id: string): Promise<number[]> {
@@ -84,7 +93,10 @@ describe('pathological posts', () => {
       const got = await timings(id);
       got.forEach((ms, i) => {
         const bound = BOUND_MS + 10 * baseline[i]!;
-        assert.ok(ms < bound, `${id}${VARIANTS[i]!.q} as ${VARIANTS[i]!.accept}: ${ms.toFixed(0)} ms, bound ${bound.toFixed(0)} ms`);
+        assert.ok(
+          ms < bound,
+          `${id}${VARIANTS[i]!.q} as ${VARIANTS[i]!.accept}: ${ms.toFixed(0)} ms, bound ${bound.toFixed(0)} ms`,
+        );
       });
     });
   }

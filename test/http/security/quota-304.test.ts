@@ -11,7 +11,12 @@ import { xAccounts } from '../../../sim/routes/x-accounts.ts';
 const dir = mkdtempSync(join(tmpdir(), 'tm-quota-304-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const SESSIONS = join(dir, 'sessions.jsonl');
-writeFileSync(SESSIONS, [1, 2, 3].map((i) => JSON.stringify({ username: `q304_${i}`, auth_token: `q304_tok_${i}`, ct0: `q304_ct0_${i}` })).join('\n') + '\n');
+writeFileSync(
+  SESSIONS,
+  [1, 2, 3]
+    .map((i) => JSON.stringify({ username: `q304_${i}`, auth_token: `q304_tok_${i}`, ct0: `q304_ct0_${i}` }))
+    .join('\n') + '\n',
+);
 
 let s: Stack | undefined;
 afterEach(async () => {
@@ -20,7 +25,8 @@ afterEach(async () => {
   xAccounts.reset();
 });
 
-const remaining = (field: string | null, policy: string) => Number(new RegExp(`"${policy}";r=(\\d+)`).exec(field ?? '')?.[1] ?? NaN);
+const remaining = (field: string | null, policy: string) =>
+  Number(new RegExp(`"${policy}";r=(\\d+)`).exec(field ?? '')?.[1] ?? NaN);
 
 describe('304 refunds', () => {
   test('If-None-Match: * on an account-backed search feed is charged like any live lookup', async () => {
@@ -30,7 +36,9 @@ describe('304 refunds', () => {
     const calls: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 25; i++) {
-      const res = await s.get(`/search/rss?q=threadmark&feed=photos&nocache=true`, { headers: { 'if-none-match': '*' } });
+      const res = await s.get(`/search/rss?q=threadmark&feed=photos&nocache=true`, {
+        headers: { 'if-none-match': '*' },
+      });
       await res.arrayBuffer();
       statuses.push(res.status);
       calls.push(xCalls());
@@ -59,6 +67,10 @@ describe('304 refunds', () => {
     }
     const fresh = await s.get(`${path}&nocache=true`, { headers: { 'if-none-match': etag } });
     assert.equal(fresh.status, 304);
-    assert.equal(remaining(fresh.headers.get('ratelimit'), 'search-ip'), 3, 'the live poll is charged although it ended in 304');
+    assert.equal(
+      remaining(fresh.headers.get('ratelimit'), 'search-ip'),
+      3,
+      'the live poll is charged although it ended in 304',
+    );
   });
 });

@@ -11,7 +11,10 @@ import { fetchUpstream } from '../../../src/providers/http.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'tm-redirect-'));
 const SESSIONS = join(dir, 'sessions.jsonl');
-writeFileSync(SESSIONS, JSON.stringify({ username: 'victim', auth_token: 'SECRET_AUTH_TOKEN', ct0: 'SECRET_CT0' }) + '\n');
+writeFileSync(
+  SESSIONS,
+  JSON.stringify({ username: 'victim', auth_token: 'SECRET_AUTH_TOKEN', ct0: 'SECRET_CT0' }) + '\n',
+);
 
 const seen: IncomingHttpHeaders[] = [];
 let recorder: Server;
@@ -20,7 +23,9 @@ let recorderUrl = '';
 let redirectorUrl = '';
 
 function listen(server: Server, host: string): Promise<string> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve(`http://${host}:${(server.address() as { port: number }).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, host, () => resolve(`http://${host}:${(server.address() as { port: number }).port}`)),
+  );
 }
 
 before(async () => {
@@ -53,7 +58,11 @@ describe('redirects and credentials', () => {
   test('an X endpoint redirecting to another host does not receive the session cookies, through the real server', async () => {
     let s: Stack | undefined;
     try {
-      s = await startStack({ THREADMARK_PROVIDERS: 'x,fxtwitter', THREADMARK_X_SESSIONS: SESSIONS, THREADMARK_X_API_URL: `${redirectorUrl}/i/api` });
+      s = await startStack({
+        THREADMARK_PROVIDERS: 'x,fxtwitter',
+        THREADMARK_X_SESSIONS: SESSIONS,
+        THREADMARK_X_API_URL: `${redirectorUrl}/i/api`,
+      });
       seen.length = 0;
       const res = await s.get('/api/v1/search?q=threadmark&feed=users');
       await res.arrayBuffer();
@@ -70,7 +79,12 @@ describe('redirects and credentials', () => {
   });
 
   test('the upstream client drops credentials on a cross-origin hop, keeps them on a same-origin one', async () => {
-    const headers = { cookie: 'auth_token=SECRET_AUTH_TOKEN', authorization: 'Bearer x', 'x-csrf-token': 'SECRET_CT0', 'x-keep': 'yes' };
+    const headers = {
+      cookie: 'auth_token=SECRET_AUTH_TOKEN',
+      authorization: 'Bearer x',
+      'x-csrf-token': 'SECRET_CT0',
+      'x-keep': 'yes',
+    };
     seen.length = 0;
     await fetchUpstream('x', `${redirectorUrl}/cross`, { timeoutMs: 2000, headers });
     assert.equal(seen.length, 1);

@@ -34,7 +34,11 @@ describe('client identity behind proxies', () => {
   test('a hop count picks the address that many hops from the socket', async () => {
     await withStack('2', async (s) => {
       assert.equal(await apiIpRemaining(s, 'spoofed, 198.51.100.20, 10.0.0.1'), 599);
-      assert.equal(await apiIpRemaining(s, '203.0.113.9, 198.51.100.20, 10.0.0.2'), 598, 'same client through another edge');
+      assert.equal(
+        await apiIpRemaining(s, '203.0.113.9, 198.51.100.20, 10.0.0.2'),
+        598,
+        'same client through another edge',
+      );
       assert.equal(await apiIpRemaining(s, '198.51.100.21, 10.0.0.1'), 599);
     });
   });
@@ -42,7 +46,11 @@ describe('client identity behind proxies', () => {
   test('a CIDR list trusts only those proxies, walking from the socket', async () => {
     await withStack('127.0.0.1/8, 10.0.0.0/8', async (s) => {
       assert.equal(await apiIpRemaining(s, '203.0.113.1, 198.51.100.30, 10.1.2.3'), 599);
-      assert.equal(await apiIpRemaining(s, '203.0.113.2, 198.51.100.30, 10.9.9.9'), 598, 'first untrusted hop from the right');
+      assert.equal(
+        await apiIpRemaining(s, '203.0.113.2, 198.51.100.30, 10.9.9.9'),
+        598,
+        'first untrusted hop from the right',
+      );
       assert.equal(await apiIpRemaining(s, '198.51.100.31'), 599);
     });
   });
@@ -64,7 +72,11 @@ describe('client identity behind proxies', () => {
     assert.equal(loadConfig({ ...base, THREADMARK_TRUST_PROXY: 'true' }).trustProxy, 1);
     assert.equal(loadConfig({ ...base, THREADMARK_TRUST_PROXY: '3' }).trustProxy, 3);
     assert.equal(loadConfig({ ...base, THREADMARK_TRUST_PROXY: '0' }).trustProxy, false);
-    assert.deepEqual(loadConfig({ ...base, THREADMARK_TRUST_PROXY: '10.0.0.0/8, 192.168.1.1,::1' }).trustProxy, ['10.0.0.0/8', '192.168.1.1', '::1']);
+    assert.deepEqual(loadConfig({ ...base, THREADMARK_TRUST_PROXY: '10.0.0.0/8, 192.168.1.1,::1' }).trustProxy, [
+      '10.0.0.0/8',
+      '192.168.1.1',
+      '::1',
+    ]);
     for (const bad of ['maybe', '-1', '10.0.0.0/33', '10.0.0', '1.5']) {
       assert.throws(() => loadConfig({ ...base, THREADMARK_TRUST_PROXY: bad }), /THREADMARK_TRUST_PROXY/, bad);
     }

@@ -93,7 +93,11 @@ test('merged pages keep the envelope, hold every item and count the pages', () =
     { markdown: 'm2', items: [3], page: 2, limit: 2 },
   ]);
   assert.deepEqual(merged, { items: [1, 2, 3], limit: 2, source: 'fx', pages: 2 });
-  assert.deepEqual(mergePages([{ profile: { handle: 'a' }, posts: [1], page: 1 }]), { profile: { handle: 'a' }, posts: [1], pages: 1 });
+  assert.deepEqual(mergePages([{ profile: { handle: 'a' }, posts: [1], page: 1 }]), {
+    profile: { handle: 'a' },
+    posts: [1],
+    pages: 1,
+  });
 });
 
 test('--all follows nextCursor to the end with a progress line per page', async () => {
@@ -103,14 +107,23 @@ test('--all follows nextCursor to the end with a progress line per page', async 
     c3: { markdown: '# F\n- c', items: ['c'], page: 3, limit: 1 },
   });
   const io = memoryIO();
-  const code = await runList(new Client(transport), 'followers', 'bob', { format: 'markdown', all: true, limit: 1 }, io);
+  const code = await runList(
+    new Client(transport),
+    'followers',
+    'bob',
+    { format: 'markdown', all: true, limit: 1 },
+    io,
+  );
   assert.equal(code, EXIT.ok);
   assert.equal(io.out(), '# F\n- a\n\n# F\n- b\n\n# F\n- c\n');
   assert.equal(io.err().trim().split('\n').length, 3);
   assert.match(io.err(), /page 2: 0 items, 1 in all, more to come/);
   assert.match(io.err(), /page 3: 1 items, 2 in all, done/);
   // An empty page is not the end; every request carried the limit and asked for JSON.
-  assert.deepEqual(transport.calls.map((c) => c.query.cursor), [undefined, 'c2', 'c3']);
+  assert.deepEqual(
+    transport.calls.map((c) => c.query.cursor),
+    [undefined, 'c2', 'c3'],
+  );
   assert.ok(transport.calls.every((c) => c.query.limit === '1' && c.query.format === 'json'));
 
   const json = memoryIO();
@@ -145,7 +158,14 @@ test('usage mistakes exit 2 with one line, before any connection is made', async
 });
 
 test('--help and --version succeed on stdout', async () => {
-  for (const argv of [['--help'], ['read', '--help'], ['search', '--help'], ['serve', '--help'], ['keys', '--help'], ['--version']]) {
+  for (const argv of [
+    ['--help'],
+    ['read', '--help'],
+    ['search', '--help'],
+    ['serve', '--help'],
+    ['keys', '--help'],
+    ['--version'],
+  ]) {
     const io = memoryIO();
     assert.equal(await runCli(argv, io), EXIT.ok, argv.join(' '));
     assert.ok(io.out().length > 0);

@@ -32,7 +32,8 @@ test('every command, and every option of the reading commands, is named', () => 
 });
 
 test('every command and option the skill names exists', () => {
-  for (const [, name] of SKILL.matchAll(/`threadmark ([a-z][a-z-]*)/g)) assert.ok(commands.has(name!), `threadmark ${name}`);
+  for (const [, name] of SKILL.matchAll(/`threadmark ([a-z][a-z-]*)/g))
+    assert.ok(commands.has(name!), `threadmark ${name}`);
   const known = new Set(program.commands.flatMap((c) => c.options.map((o) => o.long!)));
   for (const [flag] of SKILL.matchAll(/--[a-z][a-z-]+/g)) assert.ok(known.has(flag), flag);
 });
@@ -44,7 +45,15 @@ test('every MCP tool and its route is named, and every exit code explained', () 
     assert.ok(SKILL.includes(decl.path.replace('{handle}', '{handle}')), decl.path);
   }
   for (const code of Object.values(EXIT)) assert.match(SKILL, new RegExp(`^\\| ${code} \\|`, 'm'), `exit ${code}`);
-  for (const p of ['budget', 'since_id', 'nextCursor', 'invalid_budget', 'invalid_since_id', 'rate_limited', 'not_found']) {
+  for (const p of [
+    'budget',
+    'since_id',
+    'nextCursor',
+    'invalid_budget',
+    'invalid_since_id',
+    'rate_limited',
+    'not_found',
+  ]) {
     assert.ok(SKILL.includes(p), p);
   }
 });

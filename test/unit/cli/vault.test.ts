@@ -38,7 +38,11 @@ test('safe names are bounded in bytes without cutting a grapheme', () => {
 });
 
 test('note names start with handle and id and drop links from the excerpt', () => {
-  const name = noteName({ id: '19', author: { handle: 'alice_dev' }, text: 'Why caching matters https://t.co/x #caching: part 1/2' });
+  const name = noteName({
+    id: '19',
+    author: { handle: 'alice_dev' },
+    text: 'Why caching matters https://t.co/x #caching: part 1/2',
+  });
   assert.equal(name, 'alice_dev 19 Why caching matters caching part 1 2');
   assert.equal(noteName({ id: '7', author: { handle: 'bob' } }), 'bob 7');
 });

@@ -10,8 +10,14 @@ const policy = { mode: 'shared' } as const;
 
 function post(id: string, handle: string, parent?: { id?: string; handle: string }): Post {
   return {
-    id, url: `https://x.com/${handle}/status/${id}`, author: { id: `u-${handle}`, handle, name: handle },
-    createdAt: '2026-01-01T00:00:00.000Z', text: id, segments: [{ type: 'text', text: id }], media: [], metrics: {},
+    id,
+    url: `https://x.com/${handle}/status/${id}`,
+    author: { id: `u-${handle}`, handle, name: handle },
+    createdAt: '2026-01-01T00:00:00.000Z',
+    text: id,
+    segments: [{ type: 'text', text: id }],
+    media: [],
+    metrics: {},
     ...(parent ? { replyTo: parent } : {}),
   };
 }
@@ -44,7 +50,10 @@ function source(fail: (id: string) => Error | undefined = () => undefined): Ance
 test('posts the bundle holds are not read again; the walk reads the rest up to the root', async () => {
   const src = source();
   const chain = await ancestorChain(src, bundle([posts.get('3')!], true), 'full', policy);
-  assert.deepEqual(chain.posts.map((p) => p.id), ['1', '2', '3']);
+  assert.deepEqual(
+    chain.posts.map((p) => p.id),
+    ['1', '2', '3'],
+  );
   assert.deepEqual(src.reads, ['2', '1']);
   assert.equal(chain.end, 'root');
 });
@@ -54,7 +63,10 @@ test("a single-post source's parent carries no reply fields: it is read again to
   delete bare.replyTo;
   const src = source();
   const chain = await ancestorChain(src, bundle([bare]), 'full', policy);
-  assert.deepEqual(chain.posts.map((p) => p.id), ['1', '2', '3']);
+  assert.deepEqual(
+    chain.posts.map((p) => p.id),
+    ['1', '2', '3'],
+  );
   assert.deepEqual(src.reads, ['3', '2', '1']);
 });
 
@@ -86,7 +98,12 @@ test('a spent budget ends the walk as cut short, said in the warnings', async ()
     budget: () => ({ expired: true }),
     conversation: async () => ({ value: bundle(), source: 'test', cache: 'miss', warnings: [] }),
   };
-  const { read, settled } = await readPost(src, '4', { thread: 'full', context: 'full', replies: 'off', userinfo: 'off', full: false, nocache: false }, policy);
+  const { read, settled } = await readPost(
+    src,
+    '4',
+    { thread: 'full', context: 'full', replies: 'off', userinfo: 'off', full: false, nocache: false },
+    policy,
+  );
   assert.equal(settled, false);
   assert.equal(read.earlier, 'cut_short');
   assert.deepEqual(read.parents, []);

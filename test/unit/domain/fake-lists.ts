@@ -23,7 +23,12 @@ export function pageOf<T>(items: T[], call: PageCall, source = 'fake', endCursor
   const slice = items.slice(start, start + call.count);
   const more = start + call.count < items.length;
   const nextCursor = more ? `c${start + call.count}` : endCursor === 'repeat' ? call.cursor : undefined;
-  return { value: { items: slice, ...(nextCursor ? { nextCursor } : {}) }, source: call.provider ?? source, cache: 'miss', warnings: [] };
+  return {
+    value: { items: slice, ...(nextCursor ? { nextCursor } : {}) },
+    source: call.provider ?? source,
+    cache: 'miss',
+    warnings: [],
+  };
 }
 
 export interface FakeData {
@@ -39,7 +44,11 @@ export interface FakeData {
 export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } {
   const calls: Call[] = [];
   const record = (method: string, handle: string | undefined, call?: PageCall) =>
-    calls.push({ method, ...(handle ? { handle } : {}), ...(call ? { provider: call.provider, cursor: call.cursor, count: call.count } : {}) });
+    calls.push({
+      method,
+      ...(handle ? { handle } : {}),
+      ...(call ? { provider: call.provider, cursor: call.cursor, count: call.count } : {}),
+    });
   const lists: ListSource = {
     async profile(handle) {
       record('profile', handle);

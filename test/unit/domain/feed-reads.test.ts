@@ -21,33 +21,60 @@ describe('readProfileFeed', () => {
     const { lists } = fakeLists({ profiles: { alice }, timelines: { alice: [a2, aReply, a1] } });
     const read = await readProfileFeed(lists, { handles: ['alice'], kind: 'posts' }, POLICY);
     assert.deepEqual(read.authors, [alice]);
-    assert.deepEqual(read.posts.map((p) => p.id), ['a2', 'a1']);
+    assert.deepEqual(
+      read.posts.map((p) => p.id),
+      ['a2', 'a1'],
+    );
     assert.equal(read.source, 'fake');
     assert.equal(read.cache, 'miss');
     const withReplies = await readProfileFeed(lists, { handles: ['alice'], kind: 'with_replies' }, POLICY);
-    assert.deepEqual(withReplies.posts.map((p) => p.id), ['a3', 'a2', 'a1']);
+    assert.deepEqual(
+      withReplies.posts.map((p) => p.id),
+      ['a3', 'a2', 'a1'],
+    );
   });
 
   test('several accounts merge newest first; one that is not public is left out with a warning', async () => {
     const { lists } = fakeLists({ profiles: { alice, bob }, timelines: { alice: [a2, a1], bob: [b1, bRepost] } });
     const read = await readProfileFeed(lists, { handles: ['alice', 'ghost', 'bob'], kind: 'posts' }, POLICY);
-    assert.deepEqual(read.authors.map((a) => a.handle), ['alice', 'bob']);
-    assert.deepEqual(read.posts.map((p) => p.id), ['a2', 'b1', 'a1']);
+    assert.deepEqual(
+      read.authors.map((a) => a.handle),
+      ['alice', 'bob'],
+    );
+    assert.deepEqual(
+      read.posts.map((p) => p.id),
+      ['a2', 'b1', 'a1'],
+    );
     assert.deepEqual(read.warnings, ['@ghost left out: not public']);
   });
 
   test('a single missing account, or every account missing, is not_found', async () => {
     const { lists } = fakeLists({ profiles: {} });
-    await assert.rejects(readProfileFeed(lists, { handles: ['ghost'], kind: 'posts' }, POLICY), (e) => codeOf(e) === 'not_found');
-    await assert.rejects(readProfileFeed(lists, { handles: ['ghost', 'shade'], kind: 'posts' }, POLICY), (e) => codeOf(e) === 'not_found');
+    await assert.rejects(
+      readProfileFeed(lists, { handles: ['ghost'], kind: 'posts' }, POLICY),
+      (e) => codeOf(e) === 'not_found',
+    );
+    await assert.rejects(
+      readProfileFeed(lists, { handles: ['ghost', 'shade'], kind: 'posts' }, POLICY),
+      (e) => codeOf(e) === 'not_found',
+    );
   });
 });
 
 describe('readSearchFeed', () => {
   test('the posts of a search page in search order; accounts are not feed items', async () => {
-    const { lists, calls } = fakeLists({ search: [{ kind: 'post', post: a1 }, { kind: 'user', user: bob }, { kind: 'post', post: a2 }] });
+    const { lists, calls } = fakeLists({
+      search: [
+        { kind: 'post', post: a1 },
+        { kind: 'user', user: bob },
+        { kind: 'post', post: a2 },
+      ],
+    });
     const read = await readSearchFeed(lists, { q: 'cats', feed: 'top' }, POLICY);
-    assert.deepEqual(read.posts.map((p) => p.id), ['a1', 'a2']);
+    assert.deepEqual(
+      read.posts.map((p) => p.id),
+      ['a1', 'a2'],
+    );
     assert.equal(calls[0]!.method, 'search:top:cats');
   });
 });

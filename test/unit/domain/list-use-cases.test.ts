@@ -21,44 +21,73 @@ describe('readProfile', () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, reply, shared, older] } });
     const { read, cache } = await readProfile(src, { ref: { handle: 'Alice' }, limit: 3 }, POLICY);
     assert.equal(read.profile, alice);
-    assert.deepEqual(read.posts.map((p) => p.id), ['1']);
+    assert.deepEqual(
+      read.posts.map((p) => p.id),
+      ['1'],
+    );
     assert.equal(read.page, 1);
     assert.equal(read.limit, 3);
     assert.ok(read.nextCursor, 'a short page is not the end');
     assert.equal(cache, 'miss');
     const next = await readProfile(src, { ref: { handle: 'alice' }, cursor: read.nextCursor, limit: 3 }, POLICY);
-    assert.deepEqual(next.read.posts.map((p) => p.id), ['4']);
+    assert.deepEqual(
+      next.read.posts.map((p) => p.id),
+      ['4'],
+    );
     assert.equal(next.read.nextCursor, undefined);
   });
 
   test('the profile is read once, even on a page=N walk', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, older, original, older] } });
     await readProfile(src, { ref: { handle: 'alice' }, page: 3, limit: 1 }, POLICY);
-    assert.deepEqual(src.calls.map((c) => c.method), ['profile', 'timeline', 'timeline', 'timeline']);
+    assert.deepEqual(
+      src.calls.map((c) => c.method),
+      ['profile', 'timeline', 'timeline', 'timeline'],
+    );
   });
 
   test('a missing account is not_found; a cursor from another handle is invalid_cursor', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, older] } });
     await assert.rejects(readProfile(src, { ref: { handle: 'nobody' } }, POLICY), (e) => codeOf(e) === 'not_found');
     const { read } = await readProfile(src, { ref: { handle: 'alice' }, limit: 1 }, POLICY);
-    await assert.rejects(readProfile(src, { ref: { handle: 'bob' }, cursor: read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    await assert.rejects(
+      readProfile(src, { ref: { handle: 'bob' }, cursor: read.nextCursor }, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
   });
 });
 
 test('readProfile by account id reads the profile behind the id; a window reads the posts through X search', async () => {
-  const src = sources({ profiles: { alice }, timelines: { alice: [original] }, search: [{ kind: 'post', post: older }, { kind: 'user', user: alice }] });
+  const src = sources({
+    profiles: { alice },
+    timelines: { alice: [original] },
+    search: [
+      { kind: 'post', post: older },
+      { kind: 'user', user: alice },
+    ],
+  });
   const byId = await readProfile(src, { ref: { accountId: alice.id } }, POLICY);
   assert.equal(byId.read.profile, alice);
-  assert.deepEqual(byId.read.posts.map((p) => p.id), ['1']);
+  assert.deepEqual(
+    byId.read.posts.map((p) => p.id),
+    ['1'],
+  );
   const window = { iso: { since: '2026-03-01T00:00:00.000Z' }, operators: 'since_time:1772323200' };
   const windowed = await readProfile(src, { ref: { handle: 'alice' }, window }, POLICY);
   assert.deepEqual(windowed.read.window, window.iso);
-  assert.deepEqual(windowed.read.posts.map((p) => p.id), ['4'], 'only posts, from the search');
+  assert.deepEqual(
+    windowed.read.posts.map((p) => p.id),
+    ['4'],
+    'only posts, from the search',
+  );
   assert.ok(src.calls.some((c) => c.method === 'search:latest:from:alice since_time:1772323200'));
   // A cursor issued inside one window is not valid in another, nor without one.
   const paged = await readProfile(src, { ref: { handle: 'alice' }, window, limit: 1 }, POLICY);
   assert.ok(paged.read.nextCursor);
-  await assert.rejects(readProfile(src, { ref: { handle: 'alice' }, cursor: paged.read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+  await assert.rejects(
+    readProfile(src, { ref: { handle: 'alice' }, cursor: paged.read.nextCursor }, POLICY),
+    (e) => codeOf(e) === 'invalid_cursor',
+  );
 });
 
 describe('readConnections', () => {
@@ -69,25 +98,51 @@ describe('readConnections', () => {
     const { read } = await readConnections(src, { kind: 'followers', handle: 'alice', limit: 2 }, POLICY);
     assert.equal(read.kind, 'followers');
     assert.equal(read.handle, 'alice');
-    assert.deepEqual(read.items.map((a) => a.handle), ['f1', 'f2']);
-    const next = await readConnections(src, { kind: 'followers', handle: 'alice', cursor: read.nextCursor, limit: 2 }, POLICY);
-    assert.deepEqual(next.read.items.map((a) => a.handle), ['f3']);
+    assert.deepEqual(
+      read.items.map((a) => a.handle),
+      ['f1', 'f2'],
+    );
+    const next = await readConnections(
+      src,
+      { kind: 'followers', handle: 'alice', cursor: read.nextCursor, limit: 2 },
+      POLICY,
+    );
+    assert.deepEqual(
+      next.read.items.map((a) => a.handle),
+      ['f3'],
+    );
     // Each request reads the (cached) profile alongside its first page, to tell a missing account from an empty list.
-    assert.deepEqual(src.calls.map((c) => c.method), ['profile', 'followers', 'profile', 'followers']);
+    assert.deepEqual(
+      src.calls.map((c) => c.method),
+      ['profile', 'followers', 'profile', 'followers'],
+    );
     await readConnections(src, { kind: 'followers', handle: 'alice', page: 2, limit: 1 }, POLICY);
-    assert.deepEqual(src.calls.slice(4).map((c) => c.method), ['profile', 'followers', 'followers'], 'a page=N walk checks it once');
+    assert.deepEqual(
+      src.calls.slice(4).map((c) => c.method),
+      ['profile', 'followers', 'followers'],
+      'a page=N walk checks it once',
+    );
   });
 
   test('a followers cursor is not a following cursor', async () => {
     const src = sources({ profiles: { alice }, followers: { alice: followers }, following: { alice: followers } });
     const { read } = await readConnections(src, { kind: 'followers', handle: 'alice', limit: 1 }, POLICY);
-    await assert.rejects(readConnections(src, { kind: 'following', handle: 'alice', cursor: read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    await assert.rejects(
+      readConnections(src, { kind: 'following', handle: 'alice', cursor: read.nextCursor }, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
   });
 
   test('a missing account is not_found even when its list fails upstream; a failing list of a real account is that failure', async () => {
     const src = sources({ profiles: { alice }, failingLists: ['ghost', 'alice'] });
-    await assert.rejects(readConnections(src, { kind: 'following', handle: 'ghost' }, POLICY), (e) => codeOf(e) === 'not_found');
-    await assert.rejects(readConnections(src, { kind: 'following', handle: 'alice' }, POLICY), (e) => codeOf(e) === 'upstream_error');
+    await assert.rejects(
+      readConnections(src, { kind: 'following', handle: 'ghost' }, POLICY),
+      (e) => codeOf(e) === 'not_found',
+    );
+    await assert.rejects(
+      readConnections(src, { kind: 'following', handle: 'alice' }, POLICY),
+      (e) => codeOf(e) === 'upstream_error',
+    );
   });
 });
 
@@ -96,9 +151,18 @@ describe('readSearch', () => {
 
   test('terms are trimmed and folded; empty is missing_query, over 512 characters invalid_query', () => {
     assert.equal(normalizeQuery('  cats \n and   dogs '), 'cats and dogs');
-    assert.throws(() => normalizeQuery('   '), (e) => codeOf(e) === 'missing_query');
-    assert.throws(() => normalizeQuery(undefined), (e) => codeOf(e) === 'missing_query');
-    assert.throws(() => normalizeQuery('x'.repeat(513)), (e) => codeOf(e) === 'invalid_query');
+    assert.throws(
+      () => normalizeQuery('   '),
+      (e) => codeOf(e) === 'missing_query',
+    );
+    assert.throws(
+      () => normalizeQuery(undefined),
+      (e) => codeOf(e) === 'missing_query',
+    );
+    assert.throws(
+      () => normalizeQuery('x'.repeat(513)),
+      (e) => codeOf(e) === 'invalid_query',
+    );
   });
 
   test('a page of results, with a cursor tied to the terms and the feed', async () => {
@@ -110,8 +174,14 @@ describe('readSearch', () => {
     assert.equal(src.calls[0]!.method, 'search:top:cats');
     const next = await readSearch(src, { q: 'cats', feed: 'top', cursor: read.nextCursor }, POLICY);
     assert.equal(next.read.items.length, 1);
-    await assert.rejects(readSearch(src, { q: 'cats', feed: 'latest', cursor: read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
-    await assert.rejects(readSearch(src, { q: 'dogs', feed: 'top', cursor: read.nextCursor }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    await assert.rejects(
+      readSearch(src, { q: 'cats', feed: 'latest', cursor: read.nextCursor }, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
+    await assert.rejects(
+      readSearch(src, { q: 'dogs', feed: 'top', cursor: read.nextCursor }, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
   });
 
   test('account-backed feeds are charged against the account allowance too', () => {

@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  CursorCodec, DEFAULT_LIMIT, nextOf, openPosition, readPage, walkToPage, type CursorScope, type PageCall,
+  CursorCodec,
+  DEFAULT_LIMIT,
+  nextOf,
+  openPosition,
+  readPage,
+  walkToPage,
+  type CursorScope,
+  type PageCall,
 } from '../../../src/domain/paging.ts';
 import { isProblem } from '../../../src/problems/problem.ts';
 import { pageOf, POLICY } from './fake-lists.ts';
@@ -25,7 +32,11 @@ const codeOf = (err: unknown) => (isProblem(err) ? err.code : String(err));
 
 describe('paging', () => {
   test('a position without cursor or page starts at page 1 with the default limit', () => {
-    assert.deepEqual(openPosition({}, new CursorCodec('s'), SCOPE, POLICY), { page: 1, limit: DEFAULT_LIMIT, policy: POLICY });
+    assert.deepEqual(openPosition({}, new CursorCodec('s'), SCOPE, POLICY), {
+      page: 1,
+      limit: DEFAULT_LIMIT,
+      policy: POLICY,
+    });
   });
 
   test('the cursor takes precedence over page, and leads to the page it was sealed for', () => {
@@ -39,11 +50,23 @@ describe('paging', () => {
   test('a cursor is refused on another route, query or feed, when edited, or when sealed by another secret', () => {
     const codec = new CursorCodec('s');
     const token = codec.encode(SCOPE, { provider: 'x', upstream: 'raw', page: 2 });
-    assert.throws(() => openPosition({ cursor: token }, codec, { ...SCOPE, route: 'following' }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
-    assert.throws(() => openPosition({ cursor: token }, codec, { ...SCOPE, query: 'bob' }, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    assert.throws(
+      () => openPosition({ cursor: token }, codec, { ...SCOPE, route: 'following' }, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
+    assert.throws(
+      () => openPosition({ cursor: token }, codec, { ...SCOPE, query: 'bob' }, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
     const edited = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
-    assert.throws(() => openPosition({ cursor: edited }, codec, SCOPE, POLICY), (e) => codeOf(e) === 'invalid_cursor');
-    assert.throws(() => openPosition({ cursor: token }, new CursorCodec('other'), SCOPE, POLICY), (e) => codeOf(e) === 'invalid_cursor');
+    assert.throws(
+      () => openPosition({ cursor: edited }, codec, SCOPE, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
+    assert.throws(
+      () => openPosition({ cursor: token }, new CursorCodec('other'), SCOPE, POLICY),
+      (e) => codeOf(e) === 'invalid_cursor',
+    );
   });
 
   test('the sealed cursor hides the upstream cursor', () => {
@@ -63,9 +86,15 @@ describe('paging', () => {
     assert.deepEqual(page.items, [5, 6]);
     assert.equal(page.page, 3);
     assert.deepEqual(page.next, { provider: 'fake', upstream: 'c6' });
-    assert.deepEqual(calls.map((c) => c.cursor), [undefined, 'c2', 'c4']);
+    assert.deepEqual(
+      calls.map((c) => c.cursor),
+      [undefined, 'c2', 'c4'],
+    );
     // Providers only ever see their own raw cursors, and later pages go to the provider that issued them.
-    assert.deepEqual(calls.map((c) => c.provider), [undefined, 'fake', 'fake']);
+    assert.deepEqual(
+      calls.map((c) => c.provider),
+      [undefined, 'fake', 'fake'],
+    );
   });
 
   test('a list that ends before page N gives an empty page with a warning and no next cursor', async () => {
@@ -78,7 +107,10 @@ describe('paging', () => {
 
   test('an upstream that repeats the cursor it was sent is at its end', async () => {
     const { load } = loader([1, 2, 3, 4], 'repeat');
-    const page = await walkToPage({ cursor: { provider: 'fake', upstream: 'c2', page: 2 }, page: 1, limit: 2, policy: POLICY }, load);
+    const page = await walkToPage(
+      { cursor: { provider: 'fake', upstream: 'c2', page: 2 }, page: 1, limit: 2, policy: POLICY },
+      load,
+    );
     assert.deepEqual(page.items, [3, 4]);
     assert.equal(page.next, undefined);
   });

@@ -9,7 +9,14 @@ import type { PostReadOptions } from '../../../src/domain/reads.ts';
 import type { Sourced } from '../../../src/domain/sourced.ts';
 import { parentPost, replies, selfThread } from '../../fixtures/render/corpus.ts';
 
-const OPTS: PostReadOptions = { thread: 'full', context: 'full', replies: 'top', userinfo: 'off', full: false, nocache: false };
+const OPTS: PostReadOptions = {
+  thread: 'full',
+  context: 'full',
+  replies: 'top',
+  userinfo: 'off',
+  full: false,
+  nocache: false,
+};
 
 function bundle(): ConversationBundle {
   return {
@@ -45,7 +52,12 @@ test('the same bundle and options give the same read; other options and bundles 
   const noReplies = await readPost(src, b.post.id, { ...OPTS, replies: 'off' }, policy);
   assert.deepEqual(noReplies.read.replies, []);
   assert.ok(first.read.replies.length > 0);
-  const other = await readPost(sourceOf(() => ({ value: bundle(), source: 'fxtwitter', cache: 'hit', warnings: [] })), b.post.id, OPTS, policy);
+  const other = await readPost(
+    sourceOf(() => ({ value: bundle(), source: 'fxtwitter', cache: 'hit', warnings: [] })),
+    b.post.id,
+    OPTS,
+    policy,
+  );
   assert.notEqual(other.read, first.read);
   assert.deepEqual(other.read, first.read);
 });

@@ -11,7 +11,11 @@ test('If-None-Match: strong, weak, listed, * and coding-marked tags match', () =
   assert.equal(notModifiedTag({ 'if-none-match': `W/${TAG}` }, TAG, LM), TAG);
   assert.equal(notModifiedTag({ 'if-none-match': `"x", ${TAG}` }, TAG, LM), TAG);
   assert.equal(notModifiedTag({ 'if-none-match': '*' }, TAG, LM), TAG);
-  assert.equal(notModifiedTag({ 'if-none-match': '"abc-gzip"' }, TAG, LM), '"abc-gzip"', 'the 304 names the coding the client holds');
+  assert.equal(
+    notModifiedTag({ 'if-none-match': '"abc-gzip"' }, TAG, LM),
+    '"abc-gzip"',
+    'the 304 names the coding the client holds',
+  );
   assert.equal(notModifiedTag({ 'if-none-match': '"abd"' }, TAG, LM), undefined);
 });
 

@@ -13,18 +13,30 @@ const shared = repost('ann', post('6', 'cat', 5));
 
 test('posts: originals and own thread continuations; media: those with media; with_replies: everything', () => {
   const all = [shared, photo, toBob, cont2, cont, root];
-  assert.deepEqual(selectPosts(all, 'posts').map((p) => p.id), ['5', '3', '2', '1']);
-  assert.deepEqual(selectPosts(all, 'media').map((p) => p.id), ['5']);
+  assert.deepEqual(
+    selectPosts(all, 'posts').map((p) => p.id),
+    ['5', '3', '2', '1'],
+  );
+  assert.deepEqual(
+    selectPosts(all, 'media').map((p) => p.id),
+    ['5'],
+  );
   assert.equal(selectPosts(all, 'with_replies').length, all.length);
 });
 
 test('groupThreads: a chain of self-replies is one group, oldest first; groups ordered by newest post', () => {
   const groups = groupThreads([photo, cont2, toBob, cont, root]);
-  assert.deepEqual(groups.map((g) => g.map((p) => p.id)), [['5'], ['4'], ['1', '2', '3']]);
+  assert.deepEqual(
+    groups.map((g) => g.map((p) => p.id)),
+    [['5'], ['4'], ['1', '2', '3']],
+  );
 });
 
 test('groupThreads: a continuation whose parent is not in the list stands alone; reposts never continue', () => {
-  assert.deepEqual(groupThreads([cont2]).map((g) => g.map((p) => p.id)), [['3']]);
+  assert.deepEqual(
+    groupThreads([cont2]).map((g) => g.map((p) => p.id)),
+    [['3']],
+  );
   const reposted = repost('ann', root);
   const groups = groupThreads([reposted, cont]);
   assert.equal(groups.length, 2, 'the repost of the root does not adopt the continuation');
@@ -40,5 +52,8 @@ test('mergePosts: newest first, duplicates dropped, a repost and its original ar
 test('ties are broken by id, so the order (and the ETag) is stable', () => {
   const a = post('10', 'ann', 7);
   const b = post('11', 'bob', 7);
-  assert.deepEqual(mergePosts([[a], [b]]).map((p) => p.id), mergePosts([[b], [a]]).map((p) => p.id));
+  assert.deepEqual(
+    mergePosts([[a], [b]]).map((p) => p.id),
+    mergePosts([[b], [a]]).map((p) => p.id),
+  );
 });

@@ -16,8 +16,20 @@ const BASE = 'https://tm.example';
 const NASTY = 'a]]>b <x> & "q" \'s\' \u0001\u000b\ufffe\ud800 end 🧵';
 const CLEAN = 'a]]>b <x> & "q" \'s\'  end 🧵';
 
-function doc(title: string, entries = [buildEntry([post('1', 'ann', 0, { text: `${NASTY}\nsecond line #tag` })], { baseUrl: BASE })]): FeedDoc {
-  return { title, description: NASTY, homeUrl: `${BASE}/ann`, selfUrl: `${BASE}/ann/rss?x=1&y=<2>`, authors: [], ttlS: 300, entries, updated: entries[0]?.updated };
+function doc(
+  title: string,
+  entries = [buildEntry([post('1', 'ann', 0, { text: `${NASTY}\nsecond line #tag` })], { baseUrl: BASE })],
+): FeedDoc {
+  return {
+    title,
+    description: NASTY,
+    homeUrl: `${BASE}/ann`,
+    selfUrl: `${BASE}/ann/rss?x=1&y=<2>`,
+    authors: [],
+    ttlS: 300,
+    entries,
+    updated: entries[0]?.updated,
+  };
 }
 
 test('xml(): markup escaped, characters outside XML 1.0 dropped, astral characters kept', () => {
@@ -33,7 +45,10 @@ test('RSS: well-formed and exact text round trip', () => {
   assert.equal(f.atom?.links?.[0]?.href, `${BASE}/ann/rss?x=1&y=<2>`);
   assert.equal(f.items?.[0]?.title, CLEAN);
   assert.match(f.items?.[0]?.description ?? '', /&lt;x&gt;/, 'the post text is escaped inside the HTML');
-  assert.deepEqual(f.items?.[0]?.categories?.map((c) => c.name), ['tag']);
+  assert.deepEqual(
+    f.items?.[0]?.categories?.map((c) => c.name),
+    ['tag'],
+  );
 });
 
 test('Atom: well-formed and exact text round trip', () => {
@@ -48,7 +63,10 @@ test('Atom: well-formed and exact text round trip', () => {
 test('JSON Feed: valid JSON even with a lone surrogate', () => {
   const out = renderJsonFeed(doc(NASTY));
   const raw = JSON.parse(out) as { title: string };
-  assert.ok(out.includes('\\ud800') && Buffer.from(out).toString('utf8') === out, 'a lone surrogate is escaped, so the body is valid UTF-8');
+  assert.ok(
+    out.includes('\\ud800') && Buffer.from(out).toString('utf8') === out,
+    'a lone surrogate is escaped, so the body is valid UTF-8',
+  );
   assert.equal(raw.title, NASTY, 'JSON carries every character');
   const f = parseJsonFeed(raw);
   assert.match(f.items?.[0]?.title ?? '', /^a\]\]>b <x> & "q" 's' /);
@@ -69,9 +87,20 @@ test('titles: first meaningful line, clipped at a word, with fallbacks', () => {
   const t = entryTitle([post('1', 'ann', 0, { text: long })]);
   assert.ok(t.length <= 100 && t.endsWith('…') && !t.endsWith(' …'), t);
   assert.equal(entryTitle([post('1', 'ann', 0, { text: 'https://t.co/abc\n\n  Real  title  \nmore' })]), 'Real title');
-  assert.equal(entryTitle([post('1', 'ann', 0, { text: '', media: [{ kind: 'photo', url: 'https://a/b.jpg' }] })]), 'Photo');
-  assert.equal(entryTitle([post('1', 'ann', 0, { text: '', media: [{ kind: 'video', url: 'https://a/b.mp4' }] })]), 'Video');
-  assert.equal(entryTitle([post('1', 'ann', 0, { text: 'https://x.com/i/article/1', article: { title: 'My article', blocks: [] } })]), 'My article');
+  assert.equal(
+    entryTitle([post('1', 'ann', 0, { text: '', media: [{ kind: 'photo', url: 'https://a/b.jpg' }] })]),
+    'Photo',
+  );
+  assert.equal(
+    entryTitle([post('1', 'ann', 0, { text: '', media: [{ kind: 'video', url: 'https://a/b.mp4' }] })]),
+    'Video',
+  );
+  assert.equal(
+    entryTitle([
+      post('1', 'ann', 0, { text: 'https://x.com/i/article/1', article: { title: 'My article', blocks: [] } }),
+    ]),
+    'My article',
+  );
 });
 
 test('enclosures: types from extension or format parameter; unsafe URLs dropped', () => {
@@ -88,6 +117,9 @@ test('enclosures: types from extension or format parameter; unsafe URLs dropped'
     ],
     { baseUrl: BASE },
   );
-  assert.deepEqual(e.enclosures.map((m) => m.mimeType), ['image/png', 'image/webp', 'video/mp4']);
+  assert.deepEqual(
+    e.enclosures.map((m) => m.mimeType),
+    ['image/png', 'image/webp', 'video/mp4'],
+  );
   assert.ok(!e.contentHtml.includes('javascript:'));
 });

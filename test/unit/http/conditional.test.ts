@@ -4,7 +4,15 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
 import { withConditionalRequests } from '../../../src/http/conditional.ts';
-import { codingOf, entityTagOf, mergeVary, noneMatchHit, parseIfNoneMatch, tagFor304, withCoding } from '../../../src/http/entity-tags.ts';
+import {
+  codingOf,
+  entityTagOf,
+  mergeVary,
+  noneMatchHit,
+  parseIfNoneMatch,
+  tagFor304,
+  withCoding,
+} from '../../../src/http/entity-tags.ts';
 
 const LAST_MODIFIED = 'Mon, 02 Mar 2026 09:00:00 GMT';
 const FEED = 'x'.repeat(4000);
@@ -31,13 +39,19 @@ describe('routes with their own validators', () => {
     const app = feedApp();
     const first = await app.inject({ url: '/feed', headers: { 'accept-encoding': 'identity' } });
     assert.equal(first.headers.etag, 'W/"feed-v7"');
-    const hit = await app.inject({ url: '/feed', headers: { 'accept-encoding': 'identity', 'if-none-match': 'W/"feed-v7"' } });
+    const hit = await app.inject({
+      url: '/feed',
+      headers: { 'accept-encoding': 'identity', 'if-none-match': 'W/"feed-v7"' },
+    });
     assert.equal(hit.statusCode, 304);
     assert.equal(hit.body, '');
     const gz = await app.inject({ url: '/feed', headers: { 'accept-encoding': 'gzip' } });
     assert.equal(gz.headers['content-encoding'], 'gzip');
     assert.equal(gz.headers.etag, 'W/"feed-v7-gzip"');
-    const gzHit = await app.inject({ url: '/feed', headers: { 'accept-encoding': 'gzip', 'if-none-match': 'W/"feed-v7-gzip"' } });
+    const gzHit = await app.inject({
+      url: '/feed',
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': 'W/"feed-v7-gzip"' },
+    });
     assert.equal(gzHit.statusCode, 304);
     assert.equal(gzHit.headers.etag, 'W/"feed-v7-gzip"');
     await app.close();
@@ -46,13 +60,29 @@ describe('routes with their own validators', () => {
   test('If-Modified-Since against the route Last-Modified, ignored when If-None-Match is present', async () => {
     const app = feedApp();
     const h = { 'accept-encoding': 'identity' };
-    assert.equal((await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': LAST_MODIFIED } })).statusCode, 304);
-    assert.equal((await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': 'Sun, 01 Mar 2026 09:00:00 GMT' } })).statusCode, 200);
-    assert.equal((await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': 'not a date' } })).statusCode, 200);
-    const both = await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': LAST_MODIFIED, 'if-none-match': '"other"' } });
+    assert.equal(
+      (await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': LAST_MODIFIED } })).statusCode,
+      304,
+    );
+    assert.equal(
+      (await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': 'Sun, 01 Mar 2026 09:00:00 GMT' } }))
+        .statusCode,
+      200,
+    );
+    assert.equal(
+      (await app.inject({ url: '/feed', headers: { ...h, 'if-modified-since': 'not a date' } })).statusCode,
+      200,
+    );
+    const both = await app.inject({
+      url: '/feed',
+      headers: { ...h, 'if-modified-since': LAST_MODIFIED, 'if-none-match': '"other"' },
+    });
     assert.equal(both.statusCode, 200);
     // A route without Last-Modified is never 304 on a date alone.
-    assert.equal((await app.inject({ url: '/plain', headers: { ...h, 'if-modified-since': LAST_MODIFIED } })).statusCode, 200);
+    assert.equal(
+      (await app.inject({ url: '/plain', headers: { ...h, 'if-modified-since': LAST_MODIFIED } })).statusCode,
+      200,
+    );
     await app.close();
   });
 

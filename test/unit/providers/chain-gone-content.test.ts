@@ -19,9 +19,15 @@ function fake(name: string, outcome: FailureKind | 'ok'): Provider {
 }
 
 test('an empty answer followed by a positive not_found elsewhere does not count against the breaker', async () => {
-  const chain = new ProviderChain([fake('a', 'empty'), fake('b', 'not_found')], { circuit: { threshold: 2, cooldownMs: 30_000 }, now: () => 0 });
+  const chain = new ProviderChain([fake('a', 'empty'), fake('b', 'not_found')], {
+    circuit: { threshold: 2, cooldownMs: 30_000 },
+    now: () => 0,
+  });
   for (let i = 0; i < 5; i++) {
-    await assert.rejects(chain.run('post', (p) => p.getPost!('1', {})), (e: unknown) => e instanceof Problem && e.code === 'not_found');
+    await assert.rejects(
+      chain.run('post', (p) => p.getPost!('1', {})),
+      (e: unknown) => e instanceof Problem && e.code === 'not_found',
+    );
   }
   const health = chain.health() as { name: string; breaker: string; failures: number }[];
   assert.equal(health[0]!.breaker, 'closed');
@@ -29,11 +35,17 @@ test('an empty answer followed by a positive not_found elsewhere does not count 
 });
 
 test('an empty answer still counts when another provider had the content, or when nobody answered', async () => {
-  const served = new ProviderChain([fake('a', 'empty'), fake('b', 'ok')], { circuit: { threshold: 2, cooldownMs: 30_000 }, now: () => 0 });
+  const served = new ProviderChain([fake('a', 'empty'), fake('b', 'ok')], {
+    circuit: { threshold: 2, cooldownMs: 30_000 },
+    now: () => 0,
+  });
   for (let i = 0; i < 2; i++) assert.equal((await served.run('post', (p) => p.getPost!('1', {}))).source, 'b');
   assert.equal((served.health() as { breaker: string }[])[0]!.breaker, 'open');
 
-  const none = new ProviderChain([fake('a', 'empty'), fake('b', 'error')], { circuit: { threshold: 2, cooldownMs: 30_000 }, now: () => 0 });
+  const none = new ProviderChain([fake('a', 'empty'), fake('b', 'error')], {
+    circuit: { threshold: 2, cooldownMs: 30_000 },
+    now: () => 0,
+  });
   for (let i = 0; i < 2; i++) await assert.rejects(none.run('post', (p) => p.getPost!('1', {})));
   assert.equal((none.health() as { breaker: string }[])[0]!.breaker, 'open');
 });

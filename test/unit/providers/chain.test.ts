@@ -7,7 +7,12 @@ import { buildProviders, registerProvider, registeredProviders } from '../../../
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
 
-function fake(name: string, caps: Capability[], outcome: string | FailureKind | Error, opts: { retryAfterS?: number; status?: number } = {}) {
+function fake(
+  name: string,
+  caps: Capability[],
+  outcome: string | FailureKind | Error,
+  opts: { retryAfterS?: number; status?: number } = {},
+) {
   const calls: string[] = [];
   const p: Provider & { calls: string[] } = {
     name,
@@ -60,13 +65,18 @@ test('one failed provider gives <name>_<kind>; unavailable reads as <name>_error
   assert.deepEqual([net.code, net.status], ['fxtwitter_network', 502]);
   const un = await problemOf(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost));
   assert.equal(un.code, 'x_error');
-  const empty = await problemOf(new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run('post', getPost));
+  const empty = await problemOf(
+    new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run('post', getPost),
+  );
   assert.equal(empty.code, 'fxtwitter_empty');
 });
 
 test('several failures give all_providers_failed listing each one', async () => {
   const p = await problemOf(
-    new ProviderChain([fake('fxtwitter', ['post'], 'error', { status: 500 }), fake('syndication', ['post'], 'network')]).run('post', getPost),
+    new ProviderChain([
+      fake('fxtwitter', ['post'], 'error', { status: 500 }),
+      fake('syndication', ['post'], 'network'),
+    ]).run('post', getPost),
   );
   assert.equal(p.code, 'all_providers_failed');
   assert.equal(p.status, 502);
@@ -79,35 +89,47 @@ test('several failures give all_providers_failed listing each one', async () => 
 });
 
 test('an unexpected exception counts as that provider failing; Problems and aborts pass straight through', async () => {
-  const r = await new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run('post', getPost);
+  const r = await new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run(
+    'post',
+    getPost,
+  );
   assert.equal(r.source, 'b');
 
   const abort = Object.assign(new Error('aborted'), { name: 'AbortError' });
   const b = fake('b', ['post'], 'ok');
-  await assert.rejects(new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost), (e: unknown) => e === abort);
+  await assert.rejects(
+    new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost),
+    (e: unknown) => e === abort,
+  );
   assert.deepEqual(b.calls, []);
 
   const ac = new AbortController();
   ac.abort();
-  await assert.rejects(new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { signal: ac.signal }), ProviderError);
+  await assert.rejects(
+    new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { signal: ac.signal }),
+    ProviderError,
+  );
 });
 
 test('no capable provider: upstream_error, or search_unavailable with Retry-After for search', async () => {
   const none = await problemOf(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost));
   assert.deepEqual([none.code, none.status], ['upstream_error', 502]);
-  const s = await problemOf(new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost, { search: true }));
+  const s = await problemOf(
+    new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost, { search: true }),
+  );
   assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '30']);
 });
 
 test('search failures answer 503; all-unavailable becomes search_unavailable with the shortest Retry-After', async () => {
-  const err = await problemOf(new ProviderChain([fake('fxtwitter', ['search:latest'], 'error')]).run('search:latest', getPost, { search: true }));
+  const err = await problemOf(
+    new ProviderChain([fake('fxtwitter', ['search:latest'], 'error')]).run('search:latest', getPost, { search: true }),
+  );
   assert.deepEqual([err.code, err.status, err.headers['Retry-After']], ['fxtwitter_error', 503, '30']);
   const un = await problemOf(
-    new ProviderChain([fake('x', ['search:latest'], 'unavailable', { retryAfterS: 120 }), fake('y', ['search:latest'], 'unavailable', { retryAfterS: 45 })]).run(
-      'search:latest',
-      getPost,
-      { search: true },
-    ),
+    new ProviderChain([
+      fake('x', ['search:latest'], 'unavailable', { retryAfterS: 120 }),
+      fake('y', ['search:latest'], 'unavailable', { retryAfterS: 45 }),
+    ]).run('search:latest', getPost, { search: true }),
   );
   assert.deepEqual([un.code, un.status, un.headers['Retry-After']], ['search_unavailable', 503, '45']);
 });
@@ -152,7 +174,9 @@ test('a skipped provider is named in the detail when another one was tried and f
   assert.equal(p.code, 'all_providers_failed', 'b is open too: both reported from their last failures');
   const c = fake('c', ['post'], 'empty');
   const mixed = new ProviderChain([a, c], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
-  const first = await mixed.run('post', (p, o) => (p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o)));
+  const first = await mixed.run('post', (p, o) =>
+    p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o),
+  );
   assert.equal(first.source, 'c', 'a failed and opened; c answered');
   const one = await problemOf(mixed.run('post', getPost));
   assert.equal(one.code, 'c_empty');
@@ -195,7 +219,11 @@ test('half-open lets exactly one trial through; concurrent reads keep skipping; 
   mode = 'hold';
   const trial = chain.run('post', getPost);
   const others = await Promise.all([chain.run('post', getPost), chain.run('post', getPost)]);
-  assert.deepEqual(others.map((r) => r.source), ['b', 'b'], 'others skip while the trial runs');
+  assert.deepEqual(
+    others.map((r) => r.source),
+    ['b', 'b'],
+    'others skip while the trial runs',
+  );
   assert.equal(calls.length, 2, 'exactly one trial call');
   assert.equal(chain.health()[0]!.breaker, 'half-open');
   release();
@@ -285,15 +313,25 @@ test('the deadline is handed to providers; once it has passed no further provide
   assert.ok(seen[0] instanceof Deadline);
   const shared = chain.deadline();
   const ok = new ProviderChain([b], { deadlineMs: 5000 });
-  await ok.run('post', (p, o) => {
-    assert.equal(o.deadline, shared, 'a deadline passed in is the one providers get');
-    return p.getPost!('7', o);
-  }, { deadline: shared });
+  await ok.run(
+    'post',
+    (p, o) => {
+      assert.equal(o.deadline, shared, 'a deadline passed in is the one providers get');
+      return p.getPost!('7', o);
+    },
+    { deadline: shared },
+  );
 });
 
 test('search with no capable provider waits as long as a temporarily incapable one says', async () => {
-  const x: Provider = { name: 'x', capabilities: () => new Set(), retryAfterS: (cap) => (cap === 'search:photos' ? 420 : undefined) };
-  const s = await problemOf(new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost, { search: true }));
+  const x: Provider = {
+    name: 'x',
+    capabilities: () => new Set(),
+    retryAfterS: (cap) => (cap === 'search:photos' ? 420 : undefined),
+  };
+  const s = await problemOf(
+    new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost, { search: true }),
+  );
   assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '420']);
   assert.match(s.detail, /first frees up in 420 s/);
   const none = await problemOf(new ProviderChain([x]).run('search:users', getPost, { search: true }));
@@ -301,11 +339,25 @@ test('search with no capable provider waits as long as a temporarily incapable o
 });
 
 test('registry builds providers in configured order, skips unknown names and accepts new factories', () => {
-  const cfg = { order: ['syndication', 'nope', 'fxtwitter', 'syndication'], fxtwitterUrl: 'http://fx', syndicationUrl: 'http://syn', timeoutMs: 8000 };
-  assert.deepEqual(buildProviders(cfg).map((p) => p.name), ['syndication', 'fxtwitter']);
+  const cfg = {
+    order: ['syndication', 'nope', 'fxtwitter', 'syndication'],
+    fxtwitterUrl: 'http://fx',
+    syndicationUrl: 'http://syn',
+    timeoutMs: 8000,
+  };
+  assert.deepEqual(
+    buildProviders(cfg).map((p) => p.name),
+    ['syndication', 'fxtwitter'],
+  );
   registerProvider('nope', () => fake('nope', ['post'], 'ok'));
   assert.ok(registeredProviders().includes('nope'));
-  assert.deepEqual(buildProviders(cfg).map((p) => p.name), ['syndication', 'nope', 'fxtwitter']);
+  assert.deepEqual(
+    buildProviders(cfg).map((p) => p.name),
+    ['syndication', 'nope', 'fxtwitter'],
+  );
   registerProvider('nope', () => undefined);
-  assert.deepEqual(buildProviders(cfg).map((p) => p.name), ['syndication', 'fxtwitter']);
+  assert.deepEqual(
+    buildProviders(cfg).map((p) => p.name),
+    ['syndication', 'fxtwitter'],
+  );
 });

@@ -25,7 +25,9 @@ test('never edited, malformed, or a list that does not name the post: no history
   assert.equal(parseEditControl(V[0]!, 'edited'), undefined);
   assert.equal(parseEditControl(V[0]!, { edit_tweet_ids: 'x' }), undefined);
   assert.equal(parseEditControl('999', flat), undefined);
-  assert.deepEqual(parseEditControl(V[0]!, { edit_tweet_ids: [V[0], 7, '../x', V[0], V[1]] }), { versions: [V[0], V[1]] });
+  assert.deepEqual(parseEditControl(V[0]!, { edit_tweet_ids: [V[0], 7, '../x', V[0], V[1]] }), {
+    versions: [V[0], V[1]],
+  });
 });
 
 test('real captures of unedited posts (GraphQL TweetDetail, syndication) carry no history', () => {
@@ -47,7 +49,13 @@ test('syndication and GraphQL tweets with a multi-version edit_control become Po
 
   const detail = fixture('x/tweet_detail.json');
   const focal = findTweet(detail, '1649191520250245121');
-  const later = { ...focal, edit_control: { initial_tweet_id: '1649191520250245000', edit_control_initial: { edit_tweet_ids: ['1649191520250245000', '1649191520250245121'] } } };
+  const later = {
+    ...focal,
+    edit_control: {
+      initial_tweet_id: '1649191520250245000',
+      edit_control_initial: { edit_tweet_ids: ['1649191520250245000', '1649191520250245121'] },
+    },
+  };
   const post = parseTweetResult({ __typename: 'Tweet', ...later } as never) as Post;
   assert.deepEqual(post.edits?.versions, ['1649191520250245000', '1649191520250245121']);
   assert.equal(isEarlierVersion(post), false);

@@ -9,8 +9,13 @@ test('real v1 capture: photo post, media t.co removed, counts and times mapped',
   assert.equal(p.id, '1972284213232861204');
   assert.equal(p.url, 'https://x.com/amXFreeze/status/1972284213232861204');
   assert.equal(p.createdAt, '2025-09-28T12:56:14.000Z');
-  assert.equal(p.text, 'Grok Code leads with 57.6% of coding traffic on OpenRouter, more than every other AI code generator combined\n\nGrok Code Fast 1 ranks #1\nGrok 4 Fast is at #4');
-  assert.deepEqual(p.media, [{ kind: 'photo', url: 'https://pbs.twimg.com/media/G170UHFWIAAVoHO.jpg?name=orig', width: 1285, height: 834 }]);
+  assert.equal(
+    p.text,
+    'Grok Code leads with 57.6% of coding traffic on OpenRouter, more than every other AI code generator combined\n\nGrok Code Fast 1 ranks #1\nGrok 4 Fast is at #4',
+  );
+  assert.deepEqual(p.media, [
+    { kind: 'photo', url: 'https://pbs.twimg.com/media/G170UHFWIAAVoHO.jpg?name=orig', width: 1285, height: 834 },
+  ]);
   assert.deepEqual(p.metrics, { likes: 1194, reposts: 229, replies: 253, views: 20406530, bookmarks: 247 });
   assert.equal(p.author.posts, 20902);
   assert.equal(p.author.joined, '2024-07-30T15:42:27.000Z');
@@ -38,7 +43,10 @@ test('real v1 capture: three photos once each (mosaic skipped) and a quoted note
     ],
   );
   // The YouTube player embed has no card of its own; it is kept as a link preview.
-  assert.deepEqual(q.card, { url: 'https://www.youtube.com/embed/bxya0iOjQMk', imageUrl: 'https://img.youtube.com/vi/bxya0iOjQMk/maxresdefault.jpg' });
+  assert.deepEqual(q.card, {
+    url: 'https://www.youtube.com/embed/bxya0iOjQMk',
+    imageUrl: 'https://img.youtube.com/vi/bxya0iOjQMk/maxresdefault.jpg',
+  });
 });
 
 test('real v1 profile: avatar upsized, verification and counts', () => {
@@ -61,7 +69,12 @@ test('v2 focal post: display range, code points after emoji, escapes, quote perm
     ['mention', 'cashtag', 'link', 'hashtag'],
   );
   assert.deepEqual(p.replyTo, { id: '1900000000000000002', handle: 'alice_dev' });
-  assert.deepEqual(p.quote, { unavailable: true, id: '1899999999999999999', reason: 'deleted', message: 'This post was deleted by the post author.' });
+  assert.deepEqual(p.quote, {
+    unavailable: true,
+    id: '1899999999999999999',
+    reason: 'deleted',
+    message: 'This post was deleted by the post author.',
+  });
   assert.deepEqual(p.poll, {
     choices: [
       { label: 'LRU', votes: 30, percent: 60 },
@@ -71,21 +84,38 @@ test('v2 focal post: display range, code points after emoji, escapes, quote perm
     endsAt: '2026-01-02T00:03:00.000Z',
     final: true,
   });
-  assert.deepEqual(p.media.map((m) => [m.kind, m.altText ?? m.durationSeconds]), [
-    ['photo', 'A diagram of the cache layers'],
-    ['video', 12.5],
-  ]);
+  assert.deepEqual(
+    p.media.map((m) => [m.kind, m.altText ?? m.durationSeconds]),
+    [
+      ['photo', 'A diagram of the cache layers'],
+      ['video', 12.5],
+    ],
+  );
   assert.equal(p.media[1]?.thumbnailUrl, 'https://pbs.twimg.com/ext_tw_video_thumb/78/pu/img/clip.jpg');
   assert.equal(p.communityNote, 'Context: LFU & LRU are both valid.');
   assert.equal(p.author.bio, 'Building things in public. Blog: https://alice.example/blog and @bob');
-  assert.deepEqual(p.author.bioSegments?.map((s) => s.type), ['text', 'link', 'text', 'mention']);
+  assert.deepEqual(
+    p.author.bioSegments?.map((s) => s.type),
+    ['text', 'link', 'text', 'mention'],
+  );
 });
 
 test('poll percentages are derived from votes when the upstream omits them, and an open poll is not final', () => {
   const c = fixture('fxtwitter/v2-conversation-1900000000000000003.json');
-  c.status.poll = { choices: [{ label: 'a', count: 1 }, { label: 'b', count: 2 }], total_votes: 3, ends_at: '2030-01-01T00:00:00Z', time_left_en: '3 years left' };
+  c.status.poll = {
+    choices: [
+      { label: 'a', count: 1 },
+      { label: 'b', count: 2 },
+    ],
+    total_votes: 3,
+    ends_at: '2030-01-01T00:00:00Z',
+    time_left_en: '3 years left',
+  };
   const p = parseStatus(c.status, { now: Date.parse('2026-01-01T00:00:00Z') });
-  assert.deepEqual(p.poll?.choices.map((x) => x.percent), [33.3, 66.7]);
+  assert.deepEqual(
+    p.poll?.choices.map((x) => x.percent),
+    [33.3, 66.7],
+  );
   assert.equal(p.poll?.final, false);
 });
 
@@ -97,14 +127,28 @@ test('article: Draft.js blocks with UTF-16 offsets, styles, links, lists, media,
   assert.equal(a.coverUrl, 'https://pbs.twimg.com/media/cover.jpg');
   assert.deepEqual(a.blocks[0], {
     type: 'paragraph',
-    spans: [{ text: '𝕏 ' }, { text: 'marks', href: 'https://x.com' }, { text: ' the spot: ' }, { text: 'caching', bold: true }, { text: ' is hard.' }],
+    spans: [
+      { text: '𝕏 ' },
+      { text: 'marks', href: 'https://x.com' },
+      { text: ' the spot: ' },
+      { text: 'caching', bold: true },
+      { text: ' is hard.' },
+    ],
   });
   assert.deepEqual(
     a.blocks.map((b) => b.type),
     ['paragraph', 'heading', 'list', 'list', 'quote', 'image', 'code', 'divider', 'paragraph'],
   );
-  assert.deepEqual(a.blocks[2], { type: 'list', ordered: false, items: [[{ text: 'LRU', italic: true }], [{ text: 'LFU' }]] });
-  assert.deepEqual(a.blocks[5], { type: 'image', url: 'https://pbs.twimg.com/media/layers.jpg', caption: 'The layers' });
+  assert.deepEqual(a.blocks[2], {
+    type: 'list',
+    ordered: false,
+    items: [[{ text: 'LRU', italic: true }], [{ text: 'LFU' }]],
+  });
+  assert.deepEqual(a.blocks[5], {
+    type: 'image',
+    url: 'https://pbs.twimg.com/media/layers.jpg',
+    caption: 'The layers',
+  });
   assert.deepEqual(a.blocks[6], { type: 'code', text: 'cache.get(key)', language: 'ts' });
 });
 
@@ -119,9 +163,12 @@ test('a repost becomes a wrapper by the reposter around the original', () => {
 
 test('nestReplies builds trees from replying_to and keeps unknown parents at the top level', () => {
   const c = fixture('fxtwitter/v2-conversation-1900000000000000003.json');
-  const replies = c.replies.filter((r: { id: string }) => r.id !== '1900000000000000004').map((r: never) => parseStatus(r));
+  const replies = c.replies
+    .filter((r: { id: string }) => r.id !== '1900000000000000004')
+    .map((r: never) => parseStatus(r));
   const tree = nestReplies(replies);
-  const shape = (nodes: ReturnType<typeof nestReplies>): unknown => nodes.map((n) => [n.post.author.handle, shape(n.children)]);
+  const shape = (nodes: ReturnType<typeof nestReplies>): unknown =>
+    nodes.map((n) => [n.post.author.handle, shape(n.children)]);
   assert.deepEqual(shape(tree), [
     ['bob', [['carol', [['bob', []]]]]],
     ['dave', []],

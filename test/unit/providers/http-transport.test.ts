@@ -9,7 +9,8 @@ import { startServer } from './local-server.ts';
 test('gzip and deflate bodies are decoded; redirects are followed to the answer', async () => {
   const srv = await startServer((req, res) => {
     if (req.url === '/gz') return void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"t":"é ✓"}'));
-    if (req.url === '/df') return void res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync('{"d":1}'));
+    if (req.url === '/df')
+      return void res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync('{"d":1}'));
     if (req.url === '/moved') return void res.writeHead(302, { location: '/gz' }).end();
     res.writeHead(404).end();
   });
@@ -24,10 +25,12 @@ test('gzip and deflate bodies are decoded; redirects are followed to the answer'
   }
 });
 
-test('the request carries the headers fetch() sent, with the caller\'s overriding them', async () => {
+test("the request carries the headers fetch() sent, with the caller's overriding them", async () => {
   const srv = await startServer((req, res) => void res.writeHead(200).end(JSON.stringify(req.headers)));
   try {
-    const seen = JSON.parse((await fetchUpstream('fx', srv.url, { timeoutMs: 2000, headers: { 'user-agent': 'mine' } })).text);
+    const seen = JSON.parse(
+      (await fetchUpstream('fx', srv.url, { timeoutMs: 2000, headers: { 'user-agent': 'mine' } })).text,
+    );
     assert.equal(seen.accept, 'application/json');
     assert.equal(seen['accept-encoding'], 'gzip, deflate');
     assert.equal(seen['user-agent'], 'mine');

@@ -6,7 +6,9 @@ import { ProviderError } from '../../../src/providers/types.ts';
 import { json, startServer } from './local-server.ts';
 
 test('fetchUpstream returns status, headers and body text', async () => {
-  const srv = await startServer((req, res) => json(res, 201, { ok: true, accept: req.headers.accept, extra: req.headers['x-extra'] }));
+  const srv = await startServer((req, res) =>
+    json(res, 201, { ok: true, accept: req.headers.accept, extra: req.headers['x-extra'] }),
+  );
   try {
     const r = await fetchUpstream('fx', `${srv.url}/a`, { timeoutMs: 2000, headers: { 'x-extra': 'yes' } });
     assert.equal(r.status, 201);
@@ -48,7 +50,7 @@ test('a refused connection becomes a network ProviderError', async () => {
   });
 });
 
-test('bodies above maxBytes are refused as the provider\'s error, whether declared or streamed', async () => {
+test("bodies above maxBytes are refused as the provider's error, whether declared or streamed", async () => {
   const srv = await startServer((req, res) => {
     if (req.url === '/declared') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
@@ -92,7 +94,10 @@ test("the caller's abort propagates as the abort itself, not as a provider failu
 
 test('parseJson turns malformed JSON into an error-kind ProviderError', () => {
   assert.deepEqual(parseJson('fx', '{"a":1}'), { a: 1 });
-  assert.throws(() => parseJson('fx', '{"a":'), (e: unknown) => e instanceof ProviderError && e.kind === 'error' && e.provider === 'fx');
+  assert.throws(
+    () => parseJson('fx', '{"a":'),
+    (e: unknown) => e instanceof ProviderError && e.kind === 'error' && e.provider === 'fx',
+  );
 });
 
 test('retryAfterSeconds reads delta seconds and HTTP dates', () => {

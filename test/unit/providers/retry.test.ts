@@ -10,14 +10,19 @@ import { json, startServer } from './local-server.ts';
 const policy: UpstreamPolicy = { retries: 2, backoffMs: 1 };
 
 /** A server answering the n-th request (0-based) with `plan[n]` (the last entry repeats). */
-async function scripted(plan: Array<(res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void>) {
+async function scripted(
+  plan: Array<(res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => void>,
+) {
   let n = 0;
   return startServer((req, res) => plan[Math.min(n++, plan.length - 1)]!(res, req));
 }
 
-const status = (code: number, headers: Record<string, string> = {}) => (res: import('node:http').ServerResponse) =>
-  json(res, code, { code }, headers);
-const reset = () => (_res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) => req.socket.destroy();
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  (res: import('node:http').ServerResponse) =>
+    json(res, code, { code }, headers);
+const reset = () => (_res: import('node:http').ServerResponse, req: import('node:http').IncomingMessage) =>
+  req.socket.destroy();
 
 test('5xx and dropped connections are retried up to the policy, then the last answer stands', async () => {
   const srv = await scripted([status(500), reset(), status(200)]);
@@ -52,7 +57,15 @@ test('without a policy, and for statuses a retry cannot change, the upstream is 
   } finally {
     await srv.close();
   }
-  assert.deepEqual([500, 502, 503, 504, 501, 505, 404].map(isRetryableStatus), [true, true, true, true, false, false, false]);
+  assert.deepEqual([500, 502, 503, 504, 501, 505, 404].map(isRetryableStatus), [
+    true,
+    true,
+    true,
+    true,
+    false,
+    false,
+    false,
+  ]);
 });
 
 test('a refused connection is retried and ends as a network failure', async () => {
@@ -96,11 +109,14 @@ test('a timed-out attempt is not retried; the deadline shortens the per-call tim
       return true;
     });
     assert.equal(slow.requests.length, 1);
-    await assert.rejects(fetchUpstream('fx', slow.url, { timeoutMs: 5000, policy, deadline: new Deadline(150) }), (e: unknown) => {
-      assert.ok(e instanceof ProviderError && e.kind === 'network');
-      assert.match(e.message, /before the request deadline/);
-      return true;
-    });
+    await assert.rejects(
+      fetchUpstream('fx', slow.url, { timeoutMs: 5000, policy, deadline: new Deadline(150) }),
+      (e: unknown) => {
+        assert.ok(e instanceof ProviderError && e.kind === 'network');
+        assert.match(e.message, /before the request deadline/);
+        return true;
+      },
+    );
     const spent = new Deadline(1);
     await new Promise((r) => setTimeout(r, 5));
     await assert.rejects(fetchUpstream('fx', slow.url, { timeoutMs: 5000, policy, deadline: spent }), /was not asked/);
@@ -114,7 +130,11 @@ test("the caller's abort during a backoff wait is re-thrown, not turned into a f
   const srv = await scripted([status(500)]);
   try {
     const ac = new AbortController();
-    const p = fetchUpstream('fx', srv.url, { timeoutMs: 2000, signal: ac.signal, policy: { retries: 3, backoffMs: 5000 } });
+    const p = fetchUpstream('fx', srv.url, {
+      timeoutMs: 2000,
+      signal: ac.signal,
+      policy: { retries: 3, backoffMs: 5000 },
+    });
     setTimeout(() => ac.abort(), 100);
     await assert.rejects(p, (e: unknown) => !(e instanceof ProviderError) && (e as Error).name === 'AbortError');
     assert.equal(srv.requests.length, 1);
@@ -125,8 +145,14 @@ test("the caller's abort during a backoff wait is re-thrown, not turned into a f
 
 test('backoff doubles per retry, with jitter in the upper half of each step', () => {
   const at = (r: number) => ({ retries: 3, backoffMs: 100, random: () => r });
-  assert.deepEqual([0, 1, 2].map((n) => backoffMs(at(0), n)), [50, 100, 200]);
-  assert.deepEqual([0, 1, 2].map((n) => backoffMs(at(1), n)), [100, 200, 400]);
+  assert.deepEqual(
+    [0, 1, 2].map((n) => backoffMs(at(0), n)),
+    [50, 100, 200],
+  );
+  assert.deepEqual(
+    [0, 1, 2].map((n) => backoffMs(at(1), n)),
+    [100, 200, 400],
+  );
   const d = backoffMs({ retries: 1, backoffMs: 100 }, 0);
   assert.ok(d >= 50 && d <= 100, String(d));
 });

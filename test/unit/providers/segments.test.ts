@@ -67,13 +67,20 @@ test('fullwidth sigils still match their facet', () => {
 });
 
 test('unescapeHtml handles the entities X escapes', () => {
-  assert.equal(unescapeHtml('a &amp; b &lt; c &gt; d &quot;e&quot; &#39;f&#39; &amp;amp;'), 'a & b < c > d "e" \'f\' &amp;');
+  assert.equal(
+    unescapeHtml('a &amp; b &lt; c &gt; d &quot;e&quot; &#39;f&#39; &amp;amp;'),
+    'a & b < c > d "e" \'f\' &amp;',
+  );
 });
 
 test('a display range counted over the unescaped text does not cut the end of escaped text', () => {
   const raw = 'Q&amp;A &lt;3 done https://t.co/med';
   // Unescaped "Q&A <3 done" is 11 characters; escaped it is 19.
-  const segs = segmentsFromRaw({ text: raw, range: [0, 11], facets: [{ type: 'media', start: 20, end: 36, original: 'https://t.co/med' }] });
+  const segs = segmentsFromRaw({
+    text: raw,
+    range: [0, 11],
+    facets: [{ type: 'media', start: 20, end: 36, original: 'https://t.co/med' }],
+  });
   assert.equal(textOf(segs), 'Q&A <3 done');
 });
 

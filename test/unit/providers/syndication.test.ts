@@ -20,18 +20,25 @@ test('real capture: mention, expanded link, trailing emoji kept, link card from 
   assert.equal(p.createdAt, '2023-09-17T15:52:15.000Z');
   assert.ok(p.text.startsWith('Senator @RonWyden is doing an AMA'));
   assert.ok(p.text.endsWith('1/2 🧵'));
-  assert.ok(p.text.includes('https://reddit.com/r/technology/comments/16jlhj7/we_are_senator_ron_wyden_fight_for_the_future/…'));
+  assert.ok(
+    p.text.includes('https://reddit.com/r/technology/comments/16jlhj7/we_are_senator_ron_wyden_fight_for_the_future/…'),
+  );
   assert.ok(!p.text.includes('https://t.co/'));
   assert.deepEqual(p.segments[1], { type: 'mention', text: '@RonWyden', handle: 'RonWyden' });
   assert.equal(p.author.avatarUrl, 'https://pbs.twimg.com/profile_images/1390117915584720904/oKtYaDO5_200x200.jpg');
   assert.equal(p.card?.domain, 'reddit.com');
-  assert.equal(p.card?.url, 'https://reddit.com/r/technology/comments/16jlhj7/we_are_senator_ron_wyden_fight_for_the_future/');
+  assert.equal(
+    p.card?.url,
+    'https://reddit.com/r/technology/comments/16jlhj7/we_are_senator_ron_wyden_fight_for_the_future/',
+  );
   assert.deepEqual(p.metrics, { likes: 0, replies: 1 });
   assert.equal(p.truncated, undefined);
 });
 
 test('video picks the best mp4, gif maps to gif, poll card becomes a poll, quote and truncation flag', () => {
-  const p = parseTweet(fixture('syndication/tweet-result-1900000000000000030.json'), { now: Date.parse('2026-01-01T01:00:00Z') });
+  const p = parseTweet(fixture('syndication/tweet-result-1900000000000000030.json'), {
+    now: Date.parse('2026-01-01T01:00:00Z'),
+  });
   assert.equal(p.text, '🎉 Results are in & thanks @bob!');
   assert.deepEqual(p.replyTo, { id: '1900000000000000029', handle: 'carol' });
   assert.deepEqual(
@@ -65,7 +72,11 @@ before(async () => {
 after(() => srv.close());
 
 test('getPost calls /tweet-result with id, token and lang', async () => {
-  answer = { status: 200, type: 'application/json; charset=utf-8', body: fixtureText('syndication/tweet-result-1703436713362870723.json') };
+  answer = {
+    status: 200,
+    type: 'application/json; charset=utf-8',
+    body: fixtureText('syndication/tweet-result-1703436713362870723.json'),
+  };
   const p = await syn.getPost('1703436713362870723', {});
   assert.equal(p.author.handle, 'rhaksw');
   const q = new URL(srv.requests.at(-1)!, 'http://x');
@@ -76,10 +87,17 @@ test('getPost calls /tweet-result with id, token and lang', async () => {
 });
 
 test('getConversation answers with the parent as the only ancestor and says it cannot do more', async () => {
-  answer = { status: 200, type: 'application/json', body: fixtureText('syndication/tweet-result-1900000000000000030.json') };
+  answer = {
+    status: 200,
+    type: 'application/json',
+    body: fixtureText('syndication/tweet-result-1900000000000000030.json'),
+  };
   const b = await syn.getConversation('1900000000000000030', { ranking: 'top', withReplies: true });
   assert.equal(b.post.id, '1900000000000000030');
-  assert.deepEqual(b.ancestors.map((p) => [p.id, p.text]), [['1900000000000000029', 'Poll results when']]);
+  assert.deepEqual(
+    b.ancestors.map((p) => [p.id, p.text]),
+    [['1900000000000000029', 'Poll results when']],
+  );
   assert.deepEqual([b.continuations, b.replies, b.repliesAvailable, b.threadAvailable], [[], [], false, false]);
 });
 
@@ -111,9 +129,23 @@ test('an Article post yields a preview article, drops its link and is flagged tr
   const t = fixture('syndication/tweet-result-1703436713362870723.json');
   t.text = 'https://t.co/art1cle';
   t.display_text_range = [0, 20];
-  t.entities = { urls: [{ url: 'https://t.co/art1cle', expanded_url: 'http://x.com/i/article/99', display_url: 'x.com/i/article/99', indices: [0, 20] }] };
+  t.entities = {
+    urls: [
+      {
+        url: 'https://t.co/art1cle',
+        expanded_url: 'http://x.com/i/article/99',
+        display_url: 'x.com/i/article/99',
+        indices: [0, 20],
+      },
+    ],
+  };
   delete t.card;
-  t.article = { rest_id: '99', title: 'Caching, properly', preview_text: 'The start of it', cover_media: { media_info: { original_img_url: 'https://pbs.twimg.com/media/cover.jpg' } } };
+  t.article = {
+    rest_id: '99',
+    title: 'Caching, properly',
+    preview_text: 'The start of it',
+    cover_media: { media_info: { original_img_url: 'https://pbs.twimg.com/media/cover.jpg' } },
+  };
   const p = parseTweet(t);
   assert.equal(p.text, '');
   assert.deepEqual(p.article, {

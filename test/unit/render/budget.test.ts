@@ -14,7 +14,10 @@ test('charCount counts code points: an emoji or a rare CJK character is one', ()
 });
 
 test('closingLine names everything left out and links to the whole read', () => {
-  assert.equal(closingLine(['3 replies'], 'http://h/x?a=1'), '*Budget: left out 3 replies.* [Read it all](http://h/x?a=1)');
+  assert.equal(
+    closingLine(['3 replies'], 'http://h/x?a=1'),
+    '*Budget: left out 3 replies.* [Read it all](http://h/x?a=1)',
+  );
   assert.equal(
     closingLine(['3 replies', '2 earlier posts', '1 later post'], 'http://h/x'),
     '*Budget: left out 3 replies, 2 earlier posts and 1 later post.* [Read it all](http://h/x)',
@@ -23,7 +26,8 @@ test('closingLine names everything left out and links to the whole read', () => 
 
 test('fitBudget keeps the most items that fit, for every budget, and never goes over', () => {
   const items = Array.from({ length: 30 }, (_, i) => `- item ${i} ${'😀'.repeat(i % 7)}`);
-  const render = (kept: string[], closing?: string) => `# List\n\n${kept.join('\n')}\n${closing ? `\n${closing}\n` : ''}`;
+  const render = (kept: string[], closing?: string) =>
+    `# List\n\n${kept.join('\n')}\n${closing ? `\n${closing}\n` : ''}`;
   const giveWay = listGiveWay(items.length, ['item', 'items'], (n) => items.slice(0, n));
   const whole = charCount(render(items));
   for (let budget = 120; budget <= whole + 5; budget += 7) {

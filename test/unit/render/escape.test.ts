@@ -2,7 +2,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
-import { codeBlock, codeSpan, escapeHeading, escapeInline, safeHref, urlLink } from '../../../src/render/markdown/escape.ts';
+import {
+  codeBlock,
+  codeSpan,
+  escapeHeading,
+  escapeInline,
+  safeHref,
+  urlLink,
+} from '../../../src/render/markdown/escape.ts';
 import { truncate } from '../../../src/render/markdown/format.ts';
 
 const md = new MarkdownIt({ html: false, linkify: false });
@@ -15,7 +22,44 @@ function roundTrips(s: string, r: typeof md = md): void {
   assert.equal(html, `<p>${r.utils.escapeHtml(s)}</p>\n`, `input ${JSON.stringify(s)}`);
 }
 
-const SPECIALS = ['\\', '`', '*', '_', '[', ']', '(', ')', '<', '>', '#', '!', '|', '~', '-', '+', '=', '.', '&', ';', ':', '"', "'", 'a', 'b', '1', '2', ' ', 'x', '/', 'amp', '#x27', 'lt', 'http://', 'javascript:', '\u00e9'];
+const SPECIALS = [
+  '\\',
+  '`',
+  '*',
+  '_',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '>',
+  '#',
+  '!',
+  '|',
+  '~',
+  '-',
+  '+',
+  '=',
+  '.',
+  '&',
+  ';',
+  ':',
+  '"',
+  "'",
+  'a',
+  'b',
+  '1',
+  '2',
+  ' ',
+  'x',
+  '/',
+  'amp',
+  '#x27',
+  'lt',
+  'http://',
+  'javascript:',
+  '\u00e9',
+];
 
 describe('escapeInline', () => {
   test('hostile one-liners render as their literal text', () => {
@@ -51,7 +95,12 @@ describe('escapeInline', () => {
   test('property: any single line of text survives CommonMark (and GFM tables/strikethrough/HTML) unchanged', () => {
     const line = fc
       .array(fc.oneof(fc.constantFrom(...SPECIALS), fc.string({ maxLength: 3 })), { maxLength: 30 })
-      .map((parts) => parts.join('').replace(/[\u0000-\u001f\u007f]/g, '').trim())
+      .map((parts) =>
+        parts
+          .join('')
+          .replace(/[\u0000-\u001f\u007f]/g, '')
+          .trim(),
+      )
       .filter((s) => s.length > 0);
     fc.assert(
       fc.property(line, (s) => {
@@ -77,22 +126,43 @@ describe('escapeInline', () => {
   });
 
   test('Obsidian extras are escaped only when asked for', () => {
-    assert.equal(escapeInline('#tag ==hi== %%c%% $x$', false, new Set(['#', '=', '%', '$'])), '\\#tag \\=\\=hi\\=\\= \\%\\%c\\%\\% \\$x\\$');
+    assert.equal(
+      escapeInline('#tag ==hi== %%c%% $x$', false, new Set(['#', '=', '%', '$'])),
+      '\\#tag \\=\\=hi\\=\\= \\%\\%c\\%\\% \\$x\\$',
+    );
   });
 });
 
 describe('safeHref', () => {
   test('only absolute http(s) URLs pass', () => {
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd', '/relative', '//evil.example/x', 'mailto:a@b.c', '', 'http://']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'file:///etc/passwd',
+      '/relative',
+      '//evil.example/x',
+      'mailto:a@b.c',
+      '',
+      'http://',
+    ]) {
       assert.equal(safeHref(bad), undefined, bad);
     }
     assert.equal(safeHref('https://example.com/a'), 'https://example.com/a');
   });
 
   test('parentheses, spaces and backslashes are encoded so the destination cannot end early', () => {
-    assert.equal(safeHref('https://en.wikipedia.org/wiki/Cache_(computing)'), 'https://en.wikipedia.org/wiki/Cache_%28computing%29');
+    assert.equal(
+      safeHref('https://en.wikipedia.org/wiki/Cache_(computing)'),
+      'https://en.wikipedia.org/wiki/Cache_%28computing%29',
+    );
     assert.equal(safeHref('https://a.b/x y?q=a b\\c'), 'https://a.b/x%20y?q=a%20b%5Cc');
-    assert.equal(md.renderInline(`[t](${safeHref('https://a.b/(x)) [y](javascript:z')})`), '<a href="https://a.b/%28x%29%29%20%5By%5D%28javascript:z">t</a>');
+    assert.equal(
+      md.renderInline(`[t](${safeHref('https://a.b/(x)) [y](javascript:z')})`),
+      '<a href="https://a.b/%28x%29%29%20%5By%5D%28javascript:z">t</a>',
+    );
   });
 
   test('urlLink shows safe URLs as autolinks and others as text', () => {
@@ -105,7 +175,10 @@ describe('code and truncation helpers', () => {
   test('code spans and blocks contain any backtick run verbatim', () => {
     assert.equal(md.renderInline(codeSpan('a ``` b')), '<code>a ``` b</code>');
     assert.equal(md.renderInline(codeSpan('`x`')), '<code>`x`</code>');
-    assert.equal(md.render(codeBlock('```\ninside\n```', 'js; evil')), '<pre><code class="language-jsevil">```\ninside\n```\n</code></pre>\n');
+    assert.equal(
+      md.render(codeBlock('```\ninside\n```', 'js; evil')),
+      '<pre><code class="language-jsevil">```\ninside\n```\n</code></pre>\n',
+    );
   });
 
   test('truncate cuts on a word boundary, never inside a surrogate pair', () => {
@@ -122,11 +195,18 @@ describe('escapeInline with Obsidian extras', () => {
     const extra = new Set(['#', '=', '%', '$']);
     const md2 = new MarkdownIt({ html: false });
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('#', '=', '%', '$', '-', '>', ' ', 'a', '1', '.'), { minLength: 1, maxLength: 12 }), (parts) => {
-        const s = parts.join('').trim();
-        if (!s) return;
-        assert.equal(md2.render(escapeInline(s, true, extra)), `<p>${md2.utils.escapeHtml(s)}</p>\n`, JSON.stringify(s));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('#', '=', '%', '$', '-', '>', ' ', 'a', '1', '.'), { minLength: 1, maxLength: 12 }),
+        (parts) => {
+          const s = parts.join('').trim();
+          if (!s) return;
+          assert.equal(
+            md2.render(escapeInline(s, true, extra)),
+            `<p>${md2.utils.escapeHtml(s)}</p>\n`,
+            JSON.stringify(s),
+          );
+        },
+      ),
       { numRuns: 2000 },
     );
   });

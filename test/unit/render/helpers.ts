@@ -12,7 +12,9 @@ export function targets(html: string): string[] {
 
 /** Text content of every element of a tag, e.g. headings. */
 export function texts(html: string, tag: string): string[] {
-  return [...html.matchAll(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
+  return [...html.matchAll(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) =>
+    m[1]!.replace(/<[^>]+>/g, ''),
+  );
 }
 
 export function countTag(html: string, tag: string): number {

@@ -7,8 +7,14 @@ import { renderHtmlPage } from '../../../src/render/html.ts';
 import { alice, articlePost, article, BASE, HOSTILE, mallory, selfThread } from '../../fixtures/render/corpus.ts';
 
 test('avatar upgrade only touches X profile images', () => {
-  assert.equal(largeAvatar('https://pbs.twimg.com/profile_images/1/a_normal.jpg'), 'https://pbs.twimg.com/profile_images/1/a_400x400.jpg');
-  assert.equal(largeAvatar('https://pbs.twimg.com/profile_images/1/a_200x200.png'), 'https://pbs.twimg.com/profile_images/1/a_400x400.png');
+  assert.equal(
+    largeAvatar('https://pbs.twimg.com/profile_images/1/a_normal.jpg'),
+    'https://pbs.twimg.com/profile_images/1/a_400x400.jpg',
+  );
+  assert.equal(
+    largeAvatar('https://pbs.twimg.com/profile_images/1/a_200x200.png'),
+    'https://pbs.twimg.com/profile_images/1/a_400x400.png',
+  );
   assert.equal(largeAvatar('https://example.com/a_normal.jpg'), 'https://example.com/a_normal.jpg');
   assert.equal(largeAvatar(undefined), undefined);
 });

@@ -11,10 +11,18 @@ import { isLineSubsequence, matchSnapshot } from './snapshot.ts';
 const ctx = (full = false) => ({ baseUrl: c.BASE, full });
 
 const renderers = {
-  profile: (cursor: boolean, full = false) => renderProfileMarkdown(c.profileRead(cursor ? {} : { nextCursor: undefined, continueUrl: undefined }), ctx(full)),
-  connections: (cursor: boolean, full = false) => renderConnectionsMarkdown(c.connectionsRead(cursor ? {} : { nextCursor: undefined, continueUrl: undefined }), ctx(full)),
+  profile: (cursor: boolean, full = false) =>
+    renderProfileMarkdown(c.profileRead(cursor ? {} : { nextCursor: undefined, continueUrl: undefined }), ctx(full)),
+  connections: (cursor: boolean, full = false) =>
+    renderConnectionsMarkdown(
+      c.connectionsRead(cursor ? {} : { nextCursor: undefined, continueUrl: undefined }),
+      ctx(full),
+    ),
   search: (cursor: boolean, full = false) =>
-    renderSearchMarkdown(c.searchRead(cursor ? { nextCursor: 'c3', continueUrl: `${c.BASE}/search?q=caching&feed=latest&cursor=c3` } : {}), ctx(full)),
+    renderSearchMarkdown(
+      c.searchRead(cursor ? { nextCursor: 'c3', continueUrl: `${c.BASE}/search?q=caching&feed=latest&cursor=c3` } : {}),
+      ctx(full),
+    ),
 };
 
 describe('list documents', () => {
@@ -60,13 +68,23 @@ describe('list documents', () => {
     assert.ok(items[0]!.startsWith('- **Bob** ([@bob](http://threadmark.test/bob)) — Reader.'));
     assert.ok(items[3]!.endsWith('word…') && items[3]!.length < 260);
     assert.ok(md.startsWith('# Followers of @alice_dev\n'));
-    assert.ok(renderConnectionsMarkdown(c.connectionsRead({ kind: 'following' }), ctx()).startsWith('# Accounts @alice_dev follows\n'));
+    assert.ok(
+      renderConnectionsMarkdown(c.connectionsRead({ kind: 'following' }), ctx()).startsWith(
+        '# Accounts @alice_dev follows\n',
+      ),
+    );
   });
 
   test('profile: bio with links, facts, and posts without repeating the author', () => {
     const md = renderers.profile(false);
-    assert.ok(md.startsWith('# Alice Dev (@alice_dev)\n\nBuilding things in public. Caching nerd at [@acme](https://x.com/acme) <https://alice.dev/>\n'));
-    assert.ok(md.includes('Location: Berlin · Website: <https://alice.dev/> · Joined 2019-03-04 · 45 followers · 12 following'));
+    assert.ok(
+      md.startsWith(
+        '# Alice Dev (@alice_dev)\n\nBuilding things in public. Caching nerd at [@acme](https://x.com/acme) <https://alice.dev/>\n',
+      ),
+    );
+    assert.ok(
+      md.includes('Location: Berlin · Website: <https://alice.dev/> · Joined 2019-03-04 · 45 followers · 12 following'),
+    );
     assert.ok(md.includes('\n### 2026-01-01 00:01 UTC\n'));
     assert.ok(renderers.profile(false, true).includes('300 posts · 1200 likes · 20 media · verified'));
   });
@@ -86,14 +104,25 @@ describe('list documents', () => {
 });
 
 describe('recovery document', () => {
-  test('profile snapshot', () => matchSnapshot('recovery/profile.md', renderRecoveryMarkdown('profile', '@ghost_user', c.BASE)));
-  test('post snapshot', () => matchSnapshot('recovery/post.md', renderRecoveryMarkdown('post', '@alice_dev/status/123', c.BASE)));
+  test('profile snapshot', () =>
+    matchSnapshot('recovery/profile.md', renderRecoveryMarkdown('profile', '@ghost_user', c.BASE)));
+  test('post snapshot', () =>
+    matchSnapshot('recovery/post.md', renderRecoveryMarkdown('post', '@alice_dev/status/123', c.BASE)));
 
   test('says what is missing, where to look and every valid URL shape', () => {
     const md = renderRecoveryMarkdown('post', '@alice_dev/status/123', c.BASE);
-    assert.ok(md.startsWith('# Not found: @alice\\_dev/status/123\n') || md.startsWith('# Not found: @alice_dev/status/123\n'));
+    assert.ok(
+      md.startsWith('# Not found: @alice\\_dev/status/123\n') || md.startsWith('# Not found: @alice_dev/status/123\n'),
+    );
     assert.ok(md.includes(`[@alice_dev](${c.BASE}/alice_dev)`));
-    for (const shape of ['/{handle}', '/{handle}/status/{id}', '/{handle}/followers', '/{handle}/following', '/search?q=', '/api/v1/']) {
+    for (const shape of [
+      '/{handle}',
+      '/{handle}/status/{id}',
+      '/{handle}/followers',
+      '/{handle}/following',
+      '/search?q=',
+      '/api/v1/',
+    ]) {
       assert.ok(md.includes(shape), shape);
     }
   });

@@ -28,8 +28,10 @@ function frontMatter(doc: string): Record<string, unknown> {
 
 describe('renderPostObsidian', () => {
   test('thread snapshot', () => matchSnapshot('obsidian/thread.md', renderPostObsidian(c.threadRead(), opts)));
-  test('conversation snapshot', () => matchSnapshot('obsidian/conversation.md', renderPostObsidian(c.conversationRead, opts)));
-  test('hostile snapshot', () => matchSnapshot('obsidian/hostile.md', renderPostObsidian(c.singleRead(c.hostilePost), opts)));
+  test('conversation snapshot', () =>
+    matchSnapshot('obsidian/conversation.md', renderPostObsidian(c.conversationRead, opts)));
+  test('hostile snapshot', () =>
+    matchSnapshot('obsidian/hostile.md', renderPostObsidian(c.singleRead(c.hostilePost), opts)));
 
   test('front matter has the documented keys with safely quoted values', () => {
     const fm = frontMatter(renderPostObsidian(c.threadRead(), opts));
@@ -60,7 +62,10 @@ describe('renderPostObsidian', () => {
     assert.ok(doc.includes('# Post by Alice Dev ([[@alice_dev]])'));
     assert.ok(doc.includes('#caching'));
     const h2 = doc.split('\n').filter((l) => l.startsWith('## '));
-    assert.deepEqual(h2.slice(0, 2).map((h) => h.replace(/ · [^·]*UTC$/, '')), ['## Context · Carol ([[@carol]])', '## 2026-01-01 00:01 UTC']);
+    assert.deepEqual(
+      h2.slice(0, 2).map((h) => h.replace(/ · [^·]*UTC$/, '')),
+      ['## Context · Carol ([[@carol]])', '## 2026-01-01 00:01 UTC'],
+    );
     assert.ok(doc.includes('- **Bob** ([[@bob]])'));
   });
 

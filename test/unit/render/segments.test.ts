@@ -28,9 +28,19 @@ describe('segments', () => {
   });
 
   test('single newlines become hard breaks and blank lines paragraph breaks, even across segments', () => {
-    const out = renderSegments([{ type: 'text', text: 'one\ntwo ' }, { type: 'mention', text: '@bob', handle: 'bob' }, { type: 'text', text: '\n\n\nthree\r\n# four' }], md);
+    const out = renderSegments(
+      [
+        { type: 'text', text: 'one\ntwo ' },
+        { type: 'mention', text: '@bob', handle: 'bob' },
+        { type: 'text', text: '\n\n\nthree\r\n# four' },
+      ],
+      md,
+    );
     assert.equal(out, 'one\\\ntwo [@bob](https://x.com/bob)\n\nthree\\\n\\# four');
-    assert.equal(htmlOf(out), '<p>one<br>\ntwo <a href="https://x.com/bob" rel="nofollow noopener noreferrer">@bob</a></p>\n<p>three<br>\n# four</p>\n');
+    assert.equal(
+      htmlOf(out),
+      '<p>one<br>\ntwo <a href="https://x.com/bob" rel="nofollow noopener noreferrer">@bob</a></p>\n<p>three<br>\n# four</p>\n',
+    );
   });
 
   test('a link with a non-http target is shown as text only', () => {
@@ -39,7 +49,10 @@ describe('segments', () => {
   });
 
   test('a mention whose handle is not a handle is escaped text', () => {
-    assert.equal(renderSegments([{ type: 'mention', text: '@x](javascript:1)', handle: 'x](javascript:1)' }], md), '@x\\](javascript:1)');
+    assert.equal(
+      renderSegments([{ type: 'mention', text: '@x](javascript:1)', handle: 'x](javascript:1)' }], md),
+      '@x\\](javascript:1)',
+    );
   });
 
   test('plain text is used when a provider gave no segments', () => {

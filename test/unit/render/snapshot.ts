@@ -14,7 +14,11 @@ export function matchSnapshot(name: string, actual: string): void {
     return;
   }
   assert.ok(existsSync(file), `snapshot ${name} missing; run with UPDATE_SNAPSHOTS=1 to create it`);
-  assert.equal(actual, readFileSync(file, 'utf8'), `snapshot ${name} differs; run with UPDATE_SNAPSHOTS=1 if the change is intended`);
+  assert.equal(
+    actual,
+    readFileSync(file, 'utf8'),
+    `snapshot ${name} differs; run with UPDATE_SNAPSHOTS=1 if the change is intended`,
+  );
 }
 
 /** True when every line of `small` appears in `big` in the same order (lines may be inserted, never changed). */

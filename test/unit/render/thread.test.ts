@@ -15,8 +15,9 @@ describe('renderPostMarkdown snapshots', () => {
     'conversation-compact': () => renderPostMarkdown(c.conversationRead, opts(false, 'off')),
     'conversation-full-author': () => renderPostMarkdown(c.conversationRead, opts(true, 'author')),
     'note-tweet': () => renderPostMarkdown(c.singleRead(c.noteTweet), opts()),
-    'article': () => renderPostMarkdown(c.singleRead(c.articlePost), opts()),
-    'hostile': () => renderPostMarkdown(c.singleRead(c.hostilePost, { replies: c.replies, repliesMode: 'top' }), opts(false, 'all')),
+    article: () => renderPostMarkdown(c.singleRead(c.articlePost), opts()),
+    hostile: () =>
+      renderPostMarkdown(c.singleRead(c.hostilePost, { replies: c.replies, repliesMode: 'top' }), opts(false, 'all')),
   };
   for (const [name, render] of Object.entries(cases)) {
     test(name, () => matchSnapshot(`post/${name}.md`, render()));
@@ -32,7 +33,12 @@ describe('renderPostMarkdown behaviour', () => {
   });
 
   test('full only adds lines: compact is a line subsequence of full, for every corpus read', () => {
-    const reads = [c.threadRead(), c.conversationRead, c.singleRead(c.articlePost), c.singleRead(c.hostilePost, { replies: c.replies, repliesMode: 'top' })];
+    const reads = [
+      c.threadRead(),
+      c.conversationRead,
+      c.singleRead(c.articlePost),
+      c.singleRead(c.hostilePost, { replies: c.replies, repliesMode: 'top' }),
+    ];
     for (const read of reads) {
       for (const userinfo of ['off', 'author', 'all'] as const) {
         const compact = renderPostMarkdown(read, opts(false, userinfo));
@@ -45,7 +51,11 @@ describe('renderPostMarkdown behaviour', () => {
 
   test('full adds metrics, ISO timestamps, language and source client', () => {
     const full = renderPostMarkdown(c.threadRead(), opts(true));
-    assert.ok(full.includes('Posted 2026-01-01T00:01:00.000Z · 10 likes · 2 reposts · 1 quote · 3 replies · 1234 views · 4 bookmarks · lang: en · via Twitter Web App'));
+    assert.ok(
+      full.includes(
+        'Posted 2026-01-01T00:01:00.000Z · 10 likes · 2 reposts · 1 quote · 3 replies · 1234 views · 4 bookmarks · lang: en · via Twitter Web App',
+      ),
+    );
     assert.ok(full.trimEnd().endsWith('Source: fxtwitter'));
   });
 
@@ -53,7 +63,11 @@ describe('renderPostMarkdown behaviour', () => {
     const out = renderPostMarkdown(c.singleRead(c.noteTweet), opts());
     assert.ok(c.noteTweet.text.length > 1000);
     assert.ok(out.includes(c.NOTE_TAIL));
-    const words = (s: string) => s.replace(/\\\n|\n/g, ' ').split(/\s+/).filter(Boolean).length;
+    const words = (s: string) =>
+      s
+        .replace(/\\\n|\n/g, ' ')
+        .split(/\s+/)
+        .filter(Boolean).length;
     assert.ok(words(out) >= words(c.noteTweet.text), 'no words lost');
   });
 
@@ -95,8 +109,13 @@ describe('renderPostMarkdown behaviour', () => {
         assert.ok(!/<(img|b|a)\s[^>]*(onerror|javascript)/i.test(html));
         for (const t of targets(html)) assert.match(t, /^https:\/\/(x\.com|pbs\.twimg\.com|alice\.dev)\//, t);
         assert.deepEqual(texts(html, 'h1').length, 1);
-        assert.deepEqual(texts(html, 'h2'), [...(userinfo === 'all' ? ['Participants'] : []), '2026-01-01 00:10 UTC', 'Replies (top)']);
-        for (const tag of ['h3', 'h4', 'table', 'pre', 'code', 'em', 's', 'del', 'ol']) assert.equal(countTag(html, tag), 0, tag);
+        assert.deepEqual(texts(html, 'h2'), [
+          ...(userinfo === 'all' ? ['Participants'] : []),
+          '2026-01-01 00:10 UTC',
+          'Replies (top)',
+        ]);
+        for (const tag of ['h3', 'h4', 'table', 'pre', 'code', 'em', 's', 'del', 'ol'])
+          assert.equal(countTag(html, tag), 0, tag);
         assert.equal(countTag(html, 'hr'), 1, 'only the rule before the replies');
         assert.equal(countTag(html, 'blockquote'), userinfo === 'author' ? 1 : 0);
         assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'hostile text is still shown');

@@ -9,12 +9,18 @@ const pieces = fc.constantFrom(' ', '\n', '\t', 'a', '_', 'https://t.co/', 'http
 const text = fc.array(pieces, { maxLength: 12 }).map((a) => a.join(''));
 
 test('withoutTrailingTco matches /\\s*https:\\/\\/t\\.co\\/\\w+\\s*$/', () => {
-  fc.assert(fc.property(text, (t) => withoutTrailingTco(t) === t.replace(/\s*https:\/\/t\.co\/\w+\s*$/, '')), { numRuns: 2000 });
+  fc.assert(
+    fc.property(text, (t) => withoutTrailingTco(t) === t.replace(/\s*https:\/\/t\.co\/\w+\s*$/, '')),
+    { numRuns: 2000 },
+  );
 });
 
 test('codeBlock drops trailing newlines as /\\n+$/ did', () => {
   fc.assert(
-    fc.property(text, (t) => codeBlock(t) === '```\n' + t.replace(/\r\n?/g, '\n').replace(/\n+$/, '') + '\n```' || t.includes('`')),
+    fc.property(
+      text,
+      (t) => codeBlock(t) === '```\n' + t.replace(/\r\n?/g, '\n').replace(/\n+$/, '') + '\n```' || t.includes('`'),
+    ),
     { numRuns: 1000 },
   );
 });

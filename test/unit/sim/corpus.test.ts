@@ -11,7 +11,20 @@ const c = getCorpus();
 test('fixed ids and handles exist in the corpus', () => {
   for (const id of IDS.thread) assert.ok(c.posts.get(id), id);
   for (const id of Object.values(IDS.replies)) assert.ok(c.posts.get(id), id);
-  for (const key of ['carolQuoted', 'daveRoot', 'carolReplyToDave', 'bobReplyToCarol', 'noteTweet', 'article', 'communityNote', 'cardLink', 'deleted', 'protected', 'suspended', 'hostile'] as const) {
+  for (const key of [
+    'carolQuoted',
+    'daveRoot',
+    'carolReplyToDave',
+    'bobReplyToCarol',
+    'noteTweet',
+    'article',
+    'communityNote',
+    'cardLink',
+    'deleted',
+    'protected',
+    'suspended',
+    'hostile',
+  ] as const) {
     assert.ok(c.posts.get(IDS[key]), key);
   }
   assert.equal(c.posts.get(IDS.unknown), undefined);
@@ -22,7 +35,10 @@ test('fixed ids and handles exist in the corpus', () => {
 
 test('the thread is twelve self-replies by alice_dev in time order', () => {
   const alice = findUser(c, HANDLES.alice)!;
-  assert.deepEqual(IDS.thread, Array.from({ length: 12 }, (_, i) => `19000000000000000${String(i + 1).padStart(2, '0')}`));
+  assert.deepEqual(
+    IDS.thread,
+    Array.from({ length: 12 }, (_, i) => `19000000000000000${String(i + 1).padStart(2, '0')}`),
+  );
   IDS.thread.forEach((id, i) => {
     const p = c.posts.get(id)!;
     assert.equal(p.authorId, alice.id);
@@ -62,7 +78,10 @@ test('search corpora have the documented sizes and orders', () => {
   assert.ok(latest.every((p, i) => i === 0 || latest[i - 1]!.createdAt >= p.createdAt));
   const top = search(c, 'caching', 'top');
   assert.ok(top.every((p, i) => i === 0 || top[i - 1]!.likes >= p.likes));
-  assert.notDeepEqual(top.map((p) => p.id), latest.map((p) => p.id));
+  assert.notDeepEqual(
+    top.map((p) => p.id),
+    latest.map((p) => p.id),
+  );
   assert.ok(search(c, 'caching', 'media').every((p) => p.media.length > 0));
   const tm = search(c, 'THREADMARK', 'latest').length;
   assert.ok(tm >= 25 && tm <= 30, String(tm));
@@ -73,7 +92,8 @@ test('the corpus is deterministic', async () => {
   const fresh = await import(`../../../sim/corpus.ts?rebuild=${Date.now()}`);
   const again = fresh.getCorpus();
   assert.notEqual(again, c);
-  const digest = (x: typeof c) => JSON.stringify([...x.posts.values()].map((p) => [p.id, p.likes, p.createdAt, p.text]));
+  const digest = (x: typeof c) =>
+    JSON.stringify([...x.posts.values()].map((p) => [p.id, p.likes, p.createdAt, p.text]));
   assert.equal(digest(again), digest(c));
 });
 

@@ -118,12 +118,18 @@ test('call counters by target and path, faulted calls included', async () => {
 });
 
 test('HTTP control surface', async () => {
-  const add = await get('/__sim/faults', { method: 'POST', body: JSON.stringify({ target: 'fxtwitter', kind: 'status', status: 418 }) });
+  const add = await get('/__sim/faults', {
+    method: 'POST',
+    body: JSON.stringify({ target: 'fxtwitter', kind: 'status', status: 418 }),
+  });
   assert.equal(add.status, 201);
   assert.equal((await get(statusPath)).status, 418);
   assert.equal((await get('/__sim/faults', { method: 'DELETE' })).status, 204);
   assert.equal((await get(statusPath)).status, 200);
-  const bad = await get('/__sim/faults', { method: 'POST', body: JSON.stringify({ target: 'fxtwitter', kind: 'explode' }) });
+  const bad = await get('/__sim/faults', {
+    method: 'POST',
+    body: JSON.stringify({ target: 'fxtwitter', kind: 'explode' }),
+  });
   assert.equal(bad.status, 400);
   assert.equal((await get('/__sim/faults', { method: 'POST', body: 'not json' })).status, 400);
   const calls = await (await get('/__sim/calls?target=fxtwitter')).json();

@@ -6,13 +6,51 @@ import { useSimulator } from './sim-harness.ts';
 const { getJson } = useSimulator();
 
 const STATUS_KEYS = [
-  'type', 'id', 'url', 'text', 'raw_text', 'author', 'replies', 'reposts', 'likes', 'quotes', 'bookmarks', 'views',
-  'created_at', 'created_timestamp', 'embed_card', 'possibly_sensitive', 'is_note_tweet', 'community_note', 'lang',
-  'replying_to', 'media', 'source', 'provider', 'reposted_by',
+  'type',
+  'id',
+  'url',
+  'text',
+  'raw_text',
+  'author',
+  'replies',
+  'reposts',
+  'likes',
+  'quotes',
+  'bookmarks',
+  'views',
+  'created_at',
+  'created_timestamp',
+  'embed_card',
+  'possibly_sensitive',
+  'is_note_tweet',
+  'community_note',
+  'lang',
+  'replying_to',
+  'media',
+  'source',
+  'provider',
+  'reposted_by',
 ];
 const USER_KEYS = [
-  'type', 'id', 'name', 'screen_name', 'url', 'avatar_url', 'banner_url', 'description', 'raw_description', 'location',
-  'protected', 'followers', 'following', 'statuses', 'media_count', 'likes', 'joined', 'website', 'verification',
+  'type',
+  'id',
+  'name',
+  'screen_name',
+  'url',
+  'avatar_url',
+  'banner_url',
+  'description',
+  'raw_description',
+  'location',
+  'protected',
+  'followers',
+  'following',
+  'statuses',
+  'media_count',
+  'likes',
+  'joined',
+  'website',
+  'verification',
 ];
 
 function assertStatus(s: any) {
@@ -58,7 +96,12 @@ describe('/2/status', () => {
     assert.deepEqual(s.media.all, s.media.photos);
     assert.equal(s.quote.id, IDS.carolQuoted);
     assert.equal(s.quote.author.screen_name, HANDLES.carol);
-    assert.deepEqual(s.replying_to, { screen_name: HANDLES.alice, status: IDS.threadRoot, url: `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`, profile_url: `https://x.com/${HANDLES.alice}` });
+    assert.deepEqual(s.replying_to, {
+      screen_name: HANDLES.alice,
+      status: IDS.threadRoot,
+      url: `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`,
+      profile_url: `https://x.com/${HANDLES.alice}`,
+    });
     // raw text keeps the media t.co, which display_text_range excludes and `text` drops.
     const media = s.raw_text.facets.find((f: any) => f.type === 'media');
     assert.equal(s.raw_text.text.slice(media.indices[0], media.indices[1]), media.original);
@@ -125,14 +168,29 @@ describe('/2/status', () => {
     assert.equal(art.text, '');
     assert.equal(art.article.title, 'A field guide to cache invalidation');
     const types = new Set(art.article.content.blocks.map((b: any) => b.type));
-    for (const t of ['unstyled', 'header-one', 'header-two', 'unordered-list-item', 'ordered-list-item', 'blockquote', 'atomic']) assert.ok(types.has(t), t);
+    for (const t of [
+      'unstyled',
+      'header-one',
+      'header-two',
+      'unordered-list-item',
+      'ordered-list-item',
+      'blockquote',
+      'atomic',
+    ])
+      assert.ok(types.has(t), t);
     const styles = art.article.content.blocks.flatMap((b: any) => b.inlineStyleRanges.map((r: any) => r.style));
     assert.ok(styles.includes('Bold') && styles.includes('Italic'));
-    assert.ok(art.article.content.blocks.some((b: any) => b.data.urls?.[0]?.text === 'https://martinfowler.com/bliki/TwoHardThings.html'));
+    assert.ok(
+      art.article.content.blocks.some(
+        (b: any) => b.data.urls?.[0]?.text === 'https://martinfowler.com/bliki/TwoHardThings.html',
+      ),
+    );
     const entityTypes = art.article.content.entityMap.map((e: any) => e.value.type);
     assert.deepEqual(entityTypes, ['MARKDOWN', 'MEDIA']);
     const mediaId = art.article.content.entityMap[1].value.data.mediaItems[0].mediaId;
-    assert.ok(art.article.media_entities.some((m: any) => m.media_id === mediaId && m.media_info.__typename === 'ApiImage'));
+    assert.ok(
+      art.article.media_entities.some((m: any) => m.media_id === mediaId && m.media_info.__typename === 'ApiImage'),
+    );
 
     const cn = (await getJson(`/fx/2/status/${IDS.communityNote}`)).body.status.community_note;
     assert.equal(cn.facets[0].type, 'url');
@@ -155,7 +213,12 @@ describe('/2/status', () => {
   });
 
   test('unavailable posts', async () => {
-    assert.deepEqual((await getJson(`/fx/2/status/${IDS.unknown}`)).body, { code: 404, status: null, thread: null, author: null });
+    assert.deepEqual((await getJson(`/fx/2/status/${IDS.unknown}`)).body, {
+      code: 404,
+      status: null,
+      thread: null,
+      author: null,
+    });
     const del = await getJson(`/fx/2/status/${IDS.deleted}`);
     assert.equal(del.status, 404);
     assert.equal(del.body.status, null);
@@ -164,7 +227,14 @@ describe('/2/status', () => {
     assert.deepEqual(prot.body, { code: 401, status: null, thread: null, author: null });
     const susp = await getJson(`/fx/2/status/${IDS.suspended}`);
     assert.equal(susp.status, 404);
-    assert.deepEqual(susp.body.status, { type: 'tombstone', provider: 'twitter', reason: 'suspended', message: 'This post is from a suspended account', id: IDS.suspended, url: `https://x.com/i/status/${IDS.suspended}` });
+    assert.deepEqual(susp.body.status, {
+      type: 'tombstone',
+      provider: 'twitter',
+      reason: 'suspended',
+      message: 'This post is from a suspended account',
+      id: IDS.suspended,
+      url: `https://x.com/i/status/${IDS.suspended}`,
+    });
     const bad = await getJson('/fx/2/status/abc');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.code, 400);
@@ -181,15 +251,24 @@ describe('/2/thread', () => {
       const { body } = await getJson(`/fx/2/thread/${id}`);
       assert.equal(body.code, 200);
       assert.equal(body.status.id, id);
-      assert.deepEqual(body.thread.map((s: any) => s.id), IDS.thread);
+      assert.deepEqual(
+        body.thread.map((s: any) => s.id),
+        IDS.thread,
+      );
       body.thread.forEach(assertStatus);
     }
   });
 
   test('ancestors by other authors are included, oldest first', async () => {
     const { body } = await getJson(`/fx/2/thread/${IDS.bobReplyToCarol}`);
-    assert.deepEqual(body.thread.map((s: any) => s.id), [IDS.daveRoot, IDS.carolReplyToDave, IDS.bobReplyToCarol]);
-    assert.deepEqual(body.thread.map((s: any) => s.author.screen_name), [HANDLES.dave, HANDLES.carol, HANDLES.bob]);
+    assert.deepEqual(
+      body.thread.map((s: any) => s.id),
+      [IDS.daveRoot, IDS.carolReplyToDave, IDS.bobReplyToCarol],
+    );
+    assert.deepEqual(
+      body.thread.map((s: any) => s.author.screen_name),
+      [HANDLES.dave, HANDLES.carol, HANDLES.bob],
+    );
     assert.equal(body.status.replying_to.screen_name, HANDLES.carol);
   });
 
@@ -205,7 +284,10 @@ describe('/2/conversation', () => {
   test('first page: ancestors + focal, replies, bottom cursor', async () => {
     const { body } = await getJson(`/fx/2/conversation/${IDS.replies.bobToAlice}`);
     assert.deepEqual(Object.keys(body).sort(), ['author', 'code', 'cursor', 'replies', 'status', 'thread']);
-    assert.deepEqual(body.thread.map((s: any) => s.id), [IDS.threadRoot, IDS.replies.bobTop, IDS.replies.aliceToBob, IDS.replies.bobToAlice]);
+    assert.deepEqual(
+      body.thread.map((s: any) => s.id),
+      [IDS.threadRoot, IDS.replies.bobTop, IDS.replies.aliceToBob, IDS.replies.bobToAlice],
+    );
     assert.deepEqual(body.replies, []);
     assert.equal(body.cursor, null);
   });
@@ -218,21 +300,36 @@ describe('/2/conversation', () => {
     assert.equal(new Set(ids).size, ids.length);
     for (const id of Object.values(IDS.replies)) assert.ok(ids.includes(id), id);
     assert.deepEqual([...ids].sort(), recency.items.map((r) => r.id).sort());
-    assert.notDeepEqual(ids, recency.items.map((r) => r.id));
+    assert.notDeepEqual(
+      ids,
+      recency.items.map((r) => r.id),
+    );
     likes.items.forEach(assertStatus);
   });
 
   test('a cursor page carries only the focal post in thread', async () => {
     const first = (await getJson(`/fx/2/conversation/${IDS.threadRoot}`)).body;
-    const second = (await getJson(`/fx/2/conversation/${IDS.threadRoot}?cursor=${encodeURIComponent(first.cursor.bottom)}`)).body;
-    assert.deepEqual(second.thread.map((s: any) => s.id), [IDS.threadRoot]);
+    const second = (
+      await getJson(`/fx/2/conversation/${IDS.threadRoot}?cursor=${encodeURIComponent(first.cursor.bottom)}`)
+    ).body;
+    assert.deepEqual(
+      second.thread.map((s: any) => s.id),
+      [IDS.threadRoot],
+    );
     assert.equal(second.status.id, IDS.threadRoot);
     assert.ok(second.replies.length > 0);
   });
 
   test('errors', async () => {
     assert.equal((await getJson(`/fx/2/conversation/${IDS.threadRoot}?ranking_mode=best`)).status, 400);
-    assert.deepEqual((await getJson(`/fx/2/conversation/${IDS.protected}`)).body, { code: 401, status: null, thread: null, replies: null, author: null, cursor: null });
+    assert.deepEqual((await getJson(`/fx/2/conversation/${IDS.protected}`)).body, {
+      code: 401,
+      status: null,
+      thread: null,
+      replies: null,
+      author: null,
+      cursor: null,
+    });
     assert.equal((await getJson(`/fx/2/conversation/${IDS.unknown}`)).status, 404);
     assert.equal((await getJson(`/fx/2/conversation/${IDS.threadRoot}?cursor=bogus`)).status, 404);
   });
@@ -261,7 +358,11 @@ describe('/2/profile', () => {
     assert.equal(susp.status, 404);
     assert.equal(susp.body.reason, 'suspended');
     assert.equal((await getJson(`/fx/2/profile/${HANDLES.missing}/statuses`)).status, 404);
-    assert.deepEqual((await getJson(`/fx/2/profile/${HANDLES.suspended}/followers`)).body, { code: 404, results: [], cursor: { top: null, bottom: null } });
+    assert.deepEqual((await getJson(`/fx/2/profile/${HANDLES.suspended}/followers`)).body, {
+      code: 404,
+      results: [],
+      cursor: { top: null, bottom: null },
+    });
   });
 
   test('statuses page to the end, newest first, with reposts', async () => {
@@ -275,10 +376,16 @@ describe('/2/profile', () => {
       assert.notEqual(r.author.screen_name, HANDLES.alice);
     }
     const own = all.items.filter((s) => !s.reposted_by).map((s) => s.created_timestamp);
-    assert.deepEqual(own, [...own].sort((a, b) => b - a));
+    assert.deepEqual(
+      own,
+      [...own].sort((a, b) => b - a),
+    );
     const plain = await collect(`/fx/2/profile/${HANDLES.alice}/statuses?count=50`, 'results');
     assert.ok(!plain.items.some((s) => s.id === IDS.replies.aliceToBob), 'replies to others need with_replies');
-    assert.ok(plain.items.some((s) => s.id === IDS.threadLast), 'self-thread posts stay');
+    assert.ok(
+      plain.items.some((s) => s.id === IDS.threadLast),
+      'self-thread posts stay',
+    );
   });
 
   test('followers and following page to the end', async () => {
@@ -293,7 +400,11 @@ describe('/2/profile', () => {
   });
 
   test('protected lists are empty; bad count and cursor', async () => {
-    assert.deepEqual((await getJson(`/fx/2/profile/${HANDLES.protected}/statuses`)).body, { code: 200, results: [], cursor: { top: null, bottom: null } });
+    assert.deepEqual((await getJson(`/fx/2/profile/${HANDLES.protected}/statuses`)).body, {
+      code: 200,
+      results: [],
+      cursor: { top: null, bottom: null },
+    });
     assert.equal((await getJson(`/fx/2/profile/${HANDLES.alice}/statuses?count=0`)).status, 400);
     assert.equal((await getJson(`/fx/2/profile/${HANDLES.alice}/followers?count=101`)).status, 400);
     assert.equal((await getJson(`/fx/2/profile/${HANDLES.alice}/statuses?cursor=nope`)).status, 500);
@@ -305,11 +416,17 @@ describe('/2/search', () => {
     const latest = await collect('/fx/2/search?q=caching&count=20', 'results');
     assert.ok(latest.items.length >= 60);
     const ts = latest.items.map((s) => s.created_timestamp);
-    assert.deepEqual(ts, [...ts].sort((a, b) => b - a));
+    assert.deepEqual(
+      ts,
+      [...ts].sort((a, b) => b - a),
+    );
     const top = await collect('/fx/2/search?q=caching&feed=top&count=100', 'results');
     assert.equal(top.pages, 1);
     const likes = top.items.map((s) => s.likes);
-    assert.deepEqual(likes, [...likes].sort((a, b) => b - a));
+    assert.deepEqual(
+      likes,
+      [...likes].sort((a, b) => b - a),
+    );
     const media = await collect('/fx/2/search?q=caching&feed=media', 'results');
     assert.ok(media.items.length > 0 && media.items.every((s) => (s.media.all ?? []).length > 0));
     const tm = await collect('/fx/2/search?q=threadmark', 'results');

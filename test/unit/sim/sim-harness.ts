@@ -2,7 +2,10 @@
 import { after, before } from 'node:test';
 import { startSimulator, type Simulator } from '../../../sim/server.ts';
 
-export function useSimulator(): { sim: () => Simulator; getJson: (path: string) => Promise<{ status: number; body: any; headers: Headers }> } {
+export function useSimulator(): {
+  sim: () => Simulator;
+  getJson: (path: string) => Promise<{ status: number; body: any; headers: Headers }>;
+} {
   let sim: Simulator | undefined;
   before(async () => {
     sim = await startSimulator();

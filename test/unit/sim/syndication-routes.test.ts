@@ -33,8 +33,14 @@ test('tweet-result for a photo post that quotes and replies', async () => {
 
 test('entities, replies with @-prefix, video, gif', async () => {
   const root = (await tweet(IDS.threadRoot)).body;
-  assert.deepEqual(root.entities.hashtags.map((h: any) => h.text), ['caching']);
-  assert.deepEqual(root.entities.user_mentions.map((m: any) => m.screen_name), [HANDLES.bob]);
+  assert.deepEqual(
+    root.entities.hashtags.map((h: any) => h.text),
+    ['caching'],
+  );
+  assert.deepEqual(
+    root.entities.user_mentions.map((m: any) => m.screen_name),
+    [HANDLES.bob],
+  );
   assert.equal(root.conversation_count, 11);
 
   const r = (await tweet(IDS.replies.bobTop)).body;
@@ -45,13 +51,20 @@ test('entities, replies with @-prefix, video, gif', async () => {
   const v = (await tweet(IDS.threadVideo)).body;
   assert.equal(v.mediaDetails[0].type, 'video');
   assert.equal(v.mediaDetails[0].video_info.duration_millis, 33400);
-  assert.ok(v.mediaDetails[0].video_info.variants.some((x: any) => x.content_type === 'application/x-mpegURL' && x.bitrate === undefined));
+  assert.ok(
+    v.mediaDetails[0].video_info.variants.some(
+      (x: any) => x.content_type === 'application/x-mpegURL' && x.bitrate === undefined,
+    ),
+  );
   assert.equal(v.video.durationMs, 33400);
   assert.ok(v.video.variants.every((x: any) => typeof x.src === 'string'));
 
   const g = (await tweet(IDS.gif)).body;
   assert.equal(g.mediaDetails[0].type, 'animated_gif');
-  assert.deepEqual(g.mediaDetails[0].video_info.variants.map((x: any) => x.bitrate), [0]);
+  assert.deepEqual(
+    g.mediaDetails[0].video_info.variants.map((x: any) => x.bitrate),
+    [0],
+  );
 });
 
 test('long posts are truncated with a note_tweet id', async () => {
@@ -83,14 +96,19 @@ test('tombstones, suspended author, unknown id', async () => {
   assert.equal(susp.body.user, undefined);
   const q = (await tweet(IDS.quoteOfDeleted)).body;
   assert.equal(q.quoted_tweet, undefined);
-  const unknown = await fetch(`${sim().url}/syndication/tweet-result?id=${IDS.unknown}&token=${syndicationToken(IDS.unknown)}`);
+  const unknown = await fetch(
+    `${sim().url}/syndication/tweet-result?id=${IDS.unknown}&token=${syndicationToken(IDS.unknown)}`,
+  );
   assert.equal(unknown.status, 404);
   assert.match(unknown.headers.get('content-type')!, /text\/html/);
 });
 
 test('the token must match the id', async () => {
   assert.equal((await getJson(`/syndication/tweet-result?id=${IDS.threadRoot}`)).status, 400);
-  assert.equal((await getJson(`/syndication/tweet-result?id=${IDS.threadRoot}&token=${syndicationToken('20')}`)).status, 400);
+  assert.equal(
+    (await getJson(`/syndication/tweet-result?id=${IDS.threadRoot}&token=${syndicationToken('20')}`)).status,
+    400,
+  );
   assert.equal((await getJson('/syndication/tweet-result?id=abc&token=x')).status, 400);
   assert.equal((await getJson('/syndication/other')).status, 404);
 });

@@ -110,7 +110,10 @@ describe('RedisCache (real Redis)', { skip: redisSkip }, () => {
       },
     } as unknown as Redis;
     const seen: string[] = [];
-    const cache = new RedisCache(failing, { prefix: t.prefix, onDegraded: (err, op) => seen.push(`${op}:${err.message}`) });
+    const cache = new RedisCache(failing, {
+      prefix: t.prefix,
+      onDegraded: (err, op) => seen.push(`${op}:${err.message}`),
+    });
     assert.equal(await cache.get('x'), undefined);
     await cache.set('x', 1, 1000, 1000);
     await cache.delete('x');

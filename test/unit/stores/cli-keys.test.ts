@@ -12,7 +12,12 @@ import { DEAD_REDIS_URL, REDIS_URL, redisSkip, useTestRedis } from './redis-env.
 
 function sink() {
   const chunks: string[] = [];
-  return { write: (c: string) => void chunks.push(c), get text() { return chunks.join(''); } };
+  return {
+    write: (c: string) => void chunks.push(c),
+    get text() {
+      return chunks.join('');
+    },
+  };
 }
 
 async function run(argv: string[], deps: Parameters<typeof runKeysCommand>[3]) {
@@ -103,6 +108,9 @@ describe('keys CLI on Redis (THREADMARK_REDIS_URL, real Redis)', { skip: redisSk
   const t = useTestRedis();
 
   test('create, list, disable, enable, delete against the store every instance reads', async () => {
-    await operatorCycle({ env: { THREADMARK_REDIS_URL: REDIS_URL }, redisPrefix: t.prefix }, new RedisKeyStore(t.redis, { prefix: t.prefix }));
+    await operatorCycle(
+      { env: { THREADMARK_REDIS_URL: REDIS_URL }, redisPrefix: t.prefix },
+      new RedisKeyStore(t.redis, { prefix: t.prefix }),
+    );
   });
 });

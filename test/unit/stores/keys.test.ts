@@ -29,7 +29,10 @@ function keyStoreContract(open: () => KeyStore, second: () => Promise<KeyStore>)
     const store = open();
     const issued = await store.create({ name: 'Alice', accountQuota: 50 });
     assert.match(issued.key, /^tm_[A-Za-z0-9_-]{43}$/);
-    assert.deepEqual({ ...issued, key: undefined, id: undefined }, { key: undefined, id: undefined, name: 'Alice', accountQuota: 50, enabled: true });
+    assert.deepEqual(
+      { ...issued, key: undefined, id: undefined },
+      { key: undefined, id: undefined, name: 'Alice', accountQuota: 50, enabled: true },
+    );
     const listed = (await store.list()).find((r) => r.id === issued.id);
     assert.ok(listed);
     assert.deepEqual(Object.keys(listed).sort(), ['accountQuota', 'createdAt', 'enabled', 'id', 'name']);
@@ -52,7 +55,10 @@ function keyStoreContract(open: () => KeyStore, second: () => Promise<KeyStore>)
     assert.equal((await store.verify(key)).status, 'valid');
     assert.equal(await store.delete(id), true);
     assert.deepEqual(await store.verify(key), { status: 'invalid' });
-    assert.equal((await store.list()).some((r) => r.id === id), false);
+    assert.equal(
+      (await store.list()).some((r) => r.id === id),
+      false,
+    );
   });
 
   test('a disable through another handle is seen on the very next verify', async () => {
@@ -144,7 +150,12 @@ describe('RedisKeyStore (real Redis)', { skip: redisSkip }, () => {
     for (const name of names) {
       assert.equal(name.includes(key.slice(3)), false);
       const type = await t.redis.type(name);
-      const values = type === 'hash' ? Object.values(await t.redis.hgetall(name)) : type === 'string' ? [await t.redis.get(name)] : [];
+      const values =
+        type === 'hash'
+          ? Object.values(await t.redis.hgetall(name))
+          : type === 'string'
+            ? [await t.redis.get(name)]
+            : [];
       for (const v of values) assert.equal(String(v).includes(key.slice(3)), false, `${name} holds the key`);
     }
   });

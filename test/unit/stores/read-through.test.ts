@@ -91,7 +91,11 @@ function readThroughContract(makeCache: () => Cache) {
     const cache = makeCache();
     const c = new Coalescer();
     await cache.set('k6', 'cached', 0, 60_000);
-    for (const err of [new Problem('not_found'), new ProviderError('fxtwitter', 'not_found', 'gone'), new Problem('rate_limited')]) {
+    for (const err of [
+      new Problem('not_found'),
+      new ProviderError('fxtwitter', 'not_found', 'gone'),
+      new Problem('rate_limited'),
+    ]) {
       const up = upstream('x');
       up.fail = err;
       await assert.rejects(cachedRead(cache, c, 'k6', LONG, up.load), (e) => e === err);
@@ -160,8 +164,14 @@ describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
 
   test('two instances with RedisFillLock: the second waits for the first fill instead of loading', async () => {
     // Two "instances": separate clients, caches and coalescers sharing only Redis.
-    const a = { cache: new RedisCache(t.redis, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }) };
-    const b = { cache: new RedisCache(t.peer, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }) };
+    const a = {
+      cache: new RedisCache(t.redis, { prefix: t.prefix }),
+      c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }),
+    };
+    const b = {
+      cache: new RedisCache(t.peer, { prefix: t.prefix }),
+      c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }),
+    };
     const up = upstream({ shared: true }, 80);
     const [ra, rb] = await Promise.all([
       cachedRead(a.cache, a.c, 'lock1', LONG, up.load),
@@ -179,8 +189,14 @@ describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
   });
 
   test('a waiter takes over when the lock holder fails without filling', async () => {
-    const a = { cache: new RedisCache(t.redis, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }) };
-    const b = { cache: new RedisCache(t.peer, { prefix: t.prefix }), c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }) };
+    const a = {
+      cache: new RedisCache(t.redis, { prefix: t.prefix }),
+      c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }),
+    };
+    const b = {
+      cache: new RedisCache(t.peer, { prefix: t.prefix }),
+      c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }),
+    };
     const failing = upstream('x', 40);
     failing.fail = new Problem('all_providers_failed');
     const working = upstream('from b');

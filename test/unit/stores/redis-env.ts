@@ -22,7 +22,9 @@ if (!available && process.env.THREADMARK_REQUIRE_REDIS) {
 }
 
 /** `skip` option for suites that need Redis: false when it answers, else the reason. */
-export const redisSkip: string | false = available ? false : `Redis at ${REDIS_URL} not reachable (set THREADMARK_REQUIRE_REDIS=1 to make this a failure)`;
+export const redisSkip: string | false = available
+  ? false
+  : `Redis at ${REDIS_URL} not reachable (set THREADMARK_REQUIRE_REDIS=1 to make this a failure)`;
 
 export function uniquePrefix(): string {
   return `tm-test:${process.pid}-${randomBytes(4).toString('hex')}:`;

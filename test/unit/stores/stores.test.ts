@@ -46,7 +46,9 @@ test('distributed mode with Redis down at start: local cache and limits, keys un
     await stores.cache.set('a', 'local', 1000, 1000);
     assert.equal((await stores.cache.get('a'))?.value, 'local');
     assert.equal((await stores.limiter.consume('search-ip', 'ip')).remaining, 4);
-    assert.deepEqual(await stores.keys.verify(`tm_${Buffer.alloc(32, 3).toString('base64url')}`), { status: 'unverified' });
+    assert.deepEqual(await stores.keys.verify(`tm_${Buffer.alloc(32, 3).toString('base64url')}`), {
+      status: 'unverified',
+    });
     await sleep(500); // several reconnect attempts fail meanwhile
     assert.equal(lines.filter((l) => l.level === 'warn').length, 1);
   } finally {
@@ -84,7 +86,12 @@ describe('distributed mode (real Redis)', { skip: redisSkip }, () => {
 
   test('cache, limits and keys live in Redis under the prefix', async () => {
     const { log } = recordingLog();
-    const stores = await createStores({ redisUrl: REDIS_URL, keysDb: join(dir, 'unused.db'), redisPrefix: t.prefix, log });
+    const stores = await createStores({
+      redisUrl: REDIS_URL,
+      keysDb: join(dir, 'unused.db'),
+      redisPrefix: t.prefix,
+      log,
+    });
     try {
       assert.equal(stores.sharedStoreUp(), true);
       await stores.cache.set('post:9', { id: '9' }, 1000, 1000);
@@ -103,7 +110,12 @@ describe('distributed mode (real Redis)', { skip: redisSkip }, () => {
     const relay = new Relay();
     await relay.start();
     const { log, lines } = recordingLog();
-    const stores = await createStores({ redisUrl: `redis://127.0.0.1:${relay.port}`, keysDb: join(dir, 'unused.db'), redisPrefix: t.prefix, log });
+    const stores = await createStores({
+      redisUrl: `redis://127.0.0.1:${relay.port}`,
+      keysDb: join(dir, 'unused.db'),
+      redisPrefix: t.prefix,
+      log,
+    });
     try {
       const { key } = await stores.keys.create({ name: 'outage' });
       assert.equal((await stores.keys.verify(key)).status, 'valid');

@@ -55,7 +55,8 @@ test('200,000 distinct clients in one window stay within a 4,096-slot bound whil
   for (let round = 1; round < 600; round++) {
     // Each round: the active clients, then a burst of new addresses that fill the table past its bound.
     for (const a of active) assert.equal(table.consume(a, 1, 600).consumed, round + 1, `${a} at ${round}`);
-    for (let i = 0; i < 340; i++, flood++) table.consume(`10.${flood >> 16}.${(flood >> 8) & 255}.${flood & 255}`, 1, 600);
+    for (let i = 0; i < 340; i++, flood++)
+      table.consume(`10.${flood >> 16}.${(flood >> 8) & 255}.${flood & 255}`, 1, 600);
     c.advance(50);
   }
   assert.ok(flood >= 200_000);

@@ -16,7 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const SESSIONS = '{"username":"a","auth_token":"tokA","ct0":"csrfA"}\n{"username":"b","auth_token":"tokB","ct0":"csrfB"}';
+const SESSIONS =
+  '{"username":"a","auth_token":"tokA","ct0":"csrfA"}\n{"username":"b","auth_token":"tokB","ct0":"csrfB"}';
 
 function client(url: string, lines = SESSIONS) {
   const pool = new SessionPool(parseSessionLines(lines).sessions);
@@ -38,7 +39,12 @@ describe('x GraphQL client', () => {
     let seen: Record<string, string | string[] | undefined> = {};
     server = await startServer((req, res) => {
       seen = req.headers;
-      json(res, 200, { data: { user: {} } }, { 'x-rate-limit-remaining': '10', 'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + 60) });
+      json(
+        res,
+        200,
+        { data: { user: {} } },
+        { 'x-rate-limit-remaining': '10', 'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + 60) },
+      );
     });
     const { c } = client(server.url);
     const body = await c.call('UserByScreenName', { screen_name: 'bob' });
@@ -67,7 +73,10 @@ describe('x GraphQL client', () => {
       assert.equal(err.kind, 'error');
       assert.match(err.message, /out of date.*refresh THREADMARK_X_OPERATIONS or set THREADMARK_X_DISCOVER=true/);
       assert.equal(server.requests.length, 1, 'a stale id fails for every session alike');
-      assert.deepEqual(pool.status().map((x) => x.state), ['ok', 'ok']);
+      assert.deepEqual(
+        pool.status().map((x) => x.state),
+        ['ok', 'ok'],
+      );
       assert.equal(c.stats.get('TweetDetail').stale, 1);
       await server.close();
       server = undefined;
@@ -105,7 +114,10 @@ describe('x GraphQL client', () => {
     const e3 = await failure(c.call('TweetDetail', { focalTweetId: '1' }));
     assert.equal(e3.kind, 'error');
     assert.match(e3.message, /malformed JSON/);
-    assert.deepEqual(pool.status().map((x) => x.state), ['ok', 'ok']);
+    assert.deepEqual(
+      pool.status().map((x) => x.state),
+      ['ok', 'ok'],
+    );
   });
 
   it('marks a session refused with a bare 403 locked and serves the read from the next one', async () => {
@@ -115,7 +127,13 @@ describe('x GraphQL client', () => {
     });
     const { c, pool } = client(server.url);
     assert.deepEqual(await c.call('Followers', { userId: '1' }), { data: { user: {} } });
-    assert.deepEqual(pool.status().map((x) => [x.state, x.deadReason]), [['locked', 'refused with HTTP 403'], ['ok', undefined]]);
+    assert.deepEqual(
+      pool.status().map((x) => [x.state, x.deadReason]),
+      [
+        ['locked', 'refused with HTTP 403'],
+        ['ok', undefined],
+      ],
+    );
     assert.equal(server.requests.length, 2);
   });
 
@@ -125,7 +143,12 @@ describe('x GraphQL client', () => {
       const token = /auth_token=(\w+)/.exec(String(req.headers.cookie))![1]!;
       tokens.push(token);
       if (token === 'tokA') return json(res, 200, { errors: [{ code: 88, message: 'Rate limit exceeded' }] });
-      json(res, 200, { data: {} }, { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + 300) });
+      json(
+        res,
+        200,
+        { data: {} },
+        { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(Math.floor(Date.now() / 1000) + 300) },
+      );
     });
     const { c, pool } = client(server.url);
     await c.call('SearchTimeline', { rawQuery: 'x' });
@@ -143,11 +166,18 @@ describe('createXProvider', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tm-x-'));
     const path = join(dir, 'sessions.jsonl');
     writeFileSync(path, `${SESSIONS}\n{"oauth_token":"1-a","oauth_token_secret":"b"}\n`);
-    const setup = createXProvider({ xApiUrl: 'http://127.0.0.1:9/i/api', xSessionsPath: path, upstreamTimeoutMs: 1000 });
+    const setup = createXProvider({
+      xApiUrl: 'http://127.0.0.1:9/i/api',
+      xSessionsPath: path,
+      upstreamTimeoutMs: 1000,
+    });
     assert.deepEqual(setup.sessions, ['a', 'b']);
     assert.equal(setup.skipped, 1);
     assert.ok(setup.provider.capabilities().has('search:users'));
     assert.equal(createXProvider({ xApiUrl: 'http://h', upstreamTimeoutMs: 1000 }).provider.capabilities().size, 0);
-    assert.throws(() => createXProvider({ xApiUrl: 'http://h', xSessionsPath: join(dir, 'nope'), upstreamTimeoutMs: 1000 }), /THREADMARK_X_SESSIONS/);
+    assert.throws(
+      () => createXProvider({ xApiUrl: 'http://h', xSessionsPath: join(dir, 'nope'), upstreamTimeoutMs: 1000 }),
+      /THREADMARK_X_SESSIONS/,
+    );
   });
 });

@@ -20,7 +20,14 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the shipped operations table (operations.json)', () => {
   it('holds the six operations with twscrape query ids and their flags', () => {
-    assert.deepEqual(Object.keys(DEFAULT_OPERATIONS).sort(), ['Followers', 'Following', 'SearchTimeline', 'TweetDetail', 'UserByScreenName', 'UserTweets']);
+    assert.deepEqual(Object.keys(DEFAULT_OPERATIONS).sort(), [
+      'Followers',
+      'Following',
+      'SearchTimeline',
+      'TweetDetail',
+      'UserByScreenName',
+      'UserTweets',
+    ]);
     assert.equal(DEFAULT_OPERATIONS.TweetDetail.queryId, '559hs_YZNV4IgA3Z6zIIuw');
     assert.equal(DEFAULT_OPERATIONS.SearchTimeline.queryId, 'BGd0T_j7oVwlW5U79tO_0A');
     for (const [name, op] of Object.entries(DEFAULT_OPERATIONS)) {
@@ -34,12 +41,26 @@ describe('the shipped operations table (operations.json)', () => {
   });
 
   it('builds the GraphQL URL with JSON-encoded variables, features and field toggles', () => {
-    const url = new URL(graphqlUrl('http://sim.local/x/i/api/', DEFAULT_OPERATIONS.SearchTimeline, { rawQuery: 'a b', product: 'Top', cursor: undefined }));
+    const url = new URL(
+      graphqlUrl('http://sim.local/x/i/api/', DEFAULT_OPERATIONS.SearchTimeline, {
+        rawQuery: 'a b',
+        product: 'Top',
+        cursor: undefined,
+      }),
+    );
     assert.equal(url.pathname, '/x/i/api/graphql/BGd0T_j7oVwlW5U79tO_0A/SearchTimeline');
-    assert.deepEqual(JSON.parse(url.searchParams.get('variables')!), { count: 20, querySource: 'typed_query', product: 'Top', rawQuery: 'a b' });
+    assert.deepEqual(JSON.parse(url.searchParams.get('variables')!), {
+      count: 20,
+      querySource: 'typed_query',
+      product: 'Top',
+      rawQuery: 'a b',
+    });
     assert.deepEqual(JSON.parse(url.searchParams.get('features')!), DEFAULT_OPERATIONS.SearchTimeline.features);
     assert.deepEqual(JSON.parse(url.searchParams.get('fieldToggles')!), { withArticleRichContentState: false });
-    assert.equal(new URL(graphqlUrl('http://h/api', DEFAULT_OPERATIONS.UserTweets, {})).searchParams.get('fieldToggles'), null);
+    assert.equal(
+      new URL(graphqlUrl('http://h/api', DEFAULT_OPERATIONS.UserTweets, {})).searchParams.get('fieldToggles'),
+      null,
+    );
   });
 
   it('maps photos and videos to the Media product with a media-kind filter', () => {
@@ -56,15 +77,24 @@ describe('override files', () => {
     [{ Tweets: {} }, /^Tweets is not a known operation \(known: TweetDetail/],
     [{ TweetDetail: { queryID: 'abcdefgh12' } }, /^TweetDetail\.queryID is not a field of an operation/],
     [{ TweetDetail: { queryId: 'no spaces here' } }, /^TweetDetail\.queryId must be 8-64 letters/],
-    [{ SearchTimeline: { features: { a_flag: 'yes' } } }, /^SearchTimeline\.features\.a_flag must be true, false or null$/],
-    [{ SearchTimeline: { fieldToggles: { withX: 1 } } }, /^SearchTimeline\.fieldToggles\.withX must be true, false or null$/],
+    [
+      { SearchTimeline: { features: { a_flag: 'yes' } } },
+      /^SearchTimeline\.features\.a_flag must be true, false or null$/,
+    ],
+    [
+      { SearchTimeline: { fieldToggles: { withX: 1 } } },
+      /^SearchTimeline\.fieldToggles\.withX must be true, false or null$/,
+    ],
     [{ Followers: { variables: [] } }, /^Followers\.variables must be an object$/],
     [{ Followers: { transactionId: 'yes' } }, /^Followers\.transactionId must be boolean$/],
   ];
   for (const [input, want] of bad) {
     it(`rejects ${typeof input === 'string' ? input : JSON.stringify(input)} with one line naming the key`, () => {
       const text = typeof input === 'string' ? input : JSON.stringify(input);
-      assert.throws(() => parseOperationsOverride(text), (e: Error) => e instanceof OperationsFileError && want.test(e.message) && !e.message.includes('\n'));
+      assert.throws(
+        () => parseOperationsOverride(text),
+        (e: Error) => e instanceof OperationsFileError && want.test(e.message) && !e.message.includes('\n'),
+      );
     });
   }
 
@@ -73,7 +103,10 @@ describe('override files', () => {
       DEFAULT_OPERATIONS,
       parseOperationsOverride(
         JSON.stringify({
-          TweetDetail: { queryId: 'newTweetDetail_id1', features: { brand_new_flag: true, rweb_video_timestamps_enabled: null } },
+          TweetDetail: {
+            queryId: 'newTweetDetail_id1',
+            features: { brand_new_flag: true, rweb_video_timestamps_enabled: null },
+          },
           SearchTimeline: { fieldToggles: { withArticleRichContentState: null }, variables: { count: 10 } },
         }),
       ),
@@ -96,7 +129,13 @@ describe('override files', () => {
     const source = () => Object.fromEntries(t.rows().map((r) => [r.name, `${r.source}:${r.operation.queryId}`]));
     assert.equal(source().Followers, 'override:pinnedFollowers1');
     assert.equal(source().Following, `shipped:${DEFAULT_OPERATIONS.Following.queryId}`);
-    const changed = t.applyDiscovered(new Map([['Followers', 'discoveredFoll1'], ['Following', DEFAULT_OPERATIONS.Following.queryId], ['CreateTweet', 'xxxxxxxxxx']]));
+    const changed = t.applyDiscovered(
+      new Map([
+        ['Followers', 'discoveredFoll1'],
+        ['Following', DEFAULT_OPERATIONS.Following.queryId],
+        ['CreateTweet', 'xxxxxxxxxx'],
+      ]),
+    );
     assert.deepEqual(changed, ['Followers'], 'only changed ids of operations we call');
     assert.equal(source().Followers, 'discovered:discoveredFoll1');
     writeFileSync(file, JSON.stringify({ Followers: { queryId: 'pinnedAgain0001' } }));

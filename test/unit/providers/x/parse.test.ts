@@ -36,7 +36,10 @@ describe('x parse: TweetDetail (twscrape raw_tweet_details)', () => {
     const p = bundle.post;
     assert.equal(p.id, '1649191520250245121');
     assert.equal(p.url, 'https://x.com/XDevelopers/status/1649191520250245121');
-    assert.equal(p.text, 'Today, we are deprecating our Premium v1.1 API, including Premium Search and Account Activity API.');
+    assert.equal(
+      p.text,
+      'Today, we are deprecating our Premium v1.1 API, including Premium Search and Account Activity API.',
+    );
     assert.equal(p.createdAt, '2023-04-20T23:21:13.000Z');
     assert.deepEqual(p.metrics, { likes: 453, reposts: 220, quotes: 117, replies: 100, bookmarks: 73, views: 935947 });
     assert.equal(p.source, 'Twitter Web App');
@@ -49,7 +52,10 @@ describe('x parse: TweetDetail (twscrape raw_tweet_details)', () => {
   });
 
   it('takes the SelfThread module as the author continuation, with expanded links', () => {
-    assert.deepEqual(bundle.continuations.map((c) => c.id), ['1649191521323995138', '1649191522485817345']);
+    assert.deepEqual(
+      bundle.continuations.map((c) => c.id),
+      ['1649191521323995138', '1649191522485817345'],
+    );
     const second = bundle.continuations[1]!;
     assert.equal(second.replyTo?.id, '1649191521323995138');
     const link = second.segments.find((s) => s.type === 'link');
@@ -58,7 +64,10 @@ describe('x parse: TweetDetail (twscrape raw_tweet_details)', () => {
   });
 
   it('lists the other reply modules as top-level replies without the hidden reply prefix', () => {
-    assert.deepEqual(bundle.replies.map((r) => r.post.id), ['1649367462897500160', '1667373163150278657']);
+    assert.deepEqual(
+      bundle.replies.map((r) => r.post.id),
+      ['1649367462897500160', '1667373163150278657'],
+    );
     assert.equal(bundle.replies[0]!.post.text, 'Can y’all do me a solid ? Throw me a blue check off the strength ?');
     assert.equal(bundle.replies[0]!.post.author.handle, 'njg009');
   });
@@ -94,7 +103,10 @@ describe('x parse: TweetDetail (FxEmbed mock, quote with visibility wrapper)', (
     const m = p.media[0]!;
     assert.equal(m.kind, 'video');
     assert.match(m.url, /576x1280\/yhSQqEJfEU8wapy2\.mp4/);
-    assert.equal(m.thumbnailUrl, 'https://pbs.twimg.com/ext_tw_video_thumb/1902059279190052864/pu/img/DLoQFXU9gzkHQ2fh.jpg');
+    assert.equal(
+      m.thumbnailUrl,
+      'https://pbs.twimg.com/ext_tw_video_thumb/1902059279190052864/pu/img/DLoQFXU9gzkHQ2fh.jpg',
+    );
     assert.equal(m.durationSeconds, 16.394);
     assert.equal(m.width, 576);
     assert.equal(m.height, 1280);
@@ -130,7 +142,11 @@ describe('x parse: cards and tombstones', () => {
       __typename: 'TweetTombstone',
       tombstone: { __typename: 'TextTombstone', text: { text: 'This account has been suspended.' } },
     });
-    assert.deepEqual(suspended, { unavailable: true, reason: 'suspended', message: 'This account has been suspended.' });
+    assert.deepEqual(suspended, {
+      unavailable: true,
+      reason: 'suspended',
+      message: 'This account has been suspended.',
+    });
     assert.deepEqual(parseTweetResult({ __typename: 'TweetUnavailable', reason: 'Protected' }), {
       unavailable: true,
       reason: 'private',
@@ -152,7 +168,12 @@ describe('x parse: cards and tombstones', () => {
                     entryType: 'TimelineTimelineItem',
                     itemContent: {
                       itemType: 'TimelineTweet',
-                      tweet_results: { result: { __typename: 'TweetTombstone', tombstone: { text: { text: 'This Post was deleted by the Post author.' } } } },
+                      tweet_results: {
+                        result: {
+                          __typename: 'TweetTombstone',
+                          tombstone: { text: { text: 'This Post was deleted by the Post author.' } },
+                        },
+                      },
                     },
                   },
                 },
@@ -194,7 +215,10 @@ describe('x parse: users', () => {
 
   it('reads a Followers page in the 2026 split user shape', () => {
     const page = parseUserPage(x('followers.json'));
-    assert.deepEqual(page.items.map((a) => a.handle), ['leslieberland', 'bonappetweet']);
+    assert.deepEqual(
+      page.items.map((a) => a.handle),
+      ['leslieberland', 'bonappetweet'],
+    );
     const b = page.items[1]!;
     assert.equal(b.name, 'bonappetweet');
     assert.equal(b.location, '9th & Market Street');
@@ -224,7 +248,10 @@ describe('x parse: timelines and search', () => {
     );
     const first = page.items[0]!;
     assert.ok(first.kind === 'post');
-    assert.equal(first.post.text, 'Elon Musk will have an order of magnitude greater positive effect on humanity than Steve Jobs and Jobs was over the top.');
+    assert.equal(
+      first.post.text,
+      'Elon Musk will have an order of magnitude greater positive effect on humanity than Steve Jobs and Jobs was over the top.',
+    );
     assert.deepEqual(first.post.replyTo, { handle: 'Teslaconomics', id: '1897626454109901157' });
     assert.match(page.nextCursor ?? '', /^DAADDAABCgABGlZxd64WwRAK.*ACCAAD/);
   });
@@ -235,7 +262,11 @@ describe('x parse: timelines and search', () => {
   });
 
   it('maps a code 214 search error to an error ProviderError', () => {
-    rejectsWith(() => parseSearchPage(x('search_empty_query_error.json'), 'posts'), 'error', /ERROR_EMPTY_QUERY.*code 214/);
+    rejectsWith(
+      () => parseSearchPage(x('search_empty_query_error.json'), 'posts'),
+      'error',
+      /ERROR_EMPTY_QUERY.*code 214/,
+    );
     assert.equal(contentError({}, 'x'), undefined);
   });
 
@@ -254,7 +285,11 @@ describe('x parse: timeline instructions', () => {
         result: {
           __typename: 'Tweet' as const,
           rest_id: id,
-          core: { user_results: { result: { __typename: 'User' as const, rest_id: '7', core: { screen_name: 'u', name: 'U' } } } },
+          core: {
+            user_results: {
+              result: { __typename: 'User' as const, rest_id: '7', core: { screen_name: 'u', name: 'U' } },
+            },
+          },
           legacy: { full_text: `post ${id}`, created_at: 'Wed Oct 10 20:19:24 +0000 2018', entities: {} },
         },
       },
@@ -271,13 +306,27 @@ describe('x parse: timeline instructions', () => {
                     { entryId: 'tweet-1', content: { itemContent: tweet('1') } },
                     { entryId: 'promoted-tweet-2', content: { itemContent: tweet('2') } },
                     { entryId: 'tweet-3', content: { itemContent: tweet('3', { promotedMetadata: {} }) } },
-                    { entryId: 'who-to-follow-4', content: { items: [{ entryId: 'x', item: { itemContent: tweet('4') } }] } },
-                    { entryId: 'search-grid-0', content: { items: [{ entryId: 'search-grid-0-tweet-5', item: { itemContent: tweet('5') } }] } },
+                    {
+                      entryId: 'who-to-follow-4',
+                      content: { items: [{ entryId: 'x', item: { itemContent: tweet('4') } }] },
+                    },
+                    {
+                      entryId: 'search-grid-0',
+                      content: { items: [{ entryId: 'search-grid-0-tweet-5', item: { itemContent: tweet('5') } }] },
+                    },
                     { entryId: 'cursor-bottom-0', content: { cursorType: 'Bottom', value: 'old' } },
                   ],
                 },
-                { type: 'TimelineAddToModule', moduleEntryId: 'search-grid-0', moduleItems: [{ entryId: 'search-grid-0-tweet-6', item: { itemContent: tweet('6') } }] },
-                { type: 'TimelineReplaceEntry', entry_id_to_replace: 'cursor-bottom-0', entry: { entryId: 'cursor-bottom-0', content: { cursorType: 'Bottom', value: 'new' } } },
+                {
+                  type: 'TimelineAddToModule',
+                  moduleEntryId: 'search-grid-0',
+                  moduleItems: [{ entryId: 'search-grid-0-tweet-6', item: { itemContent: tweet('6') } }],
+                },
+                {
+                  type: 'TimelineReplaceEntry',
+                  entry_id_to_replace: 'cursor-bottom-0',
+                  entry: { entryId: 'cursor-bottom-0', content: { cursorType: 'Bottom', value: 'new' } },
+                },
               ],
             },
           },
@@ -285,7 +334,10 @@ describe('x parse: timeline instructions', () => {
       },
     };
     const page = parseSearchPage(env, 'posts');
-    assert.deepEqual(page.items.map((i) => (i.kind === 'post' ? i.post.id : '')), ['1', '5', '6']);
+    assert.deepEqual(
+      page.items.map((i) => (i.kind === 'post' ? i.post.id : '')),
+      ['1', '5', '6'],
+    );
     assert.equal(page.nextCursor, 'new');
   });
 });

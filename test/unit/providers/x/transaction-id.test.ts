@@ -11,7 +11,15 @@ import {
   TRANSACTION_EPOCH_S,
   transactionId,
 } from '../../../../src/providers/x/transaction-id.ts';
-import { animationFrames, keyByteIndices, mainScriptUrl, onDemandScriptUrl, queryIdsIn, readWebBundle, verificationKey } from '../../../../src/providers/x/web-bundle.ts';
+import {
+  animationFrames,
+  keyByteIndices,
+  mainScriptUrl,
+  onDemandScriptUrl,
+  queryIdsIn,
+  readWebBundle,
+  verificationKey,
+} from '../../../../src/providers/x/web-bundle.ts';
 import { startSimulator, type Simulator } from '../../../../sim/server.ts';
 import { homePage, onDemandScript, SIM_KEY_INDICES, SIM_VERIFICATION_KEY } from '../../../../sim/x-web-bundle.ts';
 import { DEFAULT_OPERATIONS } from '../../../../src/providers/x/operations.ts';
@@ -27,7 +35,9 @@ interface Vector {
   animationKey: string;
   transactionId: string;
 }
-const VECTORS = JSON.parse(readFileSync(new URL('../../../fixtures/x/transaction-id-vectors.json', import.meta.url), 'utf8')) as Vector[];
+const VECTORS = JSON.parse(
+  readFileSync(new URL('../../../fixtures/x/transaction-id-vectors.json', import.meta.url), 'utf8'),
+) as Vector[];
 
 describe('x-client-transaction-id', () => {
   for (const [i, v] of VECTORS.entries()) {
@@ -35,7 +45,13 @@ describe('x-client-transaction-id', () => {
       const keyBytes = new Uint8Array(Buffer.from(v.key, 'base64'));
       const anim = animationKey(keyBytes, v.frames, v.indices);
       assert.equal(anim, v.animationKey);
-      const id = transactionId({ keyBytes, animationKey: anim }, v.method, v.path, (v.time + TRANSACTION_EPOCH_S) * 1000, v.mask);
+      const id = transactionId(
+        { keyBytes, animationKey: anim },
+        v.method,
+        v.path,
+        (v.time + TRANSACTION_EPOCH_S) * 1000,
+        v.mask,
+      );
       assert.equal(id, v.transactionId);
       const decoded = decodeTransactionId(id)!;
       assert.deepEqual(Buffer.from(decoded.keyBytes), Buffer.from(keyBytes));
@@ -95,8 +111,13 @@ describe("reading X's web app", () => {
     assert.match(onDemandScriptUrl(html, main)!, /^https:\/\/x\.com\/client-web\/ondemand\.s\.[a-z0-9]+a\.js$/);
     assert.deepEqual(keyByteIndices(onDemandScript()), SIM_KEY_INDICES);
     assert.deepEqual(
-      queryIdsIn('a={queryId:"abc_DEF-123",operationName:"TweetDetail",operationType:"query"},b={queryId:"zzz",operationName:"Other"}'),
-      new Map([['TweetDetail', 'abc_DEF-123'], ['Other', 'zzz']]),
+      queryIdsIn(
+        'a={queryId:"abc_DEF-123",operationName:"TweetDetail",operationType:"query"},b={queryId:"zzz",operationName:"Other"}',
+      ),
+      new Map([
+        ['TweetDetail', 'abc_DEF-123'],
+        ['Other', 'zzz'],
+      ]),
     );
   });
 
@@ -109,6 +130,9 @@ describe("reading X's web app", () => {
   });
 
   it('a home page without a main script is an error naming the page', async () => {
-    await assert.rejects(readWebBundle(`${sim.url}/fx`, { timeoutMs: 2000 }), /x web bundle: .* answered HTTP 404|names no main script/);
+    await assert.rejects(
+      readWebBundle(`${sim.url}/fx`, { timeoutMs: 2000 }),
+      /x web bundle: .* answered HTTP 404|names no main script/,
+    );
   });
 });
