@@ -202,13 +202,14 @@ export const CATALOG = {
   invalid_max_posts: {
     status: 400,
     title: 'Invalid max_posts',
-    resolution: '`max_posts` is a whole number of posts from 1 to 5000 (default 1000); export again from the cursor for more.',
+    resolution:
+      '`max_posts` is a whole number of posts from 1 to 5000 (default 1000); export again from the cursor for more.',
   },
   invalid_export_cursor: {
     status: 400,
     title: 'Invalid export cursor',
     resolution:
-      'Send the `cursor` of an export\'s final line unchanged, with the same handle, since, until, with_replies and with_reposts; or drop it to start over.',
+      "Send the `cursor` of an export's final line unchanged, with the same handle, since, until, with_replies and with_reposts; or drop it to start over.",
   },
   too_many_handles: {
     status: 400,
