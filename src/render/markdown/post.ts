@@ -188,14 +188,13 @@ export function replyAttachments(p: Post, d: Dialect): string {
   const bits: string[] = [];
   for (const m of p.media) {
     const href = safeHref(m.url);
-    const label =
+    const kind =
       m.kind === 'photo'
-        ? m.altText
-          ? `photo: ${m.altText}`
-          : 'photo'
+        ? 'photo'
         : m.kind === 'gif'
           ? 'GIF'
           : `video${m.durationSeconds !== undefined ? ' ' + formatDuration(m.durationSeconds) : ''}`;
+    const label = m.altText ? `${kind}: ${m.altText}` : kind;
     bits.push(href ? link(label, href) : escapeLine(label));
   }
   if (p.quote)
