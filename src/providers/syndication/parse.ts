@@ -164,9 +164,11 @@ export function parseTweet(
       reposts: t.retweet_count,
     }),
     lang: t.lang && t.lang !== 'und' && t.lang !== 'zxx' ? t.lang : undefined,
-    replyTo: t.in_reply_to_screen_name
-      ? compact({ id: t.in_reply_to_status_id_str, handle: t.in_reply_to_screen_name })
-      : undefined,
+    // X may leave out the parent's handle and keep its id.
+    replyTo:
+      t.in_reply_to_screen_name || t.in_reply_to_status_id_str
+        ? compact({ id: t.in_reply_to_status_id_str, handle: t.in_reply_to_screen_name ?? '' })
+        : undefined,
     sensitive: t.possibly_sensitive || undefined,
     // Long posts: syndication sends only the first ~280 characters and a note id, never the full text.
     // Articles come as a preview only.

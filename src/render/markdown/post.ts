@@ -46,6 +46,21 @@ function mediaLine(m: Media): string {
   return `${thumb}[▶ ${label}${dur}](${target})`;
 }
 
+/**
+ * "Replying to @bob" for an answer to someone else. When X left out the parent's handle and kept its id, the
+ * line links the parent post instead.
+ */
+function replyingTo(p: Post, d: Dialect): string | undefined {
+  const r = p.replyTo;
+  if (!r) return undefined;
+  if (r.handle) {
+    return r.handle.toLowerCase() === p.author.handle.toLowerCase()
+      ? undefined
+      : `Replying to ${d.mention(r.handle, `@${r.handle}`)}`;
+  }
+  return r.id ? `Replying to ${link('a post', `https://x.com/i/status/${encodeURIComponent(r.id)}`)}` : undefined;
+}
+
 function pollPart(poll: Poll, d: Dialect): string {
   const state = poll.final
     ? 'final results'
@@ -129,9 +144,8 @@ function postBodyParts(
     );
     return parts.concat(postBodyParts(p.repostOf, o, d, depth), `[Original](${permalinkOf(p.repostOf)})`);
   }
-  if (o.showReplyTo && p.replyTo && p.replyTo.handle.toLowerCase() !== p.author.handle.toLowerCase()) {
-    parts.push(`Replying to ${d.mention(p.replyTo.handle, `@${p.replyTo.handle}`)}`);
-  }
+  const to = o.showReplyTo ? replyingTo(p, d) : undefined;
+  if (to) parts.push(to);
   const text = renderSegments(segmentsOf(p), d);
   if (text) parts.push(text);
   if (p.truncated) parts.push('*(The source gave only the start of this post; open the permalink for the rest.)*');
