@@ -70,6 +70,8 @@ export const IDS = {
   /** dave replying to the deleted post. */
   replyToDeleted: '1900000000000000505',
   hostile: '1900000000000000601',
+  /** mallory_md quoting the deleted post; on the FxTwitter wire its author, facets and quote tombstone are malformed. */
+  hostileWire: '1900000000000000602',
   /** dave's post edited twice: the original, the middle version and the latest. */
   editedFirst: '1900000000000000701',
   editedSecond: '1900000000000000702',
@@ -586,6 +588,23 @@ function build(): SimCorpus {
   b.follow(bob.id, carol.id);
   b.follow(carol.id, bob.id);
   b.follow(dave.id, carol.id);
+
+  // --- upstream-supplied values that are not what they claim (added last: the PRNG sequence above is unchanged) ----
+  b.post({
+    id: IDS.hostileWire,
+    author: HANDLES.hostile,
+    at: T0 + 2 * DAY + 6 * HOUR,
+    text: 'Odd upstream values: #\uD800tag and @a)](javascript:alert(1)) here',
+    quoteId: IDS.deleted,
+    wireQuirks: {
+      authorHandle: 'mallory)](javascript:alert(1))',
+      quoteTombstone: { reason: 'deleted](javascript:alert(3)) **loud**', id: '1900000000000000501(' },
+      facets: [
+        { type: 'hashtag', covers: '#\uD800tag', original: '\uD800tag' },
+        { type: 'mention', covers: '@a)](javascript:alert(1))', original: 'a)](javascript:alert(1))' },
+      ],
+    },
+  });
 
   // --- timelines (own posts + reposts), newest first ---------------------------------------------
   const reposts: [string, string, number][] = [

@@ -1,5 +1,6 @@
 import type { Author, Card, Media, Poll, Post, ReplyNode, Segment, UnavailablePost } from '../../domain/models.ts';
-import { largerAvatar, permalink, toIso } from '../shared/dates.ts';
+import { largerAvatar, toIso } from '../shared/dates.ts';
+import { isStatusUrl, permalink } from '../shared/permalinks.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, unescapeHtml, type TextFacet } from '../shared/segments.ts';
 import { parseArticle } from './article.ts';
@@ -61,11 +62,20 @@ export function parseUser(u: FxUser): Author {
   });
 }
 
+const TOMBSTONE_REASONS: ReadonlySet<unknown> = new Set<UnavailablePost['reason']>([
+  'deleted',
+  'suspended',
+  'private',
+  'blocked',
+  'unavailable',
+]);
+
+/** The reason is the upstream's word: one outside the known set is reported as plain unavailable. */
 export function parseTombstone(t: FxTombstone): UnavailablePost {
   return compact<UnavailablePost>({
     unavailable: true,
     id: t.id,
-    reason: t.reason ?? 'unavailable',
+    reason: TOMBSTONE_REASONS.has(t.reason) ? t.reason : 'unavailable',
     message: t.message,
   });
 }
@@ -155,7 +165,7 @@ function replyTarget(s: FxStatus): Post['replyTo'] {
   return undefined;
 }
 
-function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
+function segmentsOf(s: FxStatus, quoteId: string | undefined): Segment[] {
   if (s.raw_text?.text !== undefined) {
     const segs = segmentsFromRaw({
       text: s.raw_text.text,
@@ -164,7 +174,7 @@ function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
     });
     // X appends the quoted post's permalink to the text; the quote itself is shown separately.
     const last = segs[segs.length - 1];
-    if (quoteUrl && last?.type === 'link' && quoteUrl.test(last.href)) {
+    if (quoteId && last?.type === 'link' && isStatusUrl(last.href, quoteId)) {
       segs.pop();
       const tail = segs[segs.length - 1];
       if (tail?.type === 'text') tail.text = tail.text.trimEnd();
@@ -220,10 +230,7 @@ export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
         : undefined
     : undefined;
   const quoteId = quote?.id;
-  const quoteUrl = quoteId
-    ? new RegExp(`^https?://(?:[\\w-]+\\.)?(?:x|twitter)\\.com/\\w+/status/${quoteId}(?:[/?#].*)?$`, 'i')
-    : undefined;
-  const segments = s.article?.title ? withoutArticleLink(segmentsOf(s, quoteUrl)) : segmentsOf(s, quoteUrl);
+  const segments = s.article?.title ? withoutArticleLink(segmentsOf(s, quoteId)) : segmentsOf(s, quoteId);
   const post: Post = {
     id: s.id,
     url: permalink(author.handle, s.id),

@@ -82,6 +82,20 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     reason:
       'Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Trade-off: an operator who mistypes the token ten times waits out the window (or uses another address, or the CLI on the host).',
   },
+  {
+    id: 'upstream-values',
+    title: 'What upstreams send is input too',
+    rule: "A tombstone reason other than `deleted`, `suspended`, `private`, `blocked` or `unavailable` is reported as `unavailable`, and a reason is escaped wherever it is shown. Ids from upstreams are compared as text, never used as patterns. A lone surrogate in a hashtag or any other link part is encoded as U+FFFD instead of failing the page. A handle that is not 1-15 letters, digits or `_` is shown as escaped text and never becomes a link target: a mention of it is plain text, its posts link X's handle-less `/i/status/{id}` (here and on x.com), its account links `/i/user/{id}`, and its profile page offers no followers, following or feed links.",
+    reason:
+      "One malformed post used to fail the whole page it was on (a profile, a feed, a search) or turn into Markdown syntax and link targets of the upstream's choosing. Trade-off: JSON keeps the upstream's `author.handle` as it came, because it is data; a consumer that builds links from it must check it against the handle pattern as the service does.",
+  },
+  {
+    id: 'cli-terminal-output',
+    title: 'The CLI shows control characters on a terminal, and passes them on to files and pipes',
+    rule: 'When `threadmark` writes to a terminal, control characters in what it prints (C0 but tab and newline, DEL, C1) are replaced by visible symbols: ESC becomes ␛, and C1 characters become �. Written to a file or a pipe, the document is byte for byte what the service returned.',
+    reason:
+      "Post text, an article's code block for instance, can carry ESC sequences a terminal would obey: recolour or hide the rest of the output, move the cursor, retitle the window. Trade-off: text copied from the terminal has ␛ where the post had ESC; redirect to a file (or pipe) to get the exact bytes.",
+  },
 ];
 
 export function renderSafeguards(): string {
