@@ -8,7 +8,7 @@ import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../
 import { createRedisClient } from '../../../src/stores/redis.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
-test('policies are exactly the contract, plus live-key (issue 21: the budget of keyed live reads)', () => {
+test('policies are exactly the contract, plus live-key (issue 21: the budget of keyed live reads) and the export ones (issue 18)', () => {
   assert.deepEqual(
     Object.values(POLICIES).map((p) => [p.name, p.quota, p.windowS]),
     [
@@ -17,6 +17,8 @@ test('policies are exactly the contract, plus live-key (issue 21: the budget of 
       ['search-key', 30, 60],
       ['account-ip', 10, 900],
       ['live-key', 120, 60],
+      ['export-ip', 5, 900],
+      ['export-key', 30, 900],
     ],
   );
   assert.deepEqual(accountKeyPolicy(42), { name: 'account-key', quota: 42, windowS: 900 });
