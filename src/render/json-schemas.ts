@@ -80,7 +80,11 @@ const article = z.looseObject({
   coverUrl: z.string().optional(),
   blocks: z
     .array(z.looseObject({ type: z.string() }))
-    .describe('Headings, paragraphs, lists, quotes, code, images, dividers, in order.'),
+    .describe(
+      'The whole body, whichever provider served it: headings, paragraphs, lists, quotes, code, images, dividers, ' +
+        'in order. Links X recognised in the text (URLs, mentions, hashtags, cashtags) are spans with an `href`. ' +
+        'Syndication gives only the preview (the post is then `truncated`).',
+    ),
 });
 
 const unavailablePost = z.looseObject({
@@ -96,7 +100,12 @@ export const postSchema = z
     url: z.string().describe('Canonical platform permalink.'),
     author: authorSchema,
     createdAt: isoTime,
-    text: z.string(),
+    text: z
+      .string()
+      .describe(
+        "The post's readable text, links expanded. For an X Article post: the article's title and preview (its " +
+          'own text is only the link to the article, which `segments` leave out).',
+      ),
     segments: z.array(segment),
     media: z.array(media),
     get quote() {
