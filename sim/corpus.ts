@@ -14,6 +14,8 @@ export const HANDLES = {
   protected: 'locked_lena',
   suspended: 'gone_gus',
   hostile: 'mallory_md',
+  /** An account with more posts than one export may take (PROLIFIC_POSTS, one an hour before T0). */
+  prolific: 'prolific_pat',
   /** A handle no account has. */
   missing: 'nobody_here_404',
 } as const;
@@ -104,6 +106,10 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 const READER_COUNT = 500;
+/** Posts of the prolific account: more than the 5,000 an export takes at most. */
+export const PROLIFIC_POSTS = 5050;
+/** Id of the prolific account's n-th newest post (0 = newest); ids grow with time, as snowflakes do. */
+export const prolificPostId = (n: number): string => String(1900000000000200000n + BigInt(PROLIFIC_POSTS - n));
 export const BIG_FOLLOWERS = 450;
 export const BIG_FOLLOWING = 300;
 
@@ -576,6 +582,19 @@ function build(): SimCorpus {
     const author = i % 5 === 0 ? HANDLES.big : readerHandle(60 + i);
     const text = THREADMARK_TEMPLATES[i % THREADMARK_TEMPLATES.length]!.replace('{n}', String(i + 1));
     b.filler(author, T0 - (i + 1) * 7 * HOUR - b.int(0, 59) * MIN, text, i % 3 === 0);
+  }
+
+  // --- an account with a long history: one original post an hour, every 25th with a photo ---
+  b.user({ id: '1461000009', handle: HANDLES.prolific, name: 'Pat Prolific', bio: 'Posts every hour, on the hour.' });
+  for (let n = PROLIFIC_POSTS - 1; n >= 0; n--) {
+    const id = prolificPostId(n);
+    b.post({
+      id,
+      author: HANDLES.prolific,
+      at: T0 - (n + 1) * HOUR,
+      text: `Field log entry ${PROLIFIC_POSTS - n}: all quiet.`,
+      media: n % 25 === 0 ? [b.photo(`${id}9`, 800, 600, `Field photo ${PROLIFIC_POSTS - n}`)] : [],
+    });
   }
 
   // --- social graph -----------------------------------------------------------------------------

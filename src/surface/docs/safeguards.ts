@@ -76,6 +76,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
       'Keyed reads were charged only for search and `nocache`: five keyed reads of a 10-account feed made 100 upstream calls, and one MCP batch of `page=10` profile reads 300. Trade-off: the shared cache would have been cheaper for everyone, but keyed responses are private by contract, so keys pay in allowance instead; a key that needs more should read fewer pages or use cursors.',
   },
   {
+    id: 'export-bounds',
+    title: 'An export is bounded in posts, time and count',
+    rule: 'An export reads at most 5,000 posts (`max_posts`), 100 per upstream page, each page with its own upstream deadline, and stops after `THREADMARK_EXPORT_TIME_LIMIT_S` (300 s by default) with reason `time_limit` and a cursor. Pages are read only as the client consumes the stream, so a client that leaves stops the walk. Each export costs one point of `export-ip` (5 per 15 minutes) or `export-key` (30), charged before anything is read; keyed exports also pay `live-key` per page.',
+    reason:
+      "One export is about 50 upstream reads, far more than any other request: without its own allowance a handful of callers could spend the upstreams' capacity for everyone. Trade-off: an archive larger than 5,000 posts takes several exports (the cursor continues exactly where the last one stopped), and an address that exports often waits out the window.",
+  },
+  {
     id: 'admin-surface',
     title: 'Admin and operator routes are private',
     rule: 'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
