@@ -1,7 +1,7 @@
 // The export use case: an account's posts in one go, walked page after page through the same sources as the
 // profile read (cached pages reused, concurrent misses coalesced) and handed out one by one as they are read, so
 // the route can stream them. The walk stops at the window's start, the upstream's end, `maxPosts`, an upstream
-// failure, the time limit or the caller going away, and says which, with a sealed cursor to resume from.
+// failure or the time limit, and says which, with a sealed cursor to resume from.
 import { isProblem, Problem } from '../problems/problem.ts';
 import { timelineFilter, type ListSources, type TimelineOptions, type WindowInput } from './lists.ts';
 import type { Post } from './models.ts';
@@ -15,18 +15,15 @@ export const DEFAULT_EXPORT_POSTS = 1000;
 export const EXPORT_PAGE_SIZE = 100;
 
 /** Why an export stopped. */
-export type ExportStop =
-  'max_posts' | 'window' | 'end_of_timeline' | 'upstream_error' | 'rate_limited' | 'time_limit' | 'disconnected';
-
-export const EXPORT_STOPS: readonly ExportStop[] = [
+export const EXPORT_STOPS = [
   'max_posts',
   'window',
   'end_of_timeline',
   'upstream_error',
   'rate_limited',
   'time_limit',
-  'disconnected',
-];
+] as const;
+export type ExportStop = (typeof EXPORT_STOPS)[number];
 
 export interface ExportInput {
   handle: string;
@@ -38,8 +35,6 @@ export interface ExportInput {
 }
 
 export interface ExportLimits {
-  /** Aborted when the caller has gone away: no further page is read. */
-  signal?: AbortSignal;
   /** Epoch ms after which no further page is read (each page read has its own upstream deadline besides). */
   until?: number;
   now?: () => number;
@@ -103,6 +98,19 @@ function startIndex(items: Post[], pos: Position): number {
   return Math.min(pos.skip, items.length);
 }
 
+/** A validated export request: its cursor scope and where the walk starts. */
+export interface ExportPlan {
+  input: ExportInput;
+  scope: CursorScope;
+  start: Position;
+}
+
+/** Checks the cursor before anything is charged or read: a bad one is invalid_export_cursor. */
+export function planExport(src: ListSources, input: ExportInput): ExportPlan {
+  const scope = exportScope(input);
+  return { input, scope, start: input.cursor ? openCursor(src, scope, input.cursor) : { page: 1, skip: 0 } };
+}
+
 /**
  * Yields the posts of the export, newest first, and returns how it ended. A failure before the first post is
  * thrown (nothing was handed out: the caller answers with the problem); after it, the export ends with
@@ -110,12 +118,12 @@ function startIndex(items: Post[], pos: Position): number {
  */
 export async function* exportPosts(
   src: ListSources,
-  input: ExportInput,
+  plan: ExportPlan,
   policy: ReadPolicy,
   limits: ExportLimits = {},
 ): AsyncGenerator<Post, ExportEnd, void> {
-  const scope = exportScope(input);
-  let pos: Position = input.cursor ? openCursor(src, scope, input.cursor) : { page: 1, skip: 0 };
+  const { input, scope } = plan;
+  let pos = plan.start;
   const author = (await src.lists.profile(input.handle, policy)).value;
   const load = postPages(src.lists, author.handle, input.window);
   const keep = timelineFilter(input.includes);
@@ -135,7 +143,6 @@ export async function* exportPosts(
   });
 
   for (;;) {
-    if (limits.signal?.aborted) return end('disconnected', pos);
     if (limits.until !== undefined && now() >= limits.until) return end('time_limit', pos);
     let got;
     try {

@@ -1,4 +1,5 @@
 import type { Card } from '../../domain/models.ts';
+import { encodePart } from '../../domain/links.ts';
 import { compact } from './compact.ts';
 
 // Link cards as X describes them, in GraphQL (`binding_values` as a key/value list) and syndication (as an
@@ -124,9 +125,8 @@ export function parseUnifiedCard(json: string): Card | undefined {
 
 function storeUrl(a: UnifiedApp): string | undefined {
   if (!a.id) return undefined;
-  if (a.type === 'android_app') return `https://play.google.com/store/apps/details?id=${encodeURIComponent(a.id)}`;
-  if (a.type === 'iphone_app' || a.type === 'ipad_app')
-    return `https://apps.apple.com/app/id${encodeURIComponent(a.id)}`;
+  if (a.type === 'android_app') return `https://play.google.com/store/apps/details?id=${encodePart(a.id)}`;
+  if (a.type === 'iphone_app' || a.type === 'ipad_app') return `https://apps.apple.com/app/id${encodePart(a.id)}`;
   return undefined;
 }
 

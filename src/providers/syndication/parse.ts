@@ -1,5 +1,6 @@
 import type { Article, Author, Card, Media, Poll, Post, UnavailablePost } from '../../domain/models.ts';
-import { largerAvatar, permalink, toIso } from '../shared/dates.ts';
+import { largerAvatar, toIso } from '../shared/dates.ts';
+import { permalink } from '../shared/permalinks.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, type TextFacet } from '../shared/segments.ts';
 import { articlePostText, withoutArticleLink } from '../shared/article-post.ts';

@@ -1,6 +1,7 @@
 // X GraphQL tweet result → domain Post (or UnavailablePost for tombstones).
 import type { Card, Media, Poll, Post, UnavailablePost } from '../../domain/models.ts';
-import { permalink, toIso } from '../shared/dates.ts';
+import { toIso } from '../shared/dates.ts';
+import { permalink } from '../shared/permalinks.ts';
 import { segmentsFromRaw, textOf, type RawText, type TextFacet } from '../shared/segments.ts';
 import { parseUser } from './user.ts';
 import type { XCardBinding, XCardLegacy, XEntitySet, XMedia, XTweet, XTweetResult } from './wire.ts';

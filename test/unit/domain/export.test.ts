@@ -1,7 +1,13 @@
 // The export use case without a server: the walk over pages, every way it stops, and resuming from its cursor.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { exportPosts, type ExportEnd, type ExportInput, type ExportLimits } from '../../../src/domain/export.ts';
+import {
+  exportPosts,
+  planExport,
+  type ExportEnd,
+  type ExportInput,
+  type ExportLimits,
+} from '../../../src/domain/export.ts';
 import type { ListSources } from '../../../src/domain/lists.ts';
 import type { Post } from '../../../src/domain/models.ts';
 import { isProblem, Problem } from '../../../src/problems/problem.ts';
@@ -21,12 +27,13 @@ async function drain(
   input: Partial<ExportInput>,
   limits: ExportLimits = {},
 ): Promise<{ ids: string[]; end: ExportEnd }> {
-  const it = exportPosts(
-    src,
-    { handle: 'alice', includes: { replies: false, reposts: false }, maxPosts: 1000, ...input },
-    POLICY,
-    { pageSize: 3, ...limits },
-  );
+  const plan = planExport(src, {
+    handle: 'alice',
+    includes: { replies: false, reposts: false },
+    maxPosts: 1000,
+    ...input,
+  });
+  const it = exportPosts(src, plan, POLICY, { pageSize: 3, ...limits });
   const ids: string[] = [];
   for (;;) {
     const r = await it.next();
@@ -153,7 +160,7 @@ describe('exportPosts', () => {
     await assert.rejects(drain(src, { handle: 'nobody' }), (e) => codeOf(e) === 'not_found');
   });
 
-  test('the time limit and a caller that went away stop the walk before the next page', async () => {
+  test('the time limit, or a caller that stops pulling, ends the walk before the next page', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: originals(9) } });
     let t = 0;
     const timed = await drain(src, {}, { until: 1, now: () => t });
@@ -163,22 +170,12 @@ describe('exportPosts', () => {
     assert.equal(late.end.reason, 'time_limit');
     assert.ok(late.end.cursor);
 
+    // The walk is pulled: a caller that stops asking (a client gone) reads no further page.
     const fresh = sources({ profiles: { alice }, timelines: { alice: originals(9) } });
-    const abort = new AbortController();
-    const it = exportPosts(
-      fresh,
-      { handle: 'alice', includes: { replies: false, reposts: false }, maxPosts: 100 },
-      POLICY,
-      {
-        signal: abort.signal,
-        pageSize: 3,
-      },
-    );
+    const plan = planExport(fresh, { handle: 'alice', includes: { replies: false, reposts: false }, maxPosts: 100 });
+    const it = exportPosts(fresh, plan, POLICY, { pageSize: 3 });
     await it.next();
-    abort.abort();
-    let r = await it.next();
-    while (!r.done) r = await it.next();
-    assert.equal(r.value.reason, 'disconnected');
+    await it.return(undefined as never);
     assert.equal(fresh.calls.filter((c) => c.method === 'timeline').length, 1, 'no page after the first');
   });
 
@@ -193,7 +190,12 @@ describe('exportPosts', () => {
       drain(src, { cursor: end.cursor, includes: { replies: true, reposts: false } }),
       (e) => codeOf(e) === 'invalid_export_cursor',
     );
-    await assert.rejects(drain(src, { cursor: 'junk' }), (e) => codeOf(e) === 'invalid_export_cursor');
-    assert.equal(src.calls.filter((c) => c.method !== 'profile' && c.method !== 'timeline').length, 0);
+    const before = src.calls.length;
+    assert.throws(
+      () =>
+        planExport(src, { handle: 'alice', includes: { replies: false, reposts: false }, maxPosts: 1, cursor: 'junk' }),
+      (e) => codeOf(e) === 'invalid_export_cursor',
+    );
+    assert.equal(src.calls.length, before, 'a bad cursor is refused before anything is read');
   });
 });
