@@ -4,6 +4,7 @@ import type { RouteDef } from './route-decl.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profiles.ts';
 import { userRoutes } from './routes/users.ts';
+import { curatedListRoutes } from './routes/curated-lists.ts';
 import { searchRoutes } from './routes/search.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { browseRoutes } from './routes/browse.ts';
@@ -17,6 +18,7 @@ function assemble(): readonly RouteDef[] {
     ...postRoutes,
     ...profileRoutes,
     ...userRoutes,
+    ...curatedListRoutes,
     ...searchRoutes,
     ...browseRoutes,
     ...feedRoutes,
