@@ -33,7 +33,7 @@ describe('readListPosts', () => {
     );
     assert.equal(first.read.page, 1);
     assert.ok(first.read.nextCursor);
-    assert.doesNotMatch(first.read.nextCursor, /c3/, 'the raw upstream cursor is sealed');
+    assert.notEqual(first.read.nextCursor, 'c3', 'the raw upstream cursor is sealed');
     const second = await readListPosts(src, { id: '42', limit: 3, cursor: first.read.nextCursor }, POLICY);
     assert.deepEqual(
       second.read.posts.map((p) => p.id),
