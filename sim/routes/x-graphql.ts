@@ -31,12 +31,21 @@ import {
   moduleItem,
   tweetEntry,
   userEntry,
-  xRepost,
   xTweetResult,
   xUser,
 } from './x-wire.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
-import { addEntries, count, errorsOnly, ok, pageOrEnd, sortIndex, withHeaders, type Vars } from './x-timeline.ts';
+import {
+  addEntries,
+  count,
+  errorsOnly,
+  ok,
+  pageOrEnd,
+  sortIndex,
+  timelineEntries,
+  withHeaders,
+  type Vars,
+} from './x-timeline.ts';
 import { LIST_OPERATIONS } from './x-lists.ts';
 
 /** Reply modules per TweetDetail page. */
@@ -127,17 +136,7 @@ function userTweets(c: SimCorpus, v: Vars): SimResponse {
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
   const page = pageOrEnd(timeline(c, user, false), count(v, 20), cursor, `UserTweets:${user.id}`);
   if (page === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
-  const entries: XEntry[] = page.items.map((row, i) => {
-    const post = c.posts.get(row.postId)!;
-    const reposter = row.repostedBy ? c.users.get(row.repostedBy) : undefined;
-    const result = reposter ? xRepost(c, post, reposter, row.at) : xTweetResult(c, post.id)!;
-    const id = 'rest_id' in result && result.rest_id ? result.rest_id : post.id;
-    return tweetEntry(`tweet-${id}`, sortIndex(page.offset + i), result);
-  });
-  entries.push(
-    cursorEntry('Top', page.top, sortIndex(-1)),
-    cursorEntry('Bottom', page.bottom, sortIndex(page.offset + entries.length)),
-  );
+  const entries = timelineEntries(c, page);
   return ok(userTimeline([{ type: 'TimelineClearCache' }, addEntries(entries)]));
 }
 

@@ -8,8 +8,8 @@ import { listTimeline } from '../corpus-queries.ts';
 import { paginate } from '../cursor.ts';
 import type { XEntry } from '../../src/providers/x/wire.ts';
 import type { SimResponse } from './types.ts';
-import { cursorEntry, tweetEntry, userEntry, xRepost, xTweetResult, xUser } from './x-wire.ts';
-import { addEntries, count, errorsOnly, ok, pageOrEnd, sortIndex, type Vars } from './x-timeline.ts';
+import { cursorEntry, userEntry, xUser } from './x-wire.ts';
+import { addEntries, count, errorsOnly, ok, pageOrEnd, sortIndex, timelineEntries, type Vars } from './x-timeline.ts';
 
 function listOf(c: SimCorpus, v: Vars, privateToo = false): SimList | undefined {
   const list = c.lists.get(String(v.listId ?? ''));
@@ -43,17 +43,7 @@ function listTweets(c: SimCorpus, v: Vars): SimResponse {
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
   const page = pageOrEnd(listTimeline(c, l), count(v, 20), cursor, `ListLatestTweetsTimeline:${l.id}`);
   if (page === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
-  const entries: XEntry[] = page.items.map((row, i) => {
-    const post = c.posts.get(row.postId)!;
-    const reposter = row.repostedBy ? c.users.get(row.repostedBy) : undefined;
-    const result = reposter ? xRepost(c, post, reposter, row.at) : xTweetResult(c, post.id)!;
-    const id = 'rest_id' in result && result.rest_id ? result.rest_id : post.id;
-    return tweetEntry(`tweet-${id}`, sortIndex(page.offset + i), result);
-  });
-  entries.push(
-    cursorEntry('Top', page.top, sortIndex(-1)),
-    cursorEntry('Bottom', page.bottom, sortIndex(page.offset + entries.length)),
-  );
+  const entries = timelineEntries(c, page);
   return ok({ data: { list: { tweets_timeline: { timeline: { instructions: [addEntries(entries)] } } } } });
 }
 
