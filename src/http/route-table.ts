@@ -3,6 +3,7 @@
 import type { RouteDef } from './route-decl.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profiles.ts';
+import { exportRoutes } from './routes/export.ts';
 import { userRoutes } from './routes/users.ts';
 import { curatedListRoutes } from './routes/curated-lists.ts';
 import { searchRoutes } from './routes/search.ts';
@@ -17,6 +18,7 @@ function assemble(): readonly RouteDef[] {
   const table: RouteDef[] = [
     ...postRoutes,
     ...profileRoutes,
+    ...exportRoutes,
     ...userRoutes,
     ...curatedListRoutes,
     ...searchRoutes,

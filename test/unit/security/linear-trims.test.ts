@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { withoutTrailingTco } from '../../../src/providers/fxtwitter/parse.ts';
+import { withoutTrailingTco } from '../../../src/providers/shared/article-post.ts';
 import { codeBlock } from '../../../src/render/markdown/escape.ts';
 
 const pieces = fc.constantFrom(' ', '\n', '\t', 'a', '_', 'https://t.co/', 'https://t.co/x1', 'é', '\u00a0', '/');
