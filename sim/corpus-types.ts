@@ -47,6 +47,8 @@ export interface SimPoll {
 }
 
 export interface SimCard {
+  /** 'website': an app/website "unified card" (X puts the destination in its JSON, the card URL is a placeholder). */
+  kind?: 'summary_large_image' | 'website';
   url: string;
   title: string;
   description: string;
@@ -124,6 +126,8 @@ export interface SimPost {
   /** Handles X prepends as "@a @b " to replies (hidden by display_text_range). */
   replyPrefix: string[];
   replyToId?: string;
+  /** X left out the parent's handle (in_reply_to_screen_name) and kept only its id. */
+  replyHandleHidden?: boolean;
   conversationId: string;
   quoteId?: string;
   media: SimMedia[];
