@@ -10,16 +10,9 @@ import { basename, dirname, join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
+import { BIN, runBin, type Run } from '../helpers/cli-bin.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const BIN = join(ROOT, 'bin', 'threadmark.mjs');
 const THREAD_URL = `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let dir: string;
 before(() => {
@@ -27,22 +20,7 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the bin with only the given environment (plus PATH), so nothing leaks in from the test runner. */
-async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
+const run = (args: string[], env: Record<string, string> = {}): Promise<Run> => runBin(args, { cwd: dir, env });
 
 function inProcessEnv(sim: Simulator, extra: Record<string, string> = {}): Record<string, string> {
   return {
