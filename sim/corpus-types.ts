@@ -47,6 +47,8 @@ export interface SimPoll {
 }
 
 export interface SimCard {
+  /** 'website': an app/website "unified card" (X puts the destination in its JSON, the card URL is a placeholder). */
+  kind?: 'summary_large_image' | 'website';
   url: string;
   title: string;
   description: string;
@@ -124,6 +126,8 @@ export interface SimPost {
   /** Handles X prepends as "@a @b " to replies (hidden by display_text_range). */
   replyPrefix: string[];
   replyToId?: string;
+  /** X left out the parent's handle (in_reply_to_screen_name) and kept only its id. */
+  replyHandleHidden?: boolean;
   conversationId: string;
   quoteId?: string;
   media: SimMedia[];
@@ -144,6 +148,17 @@ export interface SimPost {
   deleted: boolean;
   /** An edited post: ids of every version, oldest first, the same list on each version (each is its own post). */
   editVersions?: string[];
+  /** Values a careless upstream sends for this post on the FxTwitter wire (issue 21: upstream values are input). */
+  wireQuirks?: SimWireQuirks;
+}
+
+export interface SimWireQuirks {
+  /** The author's screen_name as the upstream spells it (not a valid handle). */
+  authorHandle?: string;
+  /** Fields laid over the quoted post's tombstone. */
+  quoteTombstone?: { reason?: string; id?: string };
+  /** Extra facets: each covers the first occurrence of `covers` in the text; `original` is what the upstream names. */
+  facets?: { type: 'mention' | 'hashtag'; covers: string; original: string }[];
 }
 
 /** One row of a profile timeline: an own post, or someone else's post reposted by the profile owner. */
@@ -151,6 +166,19 @@ export interface SimTimelineEntry {
   postId: string;
   repostedBy?: string;
   at: number;
+}
+
+/** An X List: its owner curates members; its timeline is their posts and reposts, newest first. */
+export interface SimList {
+  id: string;
+  name: string;
+  description: string;
+  ownerId: string;
+  /** Member ids in the order X lists them (most recently added first). */
+  memberIds: string[];
+  private: boolean;
+  subscribers: number;
+  createdAt: number;
 }
 
 export interface SimCorpus {
@@ -162,4 +190,5 @@ export interface SimCorpus {
   followers: Map<string, string[]>;
   following: Map<string, string[]>;
   timelines: Map<string, SimTimelineEntry[]>;
+  lists: Map<string, SimList>;
 }

@@ -146,6 +146,21 @@ function fxArticle(p: SimPost): Json | undefined {
   };
 }
 
+/** The corpus's deliberately malformed facets, placed over the legacy text (code-point indices, as X counts). */
+function quirkFacets(fullText: string, p: SimPost): Json[] {
+  return (p.wireQuirks?.facets ?? []).map((f) => {
+    const at = fullText.indexOf(f.covers);
+    const start = Array.from(fullText.slice(0, at)).length;
+    return { type: f.type, indices: [start, start + Array.from(f.covers).length], original: f.original };
+  });
+}
+
+function overlaps(a: Json, b: Json): boolean {
+  const [s, e] = a.indices as [number, number];
+  const [t, f] = b.indices as [number, number];
+  return s < f && t < e;
+}
+
 export interface FxStatusOptions {
   repostedBy?: SimUser;
   /** Thread members are built without a mosaic, as FxEmbed does when it passes the thread author. */
@@ -162,7 +177,7 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
   const urls = p.article ? [] : lay.urls;
   const text = p.article ? '' : lay.expandedText;
 
-  const facets: Json[] = [
+  const generated: Json[] = [
     ...lay.hashtags.map((h) => ({ type: 'hashtag', indices: h.indices, original: h.text })),
     ...lay.cashtags.map((h) => ({ type: 'symbol', indices: h.indices, original: h.text })),
     ...urls.map((u) => ({
@@ -188,6 +203,8 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
       replacement: mediaPermalink(author.handle, p.id, m, i),
     })),
   ];
+  const quirky = quirkFacets(lay.fullText, p);
+  const facets = [...generated.filter((f) => !quirky.some((q) => overlaps(q, f))), ...quirky];
   facets.sort((a, b) => (a.indices as number[])[0]! - (b.indices as number[])[0]!);
 
   let embedCard = 'tweet';
@@ -195,7 +212,7 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
   if (p.quoteId && !opts.isQuote) {
     const reason = hiddenReason(c, p.quoteId);
     quote = reason
-      ? fxTombstone(reason, p.quoteId)
+      ? { ...fxTombstone(reason, p.quoteId), ...p.wireQuirks?.quoteTombstone }
       : fxStatus(c, c.posts.get(p.quoteId)!, { isQuote: true, inThread: opts.inThread });
     if (!reason) embedCard = quote.embed_card as string;
   }
@@ -241,7 +258,10 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
       display_text_range: isNote ? [0, lay.fullText.length] : lay.displayRange,
       facets,
     },
-    author: fxUser(author, '200x200'),
+    author: {
+      ...fxUser(author, '200x200'),
+      ...(p.wireQuirks?.authorHandle ? { screen_name: p.wireQuirks.authorHandle } : {}),
+    },
     replies: replyCount(c, p.id),
     reposts: p.reposts,
     likes: p.likes,
@@ -266,7 +286,7 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
       : null,
     lang: p.lang,
     replying_to:
-      parent && parentAuthor
+      parent && parentAuthor && !p.replyHandleHidden
         ? {
             screen_name: parentAuthor.handle,
             status: parent.id,
@@ -277,7 +297,8 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
     media,
     ...(quote ? { quote } : {}),
     source: p.source,
-    ...(p.card
+    // FxEmbed turns a unified card into media only; its destination is not passed on.
+    ...(p.card && p.card.kind !== 'website'
       ? {
           card: {
             url: p.card.url,

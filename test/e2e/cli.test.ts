@@ -2,15 +2,16 @@
 // (no server: the app is built inside the command from THREADMARK_* pointing at the simulator).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
+import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
-import { BIN, runBin, type Run } from '../helpers/cli-bin.ts';
+import { BIN, runProcess, type Run } from '../helpers/cli-bin.ts';
 
 const THREAD_URL = `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`;
 
@@ -20,7 +21,26 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[], env: Record<string, string> = {}): Promise<Run> => runBin(args, { cwd: dir, env });
+/** Runs a command with only the given environment (plus PATH), so nothing leaks in from the test runner. */
+const runCommand = (command: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runProcess(command, args, { cwd: dir, env });
+
+/** Runs the bin. */
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return runCommand(process.execPath, [BIN, ...args], env);
+}
+
+function hasScript(): boolean {
+  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+
+/** Runs the bin with a pseudo-terminal as stdout and stderr (util-linux `script`): both arrive in `stdout`. */
+function runInTerminal(args: string[]): Promise<Run> {
+  const argv = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  return runCommand('script', ['-qec', argv, '/dev/null']);
+}
 
 function inProcessEnv(sim: Simulator, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -68,6 +88,23 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
       body.thread.map((p: { id: string }) => p.id),
       IDS.thread.slice(0, 3),
     );
+  });
+
+  // The article's code block holds ESC sequences (sim/corpus-article.ts). A pipe gets the document byte for byte;
+  // a terminal (the real binary under util-linux `script`, which gives it a pseudo-terminal) gets visible symbols.
+  const ARTICLE = `${HANDLES.alice}/status/${IDS.article}`;
+  test('control characters from a post reach a pipe unchanged', async () => {
+    const r = await srv('read', ARTICLE, '--thread', 'off', '--replies', 'off');
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes("'\x1b[31mstale\x1b[0m'"), r.stdout);
+  });
+
+  test('control characters from a post are shown, not obeyed, on a terminal', { skip: !hasScript() }, async () => {
+    const r = await runInTerminal(['read', ARTICLE, '--thread', 'off', '--replies', 'off', '--server', stack.url]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(r.stdout.includes('stale'), r.stdout);
+    assert.ok(!r.stdout.includes('\x1b'), 'no ESC reaches the terminal');
+    assert.ok(r.stdout.includes("'\u241b[31mstale\u241b[0m'"), r.stdout);
   });
 
   test('read --format html asks for the HTML page', async () => {
@@ -159,6 +196,46 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
 
   test('a missing post is exit 3', async () => {
     assertProblem(await srv('read', `${HANDLES.bob}/status/${IDS.unknown}`), 3, 'not_found');
+  });
+});
+
+describe('X Lists (server mode, the service holding an X session)', () => {
+  let stack: Stack;
+  before(async () => {
+    const sessions = join(dir, 'list-sessions.jsonl');
+    writeFileSync(sessions, JSON.stringify({ username: 'cli', auth_token: 'cli_list_tok', ct0: 'cli_ct0' }) + '\n');
+    stack = await startStack({ THREADMARK_PROVIDERS: 'fxtwitter,syndication,x', THREADMARK_X_SESSIONS: sessions });
+  });
+  after(() => stack.close());
+  const srv = (...args: string[]) => run([...args, '--server', stack.url]);
+
+  test('list <id> prints the list and its latest posts as Markdown; a pasted list URL works too', async () => {
+    const r = await srv('list', LIST_IDS.caching, '--limit', '3');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^# Caching people\n/);
+    assert.match(r.stdout, /Page 1 · 3 posts/);
+    assert.match(
+      r.stdout,
+      /\[Continue →\]\(http:\/\/threadmark\.test\/api\/v1\/lists\/1900000000000090001\?limit=3&cursor=/,
+    );
+    const byUrl = await srv('list', `https://x.com/i/lists/${LIST_IDS.caching}`, '--limit', '3', '--format', 'json');
+    assert.equal(byUrl.code, 0, byUrl.stderr);
+    assert.equal(JSON.parse(byUrl.stdout).list.id, LIST_IDS.caching);
+  });
+
+  test('list-members --all --format json: every member once, one progress line per page', async () => {
+    const r = await srv('list-members', LIST_IDS.caching, '--all', '--format', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.items.length, CACHING_LIST_MEMBERS);
+    assert.equal(body.list.name, 'Caching people');
+    assert.equal(body.pages, 3);
+    assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^threadmark: page 3: 5 items, 45 in all, done$/);
+  });
+
+  test('a bad list id is bad usage (exit 2); a private list is not found (exit 3)', async () => {
+    assertProblem(await srv('list', 'abc'), 2, 'invalid_list_id');
+    assertProblem(await srv('list-members', LIST_IDS.private), 3, 'not_found');
   });
 });
 

@@ -1,4 +1,4 @@
-// The real `threadmark` bin as a child process, with only the environment a test gives it (plus PATH), so
+// The real `threadmark` bin (or any command) as a child process, with only the environment a test gives it (plus PATH), so
 // nothing leaks in from the test runner.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,11 +13,18 @@ export interface Run {
   stderr: string;
 }
 
-export async function runBin(
-  args: string[],
-  opts: { cwd: string; env?: Record<string, string>; timeoutMs?: number },
-): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+export interface RunOptions {
+  cwd: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function runBin(args: string[], opts: RunOptions): Promise<Run> {
+  return runProcess(process.execPath, [BIN, ...args], opts);
+}
+
+export async function runProcess(command: string, args: string[], opts: RunOptions): Promise<Run> {
+  const child = spawn(command, args, {
     cwd: opts.cwd,
     env: { PATH: process.env.PATH ?? '', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import type { Author, Card, Media, Poll, Post, ReplyNode, Segment, UnavailablePost } from '../../domain/models.ts';
-import { largerAvatar, permalink, toIso } from '../shared/dates.ts';
+import { largerAvatar, toIso } from '../shared/dates.ts';
+import { isStatusUrl, permalink } from '../shared/permalinks.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, unescapeHtml, type TextFacet } from '../shared/segments.ts';
 import { parseArticle } from '../shared/article.ts';
@@ -62,11 +63,20 @@ export function parseUser(u: FxUser): Author {
   });
 }
 
+const TOMBSTONE_REASONS: ReadonlySet<unknown> = new Set<UnavailablePost['reason']>([
+  'deleted',
+  'suspended',
+  'private',
+  'blocked',
+  'unavailable',
+]);
+
+/** The reason is the upstream's word: one outside the known set is reported as plain unavailable. */
 export function parseTombstone(t: FxTombstone): UnavailablePost {
   return compact<UnavailablePost>({
     unavailable: true,
     id: t.id,
-    reason: t.reason ?? 'unavailable',
+    reason: TOMBSTONE_REASONS.has(t.reason) ? t.reason : 'unavailable',
     message: t.message,
   });
 }
@@ -149,14 +159,20 @@ function parseCard(s: FxStatus): Card | undefined {
   return ext?.url ? compact({ url: ext.url, imageUrl: ext.thumbnail_url || undefined }) : undefined;
 }
 
+/**
+ * Whom a post answers. X sometimes leaves out the parent's handle: FxTwitter's v2 object is then null (it needs
+ * both), while v1 still gives the parent's id in `replying_to_status`; an id alone is kept with an empty handle.
+ */
 function replyTarget(s: FxStatus): Post['replyTo'] {
   const r = s.replying_to;
-  if (r && typeof r === 'object' && r.screen_name) return compact({ id: r.status || undefined, handle: r.screen_name });
+  if (r && typeof r === 'object' && (r.screen_name || r.status))
+    return compact({ id: r.status || undefined, handle: r.screen_name ?? '' });
   if (typeof r === 'string' && r) return compact({ id: s.replying_to_status || undefined, handle: r });
+  if (s.replying_to_status) return { id: s.replying_to_status, handle: '' };
   return undefined;
 }
 
-function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
+function segmentsOf(s: FxStatus, quoteId: string | undefined): Segment[] {
   if (s.raw_text?.text !== undefined) {
     const segs = segmentsFromRaw({
       text: s.raw_text.text,
@@ -165,7 +181,7 @@ function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
     });
     // X appends the quoted post's permalink to the text; the quote itself is shown separately.
     const last = segs[segs.length - 1];
-    if (quoteUrl && last?.type === 'link' && quoteUrl.test(last.href)) {
+    if (quoteId && last?.type === 'link' && isStatusUrl(last.href, quoteId)) {
       segs.pop();
       const tail = segs[segs.length - 1];
       if (tail?.type === 'text') tail.text = tail.text.trimEnd();
@@ -192,9 +208,6 @@ export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
         : undefined
     : undefined;
   const quoteId = quote?.id;
-  const quoteUrl = quoteId
-    ? new RegExp(`^https?://(?:[\\w-]+\\.)?(?:x|twitter)\\.com/\\w+/status/${quoteId}(?:[/?#].*)?$`, 'i')
-    : undefined;
   const article = s.article?.title
     ? parseArticle({
         id: s.article.id,
@@ -205,7 +218,7 @@ export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
         mediaEntities: s.article.media_entities,
       })
     : undefined;
-  const segments = article ? withoutArticleLink(segmentsOf(s, quoteUrl)) : segmentsOf(s, quoteUrl);
+  const segments = article ? withoutArticleLink(segmentsOf(s, quoteId)) : segmentsOf(s, quoteId);
   const post: Post = {
     id: s.id,
     url: permalink(author.handle, s.id),

@@ -10,6 +10,7 @@ import {
   type Post,
   type UnavailablePost,
 } from '../../domain/models.ts';
+import { statusPath } from '../../domain/links.ts';
 import { articleParts } from './article.ts';
 import { plainByline } from './author.ts';
 import type { Dialect } from './dialect.ts';
@@ -31,7 +32,7 @@ export interface PostBlockOptions {
 
 /** Canonical permalink, rebuilt from handle and id when the provider's is missing or unsafe. */
 export function permalinkOf(p: Post): string {
-  return safeHref(p.url) ?? `https://x.com/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)}`;
+  return safeHref(p.url) ?? `https://x.com${statusPath(p.author.handle, p.id)}`;
 }
 
 function mediaLine(m: Media): string {
@@ -44,6 +45,21 @@ function mediaLine(m: Media): string {
     ? `[${image(m.altText || `${label} thumbnail`, m.thumbnailUrl)}](${target}) `
     : '';
   return `${thumb}[▶ ${label}${dur}](${target})`;
+}
+
+/**
+ * "Replying to @bob" for an answer to someone else. When X left out the parent's handle and kept its id, the
+ * line links the parent post instead.
+ */
+function replyingTo(p: Post, d: Dialect): string | undefined {
+  const r = p.replyTo;
+  if (!r) return undefined;
+  if (r.handle) {
+    return r.handle.toLowerCase() === p.author.handle.toLowerCase()
+      ? undefined
+      : `Replying to ${d.mention(r.handle, `@${r.handle}`)}`;
+  }
+  return r.id ? `Replying to ${link('a post', `https://x.com${statusPath('', r.id)}`)}` : undefined;
 }
 
 function pollPart(poll: Poll, d: Dialect): string {
@@ -85,7 +101,7 @@ export function metaLine(p: Post, d: Dialect): string {
 function unavailableQuote(q: UnavailablePost, d: Dialect): string {
   const where = q.id && /^[0-9]+$/.test(q.id) ? ` ([${q.id}](https://x.com/i/status/${q.id}))` : '';
   const why = q.message ? `: ${d.text(oneLine(q.message), false)}` : '';
-  return `**Quoted post unavailable** (${q.reason})${where}${why}`;
+  return `**Quoted post unavailable** (${d.text(q.reason, false)})${where}${why}`;
 }
 
 /**
@@ -95,7 +111,7 @@ function unavailableQuote(q: UnavailablePost, d: Dialect): string {
 export function editPart(p: Post): string | undefined {
   const versions = p.edits?.versions;
   if (!versions) return undefined;
-  const at = (id: string) => `https://x.com/${encodeURIComponent(p.author.handle)}/status/${id}`;
+  const at = (id: string) => `https://x.com${statusPath(p.author.handle, id)}`;
   const n = versions.length;
   const mine = versions.indexOf(p.id) + 1;
   const list = versions.map((id, i) => (id === p.id ? `${i + 1} (this one)` : `[${i + 1}](${at(id)})`)).join(' · ');
@@ -129,9 +145,8 @@ function postBodyParts(
     );
     return parts.concat(postBodyParts(p.repostOf, o, d, depth), `[Original](${permalinkOf(p.repostOf)})`);
   }
-  if (o.showReplyTo && p.replyTo && p.replyTo.handle.toLowerCase() !== p.author.handle.toLowerCase()) {
-    parts.push(`Replying to ${d.mention(p.replyTo.handle, `@${p.replyTo.handle}`)}`);
-  }
+  const to = o.showReplyTo ? replyingTo(p, d) : undefined;
+  if (to) parts.push(to);
   const text = renderSegments(segmentsOf(p), d);
   if (text) parts.push(text);
   if (p.truncated) parts.push('*(The source gave only the start of this post; open the permalink for the rest.)*');
@@ -172,8 +187,7 @@ export function renderPostBlock(p: Post, o: PostBlockOptions, d: Dialect): strin
   const parts = [`${'#'.repeat(o.level)} ${o.heading}`, ...postBodyParts(p, o, d)];
   if (o.full) parts.push(metaLine(p, d));
   let links = `[Permalink](${permalinkOf(p)})`;
-  if (o.baseUrl)
-    links += ` · [Thread](${o.baseUrl}/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)})`;
+  if (o.baseUrl) links += ` · [Thread](${o.baseUrl}${statusPath(p.author.handle, p.id)})`;
   parts.push(links);
   return parts.join('\n\n');
 }
@@ -188,14 +202,13 @@ export function replyAttachments(p: Post, d: Dialect): string {
   const bits: string[] = [];
   for (const m of p.media) {
     const href = safeHref(m.url);
-    const label =
+    const kind =
       m.kind === 'photo'
-        ? m.altText
-          ? `photo: ${m.altText}`
-          : 'photo'
+        ? 'photo'
         : m.kind === 'gif'
           ? 'GIF'
           : `video${m.durationSeconds !== undefined ? ' ' + formatDuration(m.durationSeconds) : ''}`;
+    const label = m.altText ? `${kind}: ${m.altText}` : kind;
     bits.push(href ? link(label, href) : escapeLine(label));
   }
   if (p.quote)

@@ -71,7 +71,7 @@ export const SAFEGUARDS: readonly Safeguard[] = [
   {
     id: 'keyed-budget',
     title: 'Keyed reads have a budget of upstream reads',
-    rule: "A keyed request never uses the shared cache, so each upstream read it causes costs one point of the key's `live-key` policy (120 a minute, listed in `RateLimit` / `RateLimit-Policy`). Account-backed search feeds charge `account-ip` / `account-key` per upstream page, so `page=N` costs N. One request is bounded by its parameters (at most 1 + 10 pages, or 2 reads for each of at most 10 feed accounts), one MCP batch by its 20 messages, and all of them together by the budget.",
+    rule: "A keyed request never uses the shared cache, so each upstream read it causes costs one point of the key's `live-key` policy (120 a minute, listed in `RateLimit` / `RateLimit-Policy`). Account-backed reads (search feeds, X Lists and their feeds) charge `account-ip` / `account-key` per upstream page, so `page=N` costs N (plus one for an X List itself when it is not cached). One request is bounded by its parameters (at most 1 + 10 pages, or 2 reads for each of at most 10 feed accounts), one MCP batch by its 20 messages, and all of them together by the budget.",
     reason:
       'Keyed reads were charged only for search and `nocache`: five keyed reads of a 10-account feed made 100 upstream calls, and one MCP batch of `page=10` profile reads 300. Trade-off: the shared cache would have been cheaper for everyone, but keyed responses are private by contract, so keys pay in allowance instead; a key that needs more should read fewer pages or use cursors.',
   },
@@ -88,6 +88,20 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     rule: 'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
     reason:
       'Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Trade-off: an operator who mistypes the token ten times waits out the window (or uses another address, or the CLI on the host).',
+  },
+  {
+    id: 'upstream-values',
+    title: 'What upstreams send is input too',
+    rule: "A tombstone reason other than `deleted`, `suspended`, `private`, `blocked` or `unavailable` is reported as `unavailable`, and a reason is escaped wherever it is shown. Ids from upstreams are compared as text, never used as patterns. A lone surrogate in a hashtag or any other link part is encoded as U+FFFD instead of failing the page. A handle that is not 1-15 letters, digits or `_` is shown as escaped text and never becomes a link target: a mention of it is plain text, its posts link X's handle-less `/i/status/{id}` (here and on x.com), its account links `/i/user/{id}`, and its profile page offers no followers, following or feed links.",
+    reason:
+      "One malformed post used to fail the whole page it was on (a profile, a feed, a search) or turn into Markdown syntax and link targets of the upstream's choosing. Trade-off: JSON keeps the upstream's `author.handle` as it came, because it is data; a consumer that builds links from it must check it against the handle pattern as the service does.",
+  },
+  {
+    id: 'cli-terminal-output',
+    title: 'The CLI shows control characters on a terminal, and passes them on to files and pipes',
+    rule: 'When `threadmark` writes to a terminal, control characters in what it prints (C0 but tab and newline, DEL, C1) are replaced by visible symbols: ESC becomes ␛, and C1 characters become �. Written to a file or a pipe, the document is byte for byte what the service returned.',
+    reason:
+      "Post text, an article's code block for instance, can carry ESC sequences a terminal would obey: recolour or hide the rest of the output, move the cursor, retitle the window. Trade-off: text copied from the terminal has ␛ where the post had ESC; redirect to a file (or pipe) to get the exact bytes.",
   },
 ];
 
