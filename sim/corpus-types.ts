@@ -168,6 +168,19 @@ export interface SimTimelineEntry {
   at: number;
 }
 
+/** An X List: its owner curates members; its timeline is their posts and reposts, newest first. */
+export interface SimList {
+  id: string;
+  name: string;
+  description: string;
+  ownerId: string;
+  /** Member ids in the order X lists them (most recently added first). */
+  memberIds: string[];
+  private: boolean;
+  subscribers: number;
+  createdAt: number;
+}
+
 export interface SimCorpus {
   users: Map<string, SimUser>;
   usersByHandle: Map<string, SimUser>;
@@ -177,4 +190,5 @@ export interface SimCorpus {
   followers: Map<string, string[]>;
   following: Map<string, string[]>;
   timelines: Map<string, SimTimelineEntry[]>;
+  lists: Map<string, SimList>;
 }

@@ -4,6 +4,7 @@ import { buildArticle } from './corpus-article.ts';
 import type { SimCorpus, SimMedia, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
 import { seededRandom, slug } from './prng.ts';
 import { isSupersededVersion } from './corpus-queries.ts';
+import { seedLists } from './corpus-lists.ts';
 
 export const HANDLES = {
   alice: 'alice_dev',
@@ -135,6 +136,7 @@ class CorpusBuilder {
     followers: new Map(),
     following: new Map(),
     timelines: new Map(),
+    lists: new Map(),
   };
   private readonly rand = seededRandom(20260302);
   private fillerSeq = 0;
@@ -723,6 +725,7 @@ function build(): SimCorpus {
     user.statuses = own.filter((e) => !e.repostedBy).length;
     user.mediaCount = own.filter((e) => !e.repostedBy && (c.posts.get(e.postId)?.media.length ?? 0) > 0).length;
   }
+  seedLists(c, T0 - 30 * DAY);
   return c;
 }
 

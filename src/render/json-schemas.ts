@@ -235,6 +235,34 @@ export const searchJsonSchema = z.looseObject({
   ...paging,
 });
 
+const curatedListSchema = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    owner: authorSchema,
+    members: count.optional(),
+    subscribers: count.optional(),
+    createdAt: isoTime.optional(),
+  })
+  .describe('An X List: a timeline its owner curates from its members.');
+
+export const listPostsJsonSchema = z.looseObject({
+  ...provenance,
+  list: curatedListSchema,
+  posts: z
+    .array(postSchema)
+    .describe("The latest posts of the list's members, newest first (replies and reposts included, as X shows them)."),
+  ...paging,
+});
+
+export const listMembersJsonSchema = z.looseObject({
+  ...provenance,
+  list: curatedListSchema,
+  items: z.array(authorSchema).describe('The accounts the list holds.'),
+  ...paging,
+});
+
 const problemDocument = z
   .looseObject({
     type: z.string(),
