@@ -58,6 +58,11 @@ function count(v: Vars, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? Math.min(n, 100) : fallback;
 }
 
+/** A string variable as X reads it: numbers are accepted in its place, anything else counts as absent. */
+function text(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
+}
+
 function addEntries(entries: XEntry[]): XInstruction {
   return { type: 'TimelineAddEntries', entries };
 }
@@ -65,7 +70,7 @@ function addEntries(entries: XEntry[]): XInstruction {
 // ---------------------------------------------------------------------------------------------------------
 
 function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
-  const id = String(v.focalTweetId ?? '');
+  const id = text(v.focalTweetId);
   const vis = visibility(c, id);
   if (vis === 'missing' || vis === 'deleted') {
     return ok({
@@ -106,7 +111,7 @@ function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
       );
       entries.push(moduleEntry(`conversationthread-${mod[0]}`, sortIndex(i++), items));
     }
-    if (page.bottom) entries.push(cursorItemEntry('Bottom', page.bottom, sortIndex(i++)));
+    if (page.bottom) entries.push(cursorItemEntry('Bottom', page.bottom, sortIndex(i)));
   }
   return ok({
     data: {
@@ -118,14 +123,14 @@ function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
 }
 
 function userByScreenName(c: SimCorpus, v: Vars): SimResponse {
-  const user = findUser(c, String(v.screen_name ?? ''));
+  const user = findUser(c, text(v.screen_name));
   if (!user) return ok({ data: {} });
   return ok({ data: { user: { result: xUser(user) } } });
 }
 
 /** The user a userId-keyed operation is about, or the answer X gives when it cannot be read. */
 function subject(c: SimCorpus, v: Vars): SimUser | SimResponse {
-  const user = c.users.get(String(v.userId ?? ''));
+  const user = c.users.get(text(v.userId));
   if (!user) return ok({ data: { user: {} } });
   if (user.suspended) return ok({ data: { user: { result: { __typename: 'UserUnavailable', reason: 'Suspended' } } } });
   if (user.protected) {
@@ -200,7 +205,7 @@ function connections(c: SimCorpus, v: Vars, kind: 'followers' | 'following'): Si
 const PRODUCTS = { Latest: 'latest', Top: 'top', Media: 'media', People: 'people' } as const;
 
 function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
-  const q = String(v.rawQuery ?? '').trim();
+  const q = text(v.rawQuery).trim();
   if (!q) {
     return ok({
       data: {},
@@ -213,7 +218,7 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
       ],
     });
   }
-  const product = PRODUCTS[String(v.product ?? 'Top') as keyof typeof PRODUCTS];
+  const product = PRODUCTS[text(v.product, 'Top') as keyof typeof PRODUCTS];
   if (!product) return errorsOnly(400, 214, `BadRequest: unknown product ${String(v.product)}`);
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
   const scope = `search:${product}:${q.toLowerCase()}`;
@@ -280,7 +285,7 @@ const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
 
 function control(req: SimRequest): SimResponse | null {
   if (req.method !== 'POST') return null;
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = req.body ? (JSON.parse(req.body) as Record<string, unknown>) : {};
   } catch {
@@ -296,7 +301,7 @@ function control(req: SimRequest): SimResponse | null {
   else if (req.path === '/__accounts/logout' && typeof body.auth_token === 'string') xAccounts.logout(body.auth_token);
   else if (req.path === '/__deploy/reset') xDeploy.reset();
   else if (req.path === '/__deploy/rotate') {
-    const op = String(body.operation ?? '');
+    const op = text(body.operation);
     if (!(OPERATION_NAMES as readonly string[]).includes(op))
       return json(400, { error: `operation must be one of ${OPERATION_NAMES.join(', ')}` });
     return json(200, { queryId: xDeploy.rotate(op as OperationName) });

@@ -42,6 +42,7 @@ interface ListEnvelope {
   page?: number;
   items?: unknown[];
   posts?: unknown[];
+  warnings?: unknown[];
   [k: string]: unknown;
 }
 

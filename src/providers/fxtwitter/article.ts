@@ -142,7 +142,7 @@ function spansOf(b: FxArticleBlock, entities: Map<string, FxArticleEntity>): Art
       }
     }
     const link = links.find((l) => l.from <= from && l.to >= to);
-    if (link) span.href = link.entity!.data!.url as string;
+    if (link) span.href = link.entity!.data!.url;
     const prev = spans[spans.length - 1];
     if (prev && sameStyle(prev, span)) prev.text += span.text;
     else spans.push(span);

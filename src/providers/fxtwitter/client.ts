@@ -16,7 +16,6 @@ import type {
   FxSearchResults,
   FxSocialConversation,
   FxStatus,
-  FxTombstone,
   FxUserResponse,
 } from './wire.ts';
 
@@ -210,9 +209,7 @@ export class FxTwitterProvider implements Provider {
     this.failOnStatus(a, 'timeline');
     const body = this.listBody<FxSearchResults>(a, 'timeline');
     const ctx = { now: this.now() };
-    const statuses = body.results.flatMap((r) =>
-      'statuses' in r && r.type === 'thread' ? r.statuses : [r as FxStatus],
-    );
+    const statuses = body.results.flatMap((r) => ('statuses' in r && r.type === 'thread' ? r.statuses : [r]));
     return withCursor(
       statuses.filter(isUsableStatus).map((s) => parseStatus(s, ctx)),
       body.cursor?.bottom,
@@ -273,9 +270,8 @@ export class FxTwitterProvider implements Provider {
     return { status: res.status, body: parseJson(this.name, res.text), headers: res.headers };
   }
 
-  private failOnTombstone(status: unknown): void {
-    if (!isTombstone(status)) return;
-    const t = status as FxTombstone;
+  private failOnTombstone(t: unknown): void {
+    if (!isTombstone(t)) return;
     const gone = t.reason === 'deleted' || t.reason === 'suspended' || t.reason === 'private';
     throw new ProviderError(
       this.name,

@@ -104,6 +104,6 @@ export class SyndicationProvider implements Provider {
         { status: res.status },
       );
     }
-    return body as SynTweet;
+    return body;
   }
 }

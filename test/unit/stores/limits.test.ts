@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
 import { clientKey } from '../../../src/stores/limits/client-key.ts';
 import { mostConstrained, rateLimitHeaders } from '../../../src/stores/limits/headers.ts';
 import { Limiter } from '../../../src/stores/limits/limiter.ts';
