@@ -46,7 +46,9 @@ export function buildArticle(id: string, createdAt: number): SimArticle {
     entities: [
       {
         type: 'MARKDOWN',
-        markdown: '```ts\nconst hit = cache.get(key) ?? (await load(key));\ncache.set(key, hit, { ttl: 300 });\n```',
+        // The ESC sequence is what a terminal would obey (red text): the CLI must not pass it to a TTY.
+        markdown:
+          "```ts\nconst hit = cache.get(key) ?? (await load(key));\ncache.set(key, hit, { ttl: 300 });\nconsole.log('\\x1b[31mstale\\x1b[0m' === '\x1b[31mstale\x1b[0m');\n```",
       },
       { type: 'MEDIA', mediaId: imageId },
     ],

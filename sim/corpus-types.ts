@@ -144,6 +144,17 @@ export interface SimPost {
   deleted: boolean;
   /** An edited post: ids of every version, oldest first, the same list on each version (each is its own post). */
   editVersions?: string[];
+  /** Values a careless upstream sends for this post on the FxTwitter wire (issue 21: upstream values are input). */
+  wireQuirks?: SimWireQuirks;
+}
+
+export interface SimWireQuirks {
+  /** The author's screen_name as the upstream spells it (not a valid handle). */
+  authorHandle?: string;
+  /** Fields laid over the quoted post's tombstone. */
+  quoteTombstone?: { reason?: string; id?: string };
+  /** Extra facets: each covers the first occurrence of `covers` in the text; `original` is what the upstream names. */
+  facets?: { type: 'mention' | 'hashtag'; covers: string; original: string }[];
 }
 
 /** One row of a profile timeline: an own post, or someone else's post reposted by the profile owner. */

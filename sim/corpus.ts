@@ -14,6 +14,8 @@ export const HANDLES = {
   protected: 'locked_lena',
   suspended: 'gone_gus',
   hostile: 'mallory_md',
+  /** An account with more posts than one export may take (PROLIFIC_POSTS, one an hour before T0). */
+  prolific: 'prolific_pat',
   /** A handle no account has. */
   missing: 'nobody_here_404',
 } as const;
@@ -70,6 +72,8 @@ export const IDS = {
   /** dave replying to the deleted post. */
   replyToDeleted: '1900000000000000505',
   hostile: '1900000000000000601',
+  /** mallory_md quoting the deleted post; on the FxTwitter wire its author, facets and quote tombstone are malformed. */
+  hostileWire: '1900000000000000602',
   /** dave's post edited twice: the original, the middle version and the latest. */
   editedFirst: '1900000000000000701',
   editedSecond: '1900000000000000702',
@@ -102,6 +106,10 @@ const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
 
 const READER_COUNT = 500;
+/** Posts of the prolific account: more than the 5,000 an export takes at most. */
+export const PROLIFIC_POSTS = 5050;
+/** Id of the prolific account's n-th newest post (0 = newest); ids grow with time, as snowflakes do. */
+export const prolificPostId = (n: number): string => String(1900000000000200000n + BigInt(PROLIFIC_POSTS - n));
 export const BIG_FOLLOWERS = 450;
 export const BIG_FOLLOWING = 300;
 
@@ -576,6 +584,19 @@ function build(): SimCorpus {
     b.filler(author, T0 - (i + 1) * 7 * HOUR - b.int(0, 59) * MIN, text, i % 3 === 0);
   }
 
+  // --- an account with a long history: one original post an hour, every 25th with a photo ---
+  b.user({ id: '1461000009', handle: HANDLES.prolific, name: 'Pat Prolific', bio: 'Posts every hour, on the hour.' });
+  for (let n = PROLIFIC_POSTS - 1; n >= 0; n--) {
+    const id = prolificPostId(n);
+    b.post({
+      id,
+      author: HANDLES.prolific,
+      at: T0 - (n + 1) * HOUR,
+      text: `Field log entry ${PROLIFIC_POSTS - n}: all quiet.`,
+      media: n % 25 === 0 ? [b.photo(`${id}9`, 800, 600, `Field photo ${PROLIFIC_POSTS - n}`)] : [],
+    });
+  }
+
   // --- social graph -----------------------------------------------------------------------------
   for (let i = 0; i < BIG_FOLLOWERS; i++) b.follow(readers[i]!.id, big.id);
   // bigaccount also follows alice below, which makes BIG_FOLLOWING in total.
@@ -586,6 +607,23 @@ function build(): SimCorpus {
   b.follow(bob.id, carol.id);
   b.follow(carol.id, bob.id);
   b.follow(dave.id, carol.id);
+
+  // --- upstream-supplied values that are not what they claim (added last: the PRNG sequence above is unchanged) ----
+  b.post({
+    id: IDS.hostileWire,
+    author: HANDLES.hostile,
+    at: T0 + 2 * DAY + 6 * HOUR,
+    text: 'Odd upstream values: #\uD800tag and @a)](javascript:alert(1)) here',
+    quoteId: IDS.deleted,
+    wireQuirks: {
+      authorHandle: 'mallory)](javascript:alert(1))',
+      quoteTombstone: { reason: 'deleted](javascript:alert(3)) **loud**', id: '1900000000000000501(' },
+      facets: [
+        { type: 'hashtag', covers: '#\uD800tag', original: '\uD800tag' },
+        { type: 'mention', covers: '@a)](javascript:alert(1))', original: 'a)](javascript:alert(1))' },
+      ],
+    },
+  });
 
   // --- timelines (own posts + reposts), newest first ---------------------------------------------
   const reposts: [string, string, number][] = [

@@ -130,6 +130,12 @@ const schema = z.object({
     .min(10)
     .max(3_600_000)
     .default(30_000),
+  THREADMARK_EXPORT_TIME_LIMIT_S: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int()
+    .min(1)
+    .max(3600)
+    .default(300),
   THREADMARK_USER_AGENT: z
     .string()
     .min(1)
@@ -178,6 +184,8 @@ export interface Config {
   /** Consecutive failures that open a provider's circuit, and how long it stays open before one trial. */
   breakerThreshold: number;
   breakerCooldownMs: number;
+  /** Longest an export may walk pages before it ends with `time_limit` (each page read has its own deadline). */
+  exportTimeLimitS: number;
   logLevel: string;
 }
 
@@ -241,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamMaxBytes: c.THREADMARK_UPSTREAM_MAX_BYTES,
     breakerThreshold: c.THREADMARK_BREAKER_THRESHOLD,
     breakerCooldownMs: c.THREADMARK_BREAKER_COOLDOWN_MS,
+    exportTimeLimitS: c.THREADMARK_EXPORT_TIME_LIMIT_S,
     logLevel: c.LOG_LEVEL,
   };
 }

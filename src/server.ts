@@ -2,7 +2,6 @@
 import { METHODS } from 'node:http';
 import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from './services.ts';
 import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
@@ -21,6 +20,8 @@ import { drainOnClose } from './http/drain.ts';
 import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
+import { nextRequestId } from './http/request-id.ts';
+import { isPlainIPv4 } from './stores/limits/client-key.ts';
 
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
@@ -41,7 +42,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
       typeof config.trustProxy === 'number'
         ? (_addr: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
-    genReqId: () => randomUUID(),
+    genReqId: nextRequestId,
     // One line per exchange, cache hits at debug (http/access-log.ts).
     logController: new AccessLog(),
     requestIdHeader: false,
@@ -134,7 +135,7 @@ function opsOptions(services: Services) {
 /** The operator server for THREADMARK_OPS_PORT: /healthz, /readyz and /metrics, nothing else. */
 export function buildOpsServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
   const base = services.config.baseUrl;
-  const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: () => randomUUID() });
+  const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: nextRequestId });
   ops.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
   ops.setNotFoundHandler((req, reply) =>
     sendProblem(
@@ -171,7 +172,7 @@ function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions
     // As the guards do (http/client-address.ts): a forwarded value that is not an address is the socket's.
     clientIp: (raw) => {
       const ip = clientIp(raw);
-      return ip !== undefined && isIP(ip) ? ip : raw.socket.remoteAddress;
+      return ip !== undefined && (isPlainIPv4(ip) || isIP(ip)) ? ip : raw.socket.remoteAddress;
     },
   });
 }

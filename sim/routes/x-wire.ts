@@ -5,6 +5,7 @@ import type { SimCorpus, SimMedia, SimPost, SimUser } from '../corpus-types.ts';
 import { authorOf, editControl, replyCount, visibility } from '../corpus-queries.ts';
 import { escapeLegacy, layoutText, type LaidOutText } from '../text.ts';
 import { legacyDate } from '../wire/dates.ts';
+import { draftArticle } from '../wire/article.ts';
 import { aspectRatio, mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from '../wire/media.ts';
 import type {
   XCardBinding,
@@ -287,7 +288,12 @@ export function xTweet(c: SimCorpus, p: SimPost, depth = 0): XTweet {
   if (p.article) {
     tweet.article = {
       article_results: {
-        result: { rest_id: p.article.id, title: p.article.title, preview_text: p.article.previewText },
+        result: {
+          rest_id: p.article.id,
+          title: p.article.title,
+          preview_text: p.article.previewText,
+          ...draftArticle(p.article),
+        },
       },
     };
   }

@@ -7,6 +7,7 @@ import { authorOf, replyCount, visibility } from '../corpus-queries.ts';
 import { escapeLegacy, layoutText } from '../text.ts';
 import { isoDate, legacyDate } from './dates.ts';
 import { mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from './media.ts';
+import { draftArticle } from './article.ts';
 
 type Json = Record<string, unknown>;
 export type TombstoneReason = 'deleted' | 'suspended' | 'private' | 'blocked' | 'unavailable';
@@ -132,64 +133,32 @@ function fxPoll(p: SimPost): Json | undefined {
 function fxArticle(p: SimPost): Json | undefined {
   const a = p.article;
   if (!a) return undefined;
-  const image = (img: { mediaId: string; url: string; width: number; height: number }) => ({
-    id: Buffer.from(`ApiMedia:${img.mediaId}`).toString('base64'),
-    media_key: `3_${img.mediaId}`,
-    media_id: img.mediaId,
-    media_info: {
-      __typename: 'ApiImage',
-      original_img_height: img.height,
-      original_img_width: img.width,
-      original_img_url: img.url,
-      color_info: { palette: [{ percentage: 81.2, rgb: { red: 20, green: 24, blue: 33 } }] },
-    },
-  });
+  const d = draftArticle(a);
   return {
     created_at: isoDate(a.createdAt),
     modified_at: isoDate(a.modifiedAt),
     id: a.id,
     title: a.title,
     preview_text: a.previewText,
-    cover_media: image(a.cover),
-    content: {
-      blocks: a.blocks.map((b) => {
-        const data: Record<string, { fromIndex: number; toIndex: number; text: string }[]> = {};
-        for (const l of b.links)
-          (data[l.kind] ??= []).push({ fromIndex: l.fromIndex, toIndex: l.toIndex, text: l.text });
-        return {
-          key: b.key,
-          data,
-          entityRanges: b.entity === undefined ? [] : [{ key: b.entity, length: b.text.length, offset: 0 }],
-          inlineStyleRanges: b.styles.map((s) => ({ length: s.length, offset: s.offset, style: s.style })),
-          text: b.text,
-          type: b.type,
-        };
-      }),
-      entityMap: a.entities.map((e, i) => {
-        const entityKey = `${a.id}-${i}`;
-        if (e.type === 'MARKDOWN')
-          return {
-            key: String(i),
-            value: { type: 'MARKDOWN', mutability: 'Mutable', data: { entityKey, markdown: e.markdown } },
-          };
-        if (e.type === 'MEDIA') {
-          return {
-            key: String(i),
-            value: {
-              type: 'MEDIA',
-              mutability: 'Immutable',
-              data: {
-                entityKey,
-                mediaItems: [{ localMediaId: `${i}`, mediaCategory: 'DraftTweetImage', mediaId: e.mediaId }],
-              },
-            },
-          };
-        }
-        return { key: String(i), value: { type: 'TWEET', mutability: 'Immutable', data: { tweetId: e.tweetId } } };
-      }),
-    },
-    media_entities: a.images.map(image),
+    cover_media: d.cover_media,
+    content: d.content_state,
+    media_entities: d.media_entities,
   };
+}
+
+/** The corpus's deliberately malformed facets, placed over the legacy text (code-point indices, as X counts). */
+function quirkFacets(fullText: string, p: SimPost): Json[] {
+  return (p.wireQuirks?.facets ?? []).map((f) => {
+    const at = fullText.indexOf(f.covers);
+    const start = Array.from(fullText.slice(0, at)).length;
+    return { type: f.type, indices: [start, start + Array.from(f.covers).length], original: f.original };
+  });
+}
+
+function overlaps(a: Json, b: Json): boolean {
+  const [s, e] = a.indices as [number, number];
+  const [t, f] = b.indices as [number, number];
+  return s < f && t < e;
 }
 
 export interface FxStatusOptions {
@@ -208,7 +177,7 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
   const urls = p.article ? [] : lay.urls;
   const text = p.article ? '' : lay.expandedText;
 
-  const facets: Json[] = [
+  const generated: Json[] = [
     ...lay.hashtags.map((h) => ({ type: 'hashtag', indices: h.indices, original: h.text })),
     ...lay.cashtags.map((h) => ({ type: 'symbol', indices: h.indices, original: h.text })),
     ...urls.map((u) => ({
@@ -234,6 +203,8 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
       replacement: mediaPermalink(author.handle, p.id, m, i),
     })),
   ];
+  const quirky = quirkFacets(lay.fullText, p);
+  const facets = [...generated.filter((f) => !quirky.some((q) => overlaps(q, f))), ...quirky];
   facets.sort((a, b) => (a.indices as number[])[0]! - (b.indices as number[])[0]!);
 
   let embedCard = 'tweet';
@@ -241,7 +212,7 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
   if (p.quoteId && !opts.isQuote) {
     const reason = hiddenReason(c, p.quoteId);
     quote = reason
-      ? fxTombstone(reason, p.quoteId)
+      ? { ...fxTombstone(reason, p.quoteId), ...p.wireQuirks?.quoteTombstone }
       : fxStatus(c, c.posts.get(p.quoteId)!, { isQuote: true, inThread: opts.inThread });
     if (!reason) embedCard = quote.embed_card as string;
   }
@@ -287,7 +258,10 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
       display_text_range: isNote ? [0, lay.fullText.length] : lay.displayRange,
       facets,
     },
-    author: fxUser(author, '200x200'),
+    author: {
+      ...fxUser(author, '200x200'),
+      ...(p.wireQuirks?.authorHandle ? { screen_name: p.wireQuirks.authorHandle } : {}),
+    },
     replies: replyCount(c, p.id),
     reposts: p.reposts,
     likes: p.likes,

@@ -164,6 +164,17 @@ function base(c: SimCorpus, p: SimPost): Json {
     ...(isNote ? { note_tweet: { id: Buffer.from(`NoteTweet:${p.id}`).toString('base64') } } : {}),
     ...(p.poll ? { card: pollCard(p) } : p.card ? { card: linkCard(p, lay) } : {}),
     ...(p.media.length ? { mediaDetails: p.media.map((m, i) => mediaDetail(author.handle, p, m, i, lay)) } : {}),
+    // Syndication carries an Article's title, preview and cover, never its body.
+    ...(p.article
+      ? {
+          article: {
+            rest_id: p.article.id,
+            title: p.article.title,
+            preview_text: p.article.previewText,
+            cover_media: { media_info: { original_img_url: p.article.cover.url } },
+          },
+        }
+      : {}),
   };
 }
 

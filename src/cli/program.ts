@@ -6,7 +6,7 @@ import { runKeysCommand } from './keys.ts';
 import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
-import type { CliIO } from './output.ts';
+import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
 import type { McpFlags } from './mcp.ts';
@@ -214,7 +214,8 @@ reads the ids from the web bundle at THREADMARK_X_WEB_URL first).`,
 }
 
 /** Runs one command line (without the node and script arguments). */
-export async function runCli(argv: string[], io: CliIO): Promise<CliOutcome> {
+export async function runCli(argv: string[], streams: CliIO): Promise<CliOutcome> {
+  const io: CliIO = { ...streams, stdout: terminalSafe(streams.stdout), stderr: terminalSafe(streams.stderr) };
   let outcome: CliOutcome = EXIT.ok;
   const program = buildProgram(io, (o) => (outcome = o));
   try {

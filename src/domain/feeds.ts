@@ -20,8 +20,8 @@ export const MAX_MERGED_ITEMS = 50;
 export interface FeedPerson {
   name: string;
   handle: string;
-  /** The account's page on this service. */
-  url: string;
+  /** The account's page on this service; absent when the upstream gave neither a valid handle nor an account id. */
+  url?: string;
   avatarUrl?: string;
 }
 

@@ -1,4 +1,9 @@
-// The shape of an account handle, declared once: validation, recovery pages and the Markdown dialects read it.
+// The shape of an account handle, declared once: validation, recovery pages, parsers and link builders read it.
 
 /** 1-15 letters, digits or underscores, without the leading @. */
 export const HANDLE_RE = /^[A-Za-z0-9_]{1,15}$/;
+
+/** True for a string an account handle can be; anything else from an upstream is shown, never linked. */
+export function isHandle(h: string): boolean {
+  return HANDLE_RE.test(h);
+}

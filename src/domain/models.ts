@@ -117,7 +117,10 @@ export interface Post {
   url: string;
   author: Author;
   createdAt: string;
-  /** Full visible text (note tweets in full), with links expanded. */
+  /**
+   * Full visible text (note tweets in full), with links expanded. An Article post's own text is only the link to
+   * its article: `text` is then the article's title and preview, and `segments` leave the link out.
+   */
   text: string;
   segments: Segment[];
   media: Media[];

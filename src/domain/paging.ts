@@ -29,6 +29,9 @@ export interface CursorState {
   upstream: string;
   /** Page number the cursor leads to. */
   page: number;
+  /** A position inside that page (exports stop mid-page): items already delivered, and the last one's id. */
+  skip?: number;
+  last?: string;
 }
 
 interface Sealed extends CursorState {
@@ -89,7 +92,13 @@ export class CursorCodec {
         'The cursor belongs to another route, query or feed; send it only where it was issued.',
       );
     }
-    return { provider: payload.provider, upstream: payload.upstream, page: payload.page };
+    return {
+      provider: payload.provider,
+      upstream: payload.upstream,
+      page: payload.page,
+      ...(payload.skip ? { skip: payload.skip } : {}),
+      ...(payload.last ? { last: payload.last } : {}),
+    };
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type WindowInput,
 } from './lists.ts';
 import { readPage } from './paging.ts';
+import { postPages } from './post-pages.ts';
 import { newerThan, reachesSince } from './since.ts';
 import type { ProfileRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
@@ -60,12 +61,7 @@ export async function readProfile(
       author ??= (
         await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))
       ).value;
-      if (!window) return src.lists.timeline(author.handle, call);
-      const got = await src.lists.search(`from:${author.handle} ${ops}`, 'latest', call);
-      return {
-        ...got,
-        value: { ...got.value, items: got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])) },
-      };
+      return postPages(src.lists, author.handle, window)(call);
     },
     (items) => sinceId !== undefined && reachesSince(items, sinceId, (p) => p.id),
   );

@@ -180,6 +180,21 @@ export class Guards {
   }
 
   /**
+   * The read policy of an export: one point of export-ip (export-key for a key holder) up front, whatever the
+   * cache holds, since the walk is many reads. Keyed exports skip the shared cache like every keyed read, so each
+   * upstream page also costs a live-key point; anonymous ones read and fill the cache (never the hit replay: a
+   * stream is not a response to replay).
+   */
+  async exportPolicy(req: FastifyRequest): Promise<ReadPolicy> {
+    const key = keyStateOf(req);
+    const keyed = key.status === 'valid' && key.id !== undefined;
+    const partition = keyed ? key.id! : this.partition(req);
+    await this.charge(req, keyed ? 'export-key' : 'export-ip', partition);
+    if (!keyed) return { mode: 'shared' };
+    return { mode: 'private', beforeLive: () => this.chargeAll(req, [['live-key', partition]]) };
+  }
+
+  /**
    * onSend: every response advertises its quota; responses that consumed nothing show api-ip as it stands.
    * A charged request (the usual case) is answered synchronously; only a peek at the limiter returns a promise.
    */

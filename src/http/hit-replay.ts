@@ -15,26 +15,29 @@
 //   - debug access logging or a draining server turn it off.
 // The profile of the normal path (bench/RESULTS.md) is spread thin over routing, hooks, validation, header
 // building and the promise chain; this path does a map lookup, a limiter charge and one writeHead.
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Metrics } from '../ops/metrics.ts';
 import { isLinkPreviewCrawler } from './link-preview.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
-import { rateLimitHeaders } from '../stores/limits/headers.ts';
+import { member } from '../stores/limits/headers.ts';
 import { POLICIES, type LimitState } from '../stores/limits/policies.ts';
 import type { SharedHitCheck } from '../stores/shared-hit-check.ts';
+import { RawHead, httpDate, type Slot } from './raw-head.ts';
+import { nextRequestId } from './request-id.ts';
 
 /** Bound on remembered responses (bodies and headers), beside the render memo's own. */
 export const REPLAY_MAX_BYTES = 8 * 1024 * 1024;
 
-/** Headers whose value is per request: filled in on every replay, in the position Fastify wrote them. */
-const PER_REQUEST = new Set([
+/**
+ * Headers whose value is per request: filled in on every replay, in the position Fastify wrote them. A record
+ * answers only requests charged to api-ip alone, so RateLimit-Policy and RateLimit-Limit are the same on every
+ * one of them and are replayed as recorded.
+ */
+const PER_REQUEST: ReadonlySet<string> = new Set<Slot>([
   'x-request-id',
   'ratelimit',
-  'ratelimit-policy',
-  'ratelimit-limit',
   'ratelimit-remaining',
   'ratelimit-reset',
 ]);
@@ -49,6 +52,8 @@ interface Record_ {
   names: string[];
   values: Array<string | number | string[]>;
   body: Buffer;
+  /** The header block Node wrote, split around the per-request values (undefined: replayed with writeHead). */
+  head: RawHead | undefined;
   /** Cache key, the entry object it was answered from, and that entry's stored-at stamp. */
   deps: Array<[string, object, number]>;
   stamps: Array<[string, number]>;
@@ -190,7 +195,18 @@ export class HitReplay {
   }
 
   #answer(rec: Record_, state: LimitState, res: ServerResponse, started: number): void {
-    res.writeHead(200, this.#headers(rec, state));
+    const id = nextRequestId();
+    if (!rec.head?.apply(res, slotValues(rec.head.slots, id, state))) {
+      const headers = this.#headers(rec, id, state);
+      res.writeHead(200, headers);
+      // A record taken from a closing exchange learns the keep-alive block from its first keep-alive replay.
+      rec.head ??= RawHead.split(
+        res,
+        rec.names,
+        rec.names.map((n) => headers[n]!),
+        PER_REQUEST,
+      );
+    }
     res.end(rec.body);
     this.served++;
     this.#opts.metrics.observe({
@@ -203,33 +219,11 @@ export class HitReplay {
     });
   }
 
-  #headers(rec: Record_, state: LimitState): OutgoingHttpHeaders {
-    const rl = rateLimitHeaders([state]);
+  #headers(rec: Record_, id: string, state: LimitState): OutgoingHttpHeaders {
     const out: OutgoingHttpHeaders = {};
     for (let i = 0; i < rec.names.length; i++) {
       const name = rec.names[i]!;
-      switch (name) {
-        case 'x-request-id':
-          out[name] = randomUUID();
-          break;
-        case 'ratelimit':
-          out[name] = rl.RateLimit;
-          break;
-        case 'ratelimit-policy':
-          out[name] = rl['RateLimit-Policy'];
-          break;
-        case 'ratelimit-limit':
-          out[name] = rl['RateLimit-Limit'];
-          break;
-        case 'ratelimit-remaining':
-          out[name] = rl['RateLimit-Remaining'];
-          break;
-        case 'ratelimit-reset':
-          out[name] = rl['RateLimit-Reset'];
-          break;
-        default:
-          out[name] = rec.values[i];
-      }
+      out[name] = PER_REQUEST.has(name) ? perRequest(name as Slot, id, state) : rec.values[i];
     }
     return out;
   }
@@ -278,7 +272,7 @@ export class HitReplay {
       res.end = end;
       const info = raw[RECORDING];
       raw[RECORDING] = undefined;
-      if (info && written) this.#record(key, raw.method!, written, chunk, info);
+      if (info && written) this.#record(key, raw.method!, written, chunk, info, res);
       return (end as (...a: unknown[]) => ServerResponse).call(res, chunk, ...rest);
     }) as typeof res.end;
   }
@@ -289,6 +283,7 @@ export class HitReplay {
     written: { status: number; headers: OutgoingHttpHeaders },
     chunk: unknown,
     info: { route: string; deps: Deps; freshUntil: number },
+    res: ServerResponse,
   ): void {
     if (written.status !== 200) return;
     const body = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : undefined;
@@ -306,12 +301,43 @@ export class HitReplay {
       names,
       values,
       body,
+      head: RawHead.split(
+        res,
+        names,
+        names.map((n) => h[n]!),
+        PER_REQUEST,
+      ),
       deps: info.deps,
       stamps,
       freshUntil: info.freshUntil,
       route: info.route,
       method,
     });
+  }
+}
+
+const slotScratch: string[] = [];
+
+/** The values of `slots` for one replay, in order (in a shared array: RawHead.apply reads it at once). */
+function slotValues(slots: readonly Slot[], id: string, state: LimitState): string[] {
+  slotScratch.length = slots.length;
+  for (let i = 0; i < slots.length; i++) slotScratch[i] = perRequest(slots[i]!, id, state);
+  return slotScratch;
+}
+
+/** One per-request value, as Fastify's hooks write it (rateLimitHeaders for a single api-ip state). */
+function perRequest(slot: Slot, id: string, state: LimitState): string {
+  switch (slot) {
+    case 'x-request-id':
+      return id;
+    case 'ratelimit':
+      return member(state.policy, 'r', state.remaining, 't', state.resetS);
+    case 'ratelimit-remaining':
+      return String(state.remaining);
+    case 'ratelimit-reset':
+      return String(state.resetS);
+    case 'date':
+      return httpDate(Date.now());
   }
 }
 

@@ -76,7 +76,7 @@ export function registerRoutes(
         // An empty content type is a bodyless reply (a feed's 304): no payload, so no default text/plain either.
         if (!out.contentType) return reply.send();
         reply.header('content-type', out.contentType);
-        return reply.send(out.bytes ?? out.body);
+        return reply.send(out.stream ?? out.bytes ?? out.body);
       },
     });
   }

@@ -7,4 +7,6 @@ export interface Rendered {
   bytes?: Buffer;
   contentType: string;
   headers: Record<string, string>;
+  /** Sent instead of `body` as it is produced (an export): the status and headers go out first. */
+  stream?: NodeJS.ReadableStream;
 }

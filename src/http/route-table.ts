@@ -3,6 +3,7 @@
 import type { RouteDef } from './route-decl.ts';
 import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profiles.ts';
+import { exportRoutes } from './routes/export.ts';
 import { userRoutes } from './routes/users.ts';
 import { searchRoutes } from './routes/search.ts';
 import { feedRoutes } from './routes/feeds.ts';
@@ -16,6 +17,7 @@ function assemble(): readonly RouteDef[] {
   const table: RouteDef[] = [
     ...postRoutes,
     ...profileRoutes,
+    ...exportRoutes,
     ...userRoutes,
     ...searchRoutes,
     ...browseRoutes,

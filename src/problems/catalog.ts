@@ -199,6 +199,18 @@ export const CATALOG = {
     resolution:
       'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.',
   },
+  invalid_max_posts: {
+    status: 400,
+    title: 'Invalid max_posts',
+    resolution:
+      '`max_posts` is a whole number of posts from 1 to 5000 (default 1000); export again from the cursor for more.',
+  },
+  invalid_export_cursor: {
+    status: 400,
+    title: 'Invalid export cursor',
+    resolution:
+      "Send the `cursor` of an export's final line unchanged, with the same handle, since, until, with_replies and with_reposts; or drop it to start over.",
+  },
   too_many_handles: {
     status: 400,
     title: 'Too many handles',

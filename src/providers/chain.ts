@@ -202,6 +202,13 @@ export class ProviderChain {
           settleEmpty(true);
           throw err;
         }
+        // The chain saw time left, but by the time the transport looked the deadline had gone: the provider was
+        // not tried, and the answer is the failure of the one that used the time up.
+        if (failures.length > 0 && err instanceof ProviderError && err.opts.notAsked) {
+          circuit?.release(ticket);
+          untried.push(p.name);
+          continue;
+        }
         const failure = toFailure(p.name, err);
         if (failure.kind === 'not_found') {
           circuit?.success(ticket);

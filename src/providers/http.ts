@@ -114,6 +114,7 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
   if (deadline?.expired) {
     throw new ProviderError(provider, 'network', `${provider} was not asked: the request deadline had passed`, {
       timedOut: true,
+      notAsked: true,
     });
   }
   const timeoutMs = Math.max(1, Math.min(opts.timeoutMs, deadline ? deadline.remainingMs() : Infinity));

@@ -83,7 +83,14 @@ export class ProviderError extends Error {
     readonly provider: string,
     readonly kind: FailureKind,
     message: string,
-    readonly opts: { status?: number; retryAfterS?: number; cause?: unknown; timedOut?: boolean } = {},
+    readonly opts: {
+      status?: number;
+      retryAfterS?: number;
+      cause?: unknown;
+      timedOut?: boolean;
+      /** The transport asked nobody: the read's deadline had already passed. Not a failure of the provider. */
+      notAsked?: boolean;
+    } = {},
   ) {
     super(message);
     this.name = 'ProviderError';

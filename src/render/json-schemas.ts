@@ -3,6 +3,7 @@
 // Objects are open (unknown members may be added inside v1, as the versioning policy allows); members the
 // renderer always writes are required, the rest optional, absent rather than null.
 import { z } from 'zod';
+import { EXPORT_STOPS } from '../domain/export.ts';
 
 const count = z.number().int().nonnegative();
 const isoTime = z.string().describe('ISO 8601 UTC timestamp.');
@@ -79,7 +80,11 @@ const article = z.looseObject({
   coverUrl: z.string().optional(),
   blocks: z
     .array(z.looseObject({ type: z.string() }))
-    .describe('Headings, paragraphs, lists, quotes, code, images, dividers, in order.'),
+    .describe(
+      'The whole body, whichever provider served it: headings, paragraphs, lists, quotes, code, images, dividers, ' +
+        'in order. Links X recognised in the text (URLs, mentions, hashtags, cashtags) are spans with an `href`. ' +
+        'Syndication gives only the preview (the post is then `truncated`).',
+    ),
 });
 
 const unavailablePost = z.looseObject({
@@ -95,7 +100,12 @@ export const postSchema = z
     url: z.string().describe('Canonical platform permalink.'),
     author: authorSchema,
     createdAt: isoTime,
-    text: z.string(),
+    text: z
+      .string()
+      .describe(
+        "The post's readable text, links expanded. For an X Article post: the article's title and preview (its " +
+          'own text is only the link to the article, which `segments` leave out).',
+      ),
     segments: z.array(segment),
     media: z.array(media),
     get quote() {
@@ -210,4 +220,47 @@ export const searchJsonSchema = z.looseObject({
   window: readWindow,
   items: z.array(searchItem),
   ...paging,
+});
+
+const problemDocument = z
+  .looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string(),
+    detail: z.string(),
+    resolution: z.string(),
+    documentation_url: z.string(),
+  })
+  .describe('The RFC 9457 problem document of what cut the export short.');
+
+export const exportEndSchema = z
+  .looseObject({
+    type: z.literal('end'),
+    reason: z
+      .enum(EXPORT_STOPS)
+      .describe(
+        'max_posts: max_posts were written; window: the start of the date window was reached; end_of_timeline: the ' +
+          'upstream has nothing older; upstream_error: a page could not be read (see problem); rate_limited: a ' +
+          "keyed export ran out of its live-key budget; time_limit: the export's time ran out.",
+      ),
+    posts: count.describe('Posts written by this export.'),
+    cursor: z
+      .string()
+      .optional()
+      .describe(
+        'Send back as `cursor`, with the same handle, window and options, to continue with the next post; absent when ' +
+          'there is nothing more to read.',
+      ),
+    problem: problemDocument.optional(),
+    warnings: z.array(z.string()).optional().describe('What the export could not include, e.g. reposts in a window.'),
+  })
+  .describe('The last line of an NDJSON export (and `end` of the JSON one): why it stopped and where to resume.');
+
+export const exportJsonSchema = z.looseObject({
+  handle: z.string(),
+  window: readWindow,
+  includes: z.looseObject({ replies: z.boolean(), reposts: z.boolean() }),
+  posts: z.array(postSchema).describe('The posts read, newest first (the same objects as the NDJSON lines).'),
+  end: exportEndSchema,
 });

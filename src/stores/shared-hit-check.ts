@@ -3,36 +3,71 @@
 // across every instance) and reads back the stored-at stamp of every cache entry the recorded response was built
 // from. The replay answers only when each stamp is still the one it recorded: an entry refreshed by any
 // instance has a new stamp, an evicted or expired one has none.
+//
+// The checks of hits that arrive together (every request read in one turn of the event loop) travel in one
+// script call: one command to build, write and parse instead of one per request, which is most of what a
+// Redis-backed hit costs the service (bench/RESULTS.md). Each request still waits for exactly one round trip,
+// and the checks run in order inside one atomic script, as they would one by one.
 import type { Redis } from 'ioredis';
 
 /**
- * KEYS[1] = the api-ip counter, KEYS[2..] = cache entries. ARGV = points, window (s), quota, then the stamp
- * each entry must still carry. Nothing is charged unless every stamp matches and the charge fits the quota
- * (the normal path then charges, and refuses or re-reads). Returns {status, consumed, ttl ms}: status 1 =
- * charged, 0 = an entry changed or is gone, -1 = over the quota.
+ * ARGV[1] = window (s), ARGV[2] = quota, ARGV[3] = how many checks; then per check its number of cache entries
+ * followed by the stamp each must still carry. KEYS, per check: the api-ip counter, then its cache entries.
+ * A check charges one point unless an entry changed or the charge would pass the quota. Returns three numbers
+ * per check: status (1 = charged, 0 = an entry changed or is gone, -1 = over the quota), consumed, ttl ms.
  * Cache entries are stored as JSON ending in `"s":<stored at>,"f":<fresh until>,"t":<stale until>}`
  * (stores/cache/redis.ts): the last bytes carry the stamp, so the body itself never crosses the wire.
  */
 const SCRIPT = `
-for i = 2, #KEYS do
-  local tail = redis.call('getrange', KEYS[i], -80, -1)
-  local s = string.match(tail, '"s":(%d+),"f":%d+,"t":%d+}$')
-  if s ~= ARGV[i + 2] then return {0, 0, 0} end
+local window, quota = ARGV[1], tonumber(ARGV[2])
+local out = {}
+local k, a = 1, 4
+for c = 1, tonumber(ARGV[3]) do
+  local counter = KEYS[k]
+  local entries = tonumber(ARGV[a])
+  local same = true
+  for i = 1, entries do
+    if same then
+      local tail = redis.call('getrange', KEYS[k + i], -80, -1)
+      same = string.match(tail, '"s":(%d+),"f":%d+,"t":%d+}$') == ARGV[a + i]
+    end
+  end
+  k = k + entries + 1
+  a = a + entries + 1
+  if not same then
+    out[#out + 1] = 0; out[#out + 1] = 0; out[#out + 1] = 0
+  else
+    local current = tonumber(redis.call('get', counter) or '0')
+    if current + 1 > quota then
+      out[#out + 1] = -1; out[#out + 1] = current; out[#out + 1] = redis.call('pttl', counter)
+    else
+      redis.call('set', counter, 0, 'EX', window, 'NX')
+      local consumed = redis.call('incrby', counter, 1)
+      local ttl = redis.call('pttl', counter)
+      if ttl == -1 then
+        redis.call('expire', counter, window)
+        ttl = 1000 * tonumber(window)
+      end
+      out[#out + 1] = 1; out[#out + 1] = consumed; out[#out + 1] = ttl
+    end
+  end
 end
-local points = tonumber(ARGV[1])
-local current = tonumber(redis.call('get', KEYS[1]) or '0')
-if current + points > tonumber(ARGV[3]) then return {-1, current, redis.call('pttl', KEYS[1])} end
-redis.call('set', KEYS[1], 0, 'EX', ARGV[2], 'NX')
-local consumed = redis.call('incrby', KEYS[1], points)
-local ttl = redis.call('pttl', KEYS[1])
-if ttl == -1 then
-  redis.call('expire', KEYS[1], ARGV[2])
-  ttl = 1000 * tonumber(ARGV[2])
-end
-return {1, consumed, ttl}
+return out
 `;
 
-type WithCommand = Redis & { tmHitCheck(...args: Array<string | number>): Promise<number[]> };
+/** Checks per script call: bounds the command's size and the script's time inside Redis. */
+export const MAX_BATCH = 64;
+
+type WithCommand = Redis & { tmHitCheckBatch(...args: Array<string | number>): Promise<number[]> };
+
+export type HitCheckResult = { consumed: number; ttlMs: number } | 'changed' | 'refused';
+
+interface Pending {
+  partition: string;
+  deps: ReadonlyArray<readonly [string, number]>;
+  resolve: (r: HitCheckResult) => void;
+  reject: (e: unknown) => void;
+}
 
 export interface SharedHitCheckOptions {
   /** The limiter's Redis key for a partition of a policy. */
@@ -46,11 +81,14 @@ export interface SharedHitCheckOptions {
 export class SharedHitCheck {
   readonly #redis: WithCommand;
   readonly #opts: SharedHitCheckOptions;
+  #pending: Pending[] = [];
+  /** Script calls made (tests check that concurrent checks share one). */
+  calls = 0;
 
   constructor(redis: Redis, opts: SharedHitCheckOptions) {
     this.#redis = redis as WithCommand;
     this.#opts = opts;
-    if (typeof this.#redis.tmHitCheck !== 'function') redis.defineCommand('tmHitCheck', { lua: SCRIPT });
+    if (typeof this.#redis.tmHitCheckBatch !== 'function') redis.defineCommand('tmHitCheckBatch', { lua: SCRIPT });
   }
 
   /**
@@ -58,22 +96,47 @@ export class SharedHitCheck {
    * the consumed count and ms left in the window. 'changed' (an entry was refreshed, evicted or expired) and
    * 'refused' (over the quota) charge nothing: the normal path then answers.
    */
-  async check(
-    partition: string,
-    deps: ReadonlyArray<readonly [string, number]>,
-  ): Promise<{ consumed: number; ttlMs: number } | 'changed' | 'refused'> {
-    const keys = [this.#opts.limitKey(partition), ...deps.map(([k]) => this.#opts.cacheKey(k))];
-    const out = await this.#redis.tmHitCheck(
-      keys.length,
-      ...keys,
-      1,
-      this.#opts.windowS,
-      this.#opts.quota,
-      ...deps.map(([, s]) => String(s)),
+  check(partition: string, deps: ReadonlyArray<readonly [string, number]>): Promise<HitCheckResult> {
+    return new Promise((resolve, reject) => {
+      // The first check of a turn schedules the call; the ones read in the same turn join it.
+      if (this.#pending.push({ partition, deps, resolve, reject }) === 1) setImmediate(this.#flush);
+    });
+  }
+
+  readonly #flush = (): void => {
+    const all = this.#pending;
+    this.#pending = [];
+    for (let i = 0; i < all.length; i += MAX_BATCH) this.#send(all.slice(i, i + MAX_BATCH));
+  };
+
+  #send(batch: Pending[]): void {
+    const keys: string[] = [];
+    const args: Array<string | number> = [this.#opts.windowS, this.#opts.quota, batch.length];
+    for (const p of batch) {
+      keys.push(this.#opts.limitKey(p.partition));
+      args.push(p.deps.length);
+      for (const [k, stamp] of p.deps) {
+        keys.push(this.#opts.cacheKey(k));
+        args.push(String(stamp));
+      }
+    }
+    this.calls++;
+    this.#redis.tmHitCheckBatch(keys.length, ...keys, ...args).then(
+      (out) => {
+        for (let i = 0; i < batch.length; i++) {
+          const status = Number(out[3 * i]);
+          batch[i]!.resolve(
+            status === 0
+              ? 'changed'
+              : status !== 1
+                ? 'refused'
+                : { consumed: Number(out[3 * i + 1]), ttlMs: Number(out[3 * i + 2]) },
+          );
+        }
+      },
+      (err: unknown) => {
+        for (const p of batch) p.reject(err);
+      },
     );
-    const status = Number(out[0]);
-    if (status === 0) return 'changed';
-    if (status !== 1) return 'refused';
-    return { consumed: Number(out[1]), ttlMs: Number(out[2]) };
   }
 }

@@ -1,6 +1,7 @@
 // MCP tools generated from the route declarations that name one (`mcpTool`): the input schema is the route's own
 // path and query parameters, minus the ones that pick a representation; the output schema is the route's JSON
 // representation. A call reads that JSON: its data is the structured result, its `markdown` member the text.
+import { encodePart } from '../domain/links.ts';
 import { z } from 'zod';
 import type { RouteDecl, RouteDef } from '../http/route-decl.ts';
 import { routeParams, type JsonSchema, type ParamInfo } from './params.ts';
@@ -87,7 +88,7 @@ export function toolRequestUrl(tool: ToolDef, args: Record<string, unknown>): st
     const value = text(args[p.name]);
     if (p.in === 'path') {
       if (value === undefined || value === '') throw new Error(`\`${p.name}\` is required.`);
-      path = path.replace(`{${p.name}}`, encodeURIComponent(value));
+      path = path.replace(`{${p.name}}`, encodePart(value));
     } else if (value !== undefined) {
       qs.set(p.name, value);
     }

@@ -65,8 +65,10 @@ function mediaTypeKey(contentType: string): string {
 function successContent(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, { schema: JsonSchema }> {
   const fixed = decl.fixed;
   if (fixed) {
+    // A route whose JSON alternative has a declared body (the export) describes it like a negotiated one.
     const schemaOf = (t: string) =>
-      (t === fixed.mediaType && fixed.schema) || (t.includes('json') ? { type: 'object' } : TEXT);
+      (t === fixed.mediaType && fixed.schema) ||
+      (t === 'application/json' && decl.json ? jsonBodyOf(decl, defs) : t.includes('json') ? { type: 'object' } : TEXT);
     return Object.fromEntries(fixedMediaTypes(fixed).map((t) => [t, { schema: schemaOf(t) }]));
   }
   const out: Record<string, { schema: JsonSchema }> = {};

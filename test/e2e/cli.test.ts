@@ -2,7 +2,7 @@
 // (no server: the app is built inside the command from THREADMARK_* pointing at the simulator).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,9 +27,9 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the bin with only the given environment (plus PATH), so nothing leaks in from the test runner. */
-async function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+/** Runs a command with only the given environment (plus PATH), so nothing leaks in from the test runner. */
+async function runCommand(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(command, args, {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,6 +42,23 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<Ru
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
+}
+
+/** Runs the bin. */
+function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return runCommand(process.execPath, [BIN, ...args], env);
+}
+
+function hasScript(): boolean {
+  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+
+/** Runs the bin with a pseudo-terminal as stdout and stderr (util-linux `script`): both arrive in `stdout`. */
+function runInTerminal(args: string[]): Promise<Run> {
+  const argv = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  return runCommand('script', ['-qec', argv, '/dev/null']);
 }
 
 function inProcessEnv(sim: Simulator, extra: Record<string, string> = {}): Record<string, string> {
@@ -90,6 +107,23 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
       body.thread.map((p: { id: string }) => p.id),
       IDS.thread.slice(0, 3),
     );
+  });
+
+  // The article's code block holds ESC sequences (sim/corpus-article.ts). A pipe gets the document byte for byte;
+  // a terminal (the real binary under util-linux `script`, which gives it a pseudo-terminal) gets visible symbols.
+  const ARTICLE = `${HANDLES.alice}/status/${IDS.article}`;
+  test('control characters from a post reach a pipe unchanged', async () => {
+    const r = await srv('read', ARTICLE, '--thread', 'off', '--replies', 'off');
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes("'\x1b[31mstale\x1b[0m'"), r.stdout);
+  });
+
+  test('control characters from a post are shown, not obeyed, on a terminal', { skip: !hasScript() }, async () => {
+    const r = await runInTerminal(['read', ARTICLE, '--thread', 'off', '--replies', 'off', '--server', stack.url]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(r.stdout.includes('stale'), r.stdout);
+    assert.ok(!r.stdout.includes('\x1b'), 'no ESC reaches the terminal');
+    assert.ok(r.stdout.includes("'\u241b[31mstale\u241b[0m'"), r.stdout);
   });
 
   test('read --format html asks for the HTML page', async () => {

@@ -7,7 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, problemOf, type Stack } from '../helpers/stack.ts';
 import { BACKENDS, startOn, type BackendStack } from '../helpers/backends.ts';
+import { ServerResponse } from 'node:http';
 import { rawRequest, type RawResponse } from '../helpers/raw-http.ts';
+import { keepAliveAgent, keepAliveRequest } from '../helpers/keep-alive.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { clientKey } from '../../src/stores/limits/client-key.ts';
 
@@ -325,3 +327,101 @@ describe(
     });
   },
 );
+
+describe('cache-hit replay over kept-alive connections (the head written without writeHead)', () => {
+  let s: Stack;
+  before(async () => {
+    s = await startStack(TRUSTED);
+  });
+  after(() => s.close());
+
+  /** Counts ServerResponse.writeHead calls made while `fn` runs (the replay's own head skips it). */
+  async function writeHeadCalls<T>(fn: () => Promise<T>): Promise<[T, number]> {
+    const proto = ServerResponse.prototype;
+    const original = proto.writeHead;
+    let calls = 0;
+    proto.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      calls++;
+      return (original as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as typeof original;
+    try {
+      return [await fn(), calls];
+    } finally {
+      proto.writeHead = original;
+    }
+  }
+
+  for (const v of [
+    { what: 'single post', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off&ka=1` },
+    { what: 'thread', target: `/${HANDLES.alice}/status/${IDS.threadRoot}?replies=off&full=true&ka=1` },
+    { what: 'HEAD', target: `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off&ka=2`, method: 'HEAD' },
+  ]) {
+    test(`${v.what}: the replayed exchange is the one Fastify wrote, keep-alive fields included`, async () => {
+      const agent = keepAliveAgent();
+      try {
+        const ip = nextIp();
+        const headers: [string, string][] = [['X-Forwarded-For', ip]];
+        const method = v.method ?? 'GET';
+        let normal: RawResponse | undefined;
+        for (let i = 0; i < 2 && !normal; i++) {
+          const was = served(s);
+          const r = await keepAliveRequest(agent, portOf(s), v.target, headers, method);
+          if (served(s) === was && r.headers['x-cache'] === 'hit') normal = r;
+        }
+        assert.ok(normal, 'no hit answered by Fastify');
+        assert.equal(normal.headers.connection, 'keep-alive');
+        const before = served(s);
+        const [replayed, calls] = await writeHeadCalls(() =>
+          keepAliveRequest(agent, portOf(s), v.target, headers, method),
+        );
+        assert.equal(served(s), before + 1, 'replayed');
+        assert.equal(calls, 0, 'the head went out without writeHead');
+        assert.ok(replayed.socketReused, 'on the same connection');
+        assertSameExchange(normal, replayed, v.what);
+        // The connection stays usable after a replay.
+        const next = await keepAliveRequest(agent, portOf(s), v.target, headers, method);
+        assert.equal(next.status, 200);
+        assert.ok(next.socketReused);
+        assert.equal(Number(next.headers['ratelimit-remaining']), Number(replayed.headers['ratelimit-remaining']) - 1);
+      } finally {
+        agent.destroy();
+      }
+    });
+  }
+
+  test('a closing request replayed from a keep-alive record says Connection: close and closes', async () => {
+    const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off&ka=3`;
+    const ip = nextIp();
+    const agent = keepAliveAgent();
+    try {
+      for (let i = 0; i < 3; i++) await keepAliveRequest(agent, portOf(s), target, [['X-Forwarded-For', ip]]);
+    } finally {
+      agent.destroy();
+    }
+    const before = served(s);
+    const closing = await get(s, target, ip);
+    assert.equal(served(s), before + 1);
+    assert.equal(closing.status, 200);
+    assert.equal(closing.headers.connection, 'close');
+    assert.equal(closing.headers['keep-alive'], undefined);
+  });
+
+  test('a record taken from a closing exchange is replayed without writeHead once a keep-alive request comes', async () => {
+    const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off&ka=4`;
+    const ip = nextIp();
+    await get(s, target, ip);
+    await get(s, target, ip);
+    const agent = keepAliveAgent();
+    try {
+      const headers: [string, string][] = [['X-Forwarded-For', ip]];
+      const before = served(s);
+      const [first, firstCalls] = await writeHeadCalls(() => keepAliveRequest(agent, portOf(s), target, headers));
+      const [second, secondCalls] = await writeHeadCalls(() => keepAliveRequest(agent, portOf(s), target, headers));
+      assert.equal(served(s), before + 2, 'both replayed');
+      assert.deepEqual([firstCalls, secondCalls], [1, 0]);
+      assertSameExchange(first, second, 'learned keep-alive head');
+    } finally {
+      agent.destroy();
+    }
+  });
+});

@@ -1,4 +1,6 @@
 // List representations and the browse routes' 200 headers.
+import { encodePart } from '../../domain/links.ts';
+import { isHandle } from '../../domain/handles.ts';
 import type { ConnectionsRead, ProfileRead, SearchRead, RenderContext } from '../../domain/reads.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
 import type { ListResource as BrowseResource } from '../../domain/lists.ts';
@@ -106,12 +108,13 @@ export function browseCacheControl(keyed: boolean, ttlS: number, cache?: CacheSt
 
 /** A profile page names its permalink and, for embedding consumers, its oEmbed document (as post pages do). */
 function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'> {
-  if (l.resource !== 'profile') return { baseUrl };
+  // Feeds and permalinks are addressed by handle: an upstream handle that is not one gets none of them.
+  if (l.resource !== 'profile' || !isHandle(l.read.profile.handle)) return { baseUrl };
   const permalink = `${baseUrl}/${l.read.profile.handle}`;
   return {
     baseUrl,
     canonicalUrl: permalink,
-    oembedUrl: `${baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+    oembedUrl: `${baseUrl}/oembed?url=${encodePart(permalink)}`,
     preview: profilePreview(l.read.profile, permalink),
     // Feed discovery: browsers and feed readers find the profile's RSS feeds from the page.
     feeds: [

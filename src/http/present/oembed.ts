@@ -1,4 +1,5 @@
 // oEmbed 1.0 for the service's own permalinks: which URLs are ours, and the `rich` response for a post or a profile.
+import { profilePath, statusPath } from '../../domain/links.ts';
 import type { Author, Post } from '../../domain/models.ts';
 import { HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../params/common.ts';
 import { Problem } from '../../problems/problem.ts';
@@ -92,7 +93,7 @@ function common(author: Author, opts: OembedOptions) {
     version: '1.0' as const,
     type: 'rich' as const,
     author_name: author.name || `@${author.handle}`,
-    author_url: `${opts.baseUrl}/${author.handle}`,
+    author_url: opts.baseUrl + (profilePath(author.handle, author.id) ?? ''),
     provider_name: SERVICE_NAME,
     provider_url: opts.baseUrl,
     cache_age: opts.cacheAge,
@@ -101,7 +102,7 @@ function common(author: Author, opts: OembedOptions) {
 
 export function postOembed(post: Post, opts: OembedOptions): OembedResponse {
   const a = post.author;
-  const permalink = `${opts.baseUrl}/${a.handle}/status/${post.id}`;
+  const permalink = opts.baseUrl + statusPath(a.handle, post.id);
   const { width, height } = sized(opts, post.text.length);
   const date = post.createdAt.slice(0, 10);
   const html = blockquote(
@@ -114,7 +115,7 @@ export function postOembed(post: Post, opts: OembedOptions): OembedResponse {
 }
 
 export function profileOembed(author: Author, opts: OembedOptions): OembedResponse {
-  const url = `${opts.baseUrl}/${author.handle}`;
+  const url = opts.baseUrl + (profilePath(author.handle, author.id) ?? '');
   const bio = author.bio ?? '';
   const { width, height } = sized(opts, bio.length + 40);
   const counts = [

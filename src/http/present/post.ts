@@ -1,4 +1,5 @@
 // Turns a PostRead into the negotiated representation plus the posts route's 200 headers.
+import { encodePart, statusPath } from '../../domain/links.ts';
 import type { PostRead, PostReadOptions } from '../../domain/reads.ts';
 import { postCount } from '../../domain/read-post.ts';
 import { isEarlierVersion, latestVersionId, type Post } from '../../domain/models.ts';
@@ -52,7 +53,7 @@ function documentOf(
 function versionLinks(p: Post, baseUrl: string): { link?: string } {
   const versions = p.edits?.versions;
   if (!versions) return {};
-  const at = (id: string) => `<${baseUrl}/${encodeURIComponent(p.author.handle)}/status/${id}>`;
+  const at = (id: string) => `<${baseUrl}${statusPath(p.author.handle, id)}>`;
   const links: string[] = [];
   if (isEarlierVersion(p)) links.push(`${at(latestVersionId(p))}; rel="latest-version"`);
   const i = versions.indexOf(p.id);
@@ -71,7 +72,7 @@ export function presentPost(
   const read = { ...shown, warnings };
   const markdown = text;
   const p = read.requested;
-  const permalink = `${ctx.baseUrl}/${p.author.handle}/status/${p.id}`;
+  const permalink = ctx.baseUrl + statusPath(p.author.handle, p.id);
   let body: string;
   switch (rep) {
     case 'obsidian':
@@ -85,7 +86,7 @@ export function presentPost(
         title: `${p.author.name} (@${p.author.handle}) on X`,
         baseUrl: ctx.baseUrl,
         canonicalUrl: permalink,
-        oembedUrl: `${ctx.baseUrl}/oembed?url=${encodeURIComponent(permalink)}`,
+        oembedUrl: `${ctx.baseUrl}/oembed?url=${encodePart(permalink)}`,
         preview: postPreview(p, permalink),
       });
       break;

@@ -86,7 +86,7 @@ export async function serveProfileFeed(
       {
         title: `${person.name} (@${a.handle})${KIND_LABEL[kind]}`,
         description: bio || `Posts by @${a.handle} on X.`,
-        homeUrl: person.url,
+        homeUrl: person.url ?? base,
         ...(person.avatarUrl ? { imageUrl: person.avatarUrl } : {}),
         authors: people,
       },

@@ -1,4 +1,5 @@
 // GET /api/v1/posts, the permalink /{handle}/status/{id}, and the deprecated /api/convert alias.
+import { statusPath } from '../../domain/links.ts';
 import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
@@ -216,7 +217,7 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const author = read.requested.author.handle;
   const canonical = (out: Rendered): Rendered => {
     if (ref.handle !== undefined && ref.handle.toLowerCase() === author.toLowerCase()) return out;
-    const rel = `<${config.baseUrl}/${encodeURIComponent(author)}/status/${ref.id}>; rel="canonical"`;
+    const rel = `<${config.baseUrl}${statusPath(author, ref.id)}>; rel="canonical"`;
     return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
   };
   // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered; nor is a

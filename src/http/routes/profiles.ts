@@ -1,4 +1,5 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
+import { isHandle } from '../../domain/handles.ts';
 import { z } from 'zod';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
@@ -134,8 +135,8 @@ export function serveProfile(
     },
     // Read by account id: tell the handle the account has today.
     headers: (list): Record<string, string> =>
-      byId && list.resource === 'profile'
-        ? { link: `<${ctx.services.config.baseUrl}/${encodeURIComponent(list.read.profile.handle)}>; rel="canonical"` }
+      byId && list.resource === 'profile' && isHandle(list.read.profile.handle)
+        ? { link: `<${ctx.services.config.baseUrl}/${list.read.profile.handle}>; rel="canonical"` }
         : {},
   });
 }

@@ -1,3 +1,4 @@
+import { encodePart } from '../../domain/links.ts';
 import type { Author, ConversationBundle, Page, Post } from '../../domain/models.ts';
 import { fetchUpstream, parseJson, retryAfterSeconds, type UpstreamPolicy } from '../http.ts';
 import {
@@ -76,7 +77,7 @@ export class FxTwitterProvider implements Provider {
   }
 
   async getPost(id: string, opts: CallOptions): Promise<Post> {
-    const a = await this.get(`/2/status/${encodeURIComponent(id)}`, opts);
+    const a = await this.get(`/2/status/${encodePart(id)}`, opts);
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
     this.failOnStatus(a, 'post');
@@ -87,8 +88,8 @@ export class FxTwitterProvider implements Provider {
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
     const path = opts.withReplies
-      ? `/2/conversation/${encodeURIComponent(id)}?ranking_mode=${opts.ranking === 'recent' ? 'recency' : 'likes'}`
-      : `/2/thread/${encodeURIComponent(id)}`;
+      ? `/2/conversation/${encodePart(id)}?ranking_mode=${opts.ranking === 'recent' ? 'recency' : 'likes'}`
+      : `/2/thread/${encodePart(id)}`;
     const a = await this.get(path, opts);
     const body = a.body as Partial<FxSocialConversation> | undefined;
     this.failOnTombstone(body?.status);
@@ -132,7 +133,7 @@ export class FxTwitterProvider implements Provider {
         break;
       }
       try {
-        const next = await this.get(`${path}&cursor=${encodeURIComponent(cursor)}`, opts);
+        const next = await this.get(`${path}&cursor=${encodePart(cursor)}`, opts);
         const body = next.body as Partial<FxSocialConversation> | undefined;
         if (next.status !== 200 || !Array.isArray(body?.replies)) throw new Error(`HTTP ${next.status}`);
         out.push(...body.replies);
@@ -163,7 +164,7 @@ export class FxTwitterProvider implements Provider {
     const last = continuations[continuations.length - 1];
     if (!last || (last.metrics?.replies ?? 0) === 0 || rest.some((r) => r.replyTo?.id === last.id)) return;
     try {
-      const a = await this.get(`/2/thread/${encodeURIComponent(id)}`, opts);
+      const a = await this.get(`/2/thread/${encodePart(id)}`, opts);
       const body = a.body as Partial<FxSocialConversation> | undefined;
       if (a.status !== 200 || !Array.isArray(body?.thread)) throw new Error(`HTTP ${a.status}`);
       const ctx = { now: this.now() };
@@ -182,12 +183,12 @@ export class FxTwitterProvider implements Provider {
   }
 
   getProfile(handle: string, opts: CallOptions): Promise<Author> {
-    return this.profileAt(encodeURIComponent(handle), `@${handle}`, opts);
+    return this.profileAt(encodePart(handle), `@${handle}`, opts);
   }
 
   /** FxTwitter takes `id:<rest_id>` wherever it takes a handle. */
   getProfileById(id: string, opts: CallOptions): Promise<Author> {
-    return this.profileAt(`id:${encodeURIComponent(id)}`, `account id ${id}`, opts);
+    return this.profileAt(`id:${encodePart(id)}`, `account id ${id}`, opts);
   }
 
   private async profileAt(segment: string, what: string, opts: CallOptions): Promise<Author> {
@@ -202,7 +203,7 @@ export class FxTwitterProvider implements Provider {
 
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
     const a = await this.get(
-      `/2/profile/${encodeURIComponent(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`,
+      `/2/profile/${encodePart(handle)}/statuses?${pageQuery(req, { with_replies: 'true' })}`,
       req,
     );
     if (a.status === 204) return { items: [] };
@@ -241,7 +242,7 @@ export class FxTwitterProvider implements Provider {
   }
 
   private async connections(handle: string, which: 'followers' | 'following', req: PageRequest): Promise<Page<Author>> {
-    const a = await this.get(`/2/profile/${encodeURIComponent(handle)}/${which}?${pageQuery(req, {})}`, req);
+    const a = await this.get(`/2/profile/${encodePart(handle)}/${which}?${pageQuery(req, {})}`, req);
     this.failOnStatus(a, which);
     const body = this.listBody<FxProfileRelationshipList>(a, which);
     const users = body.results

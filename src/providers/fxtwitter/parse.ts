@@ -1,8 +1,10 @@
 import type { Author, Card, Media, Poll, Post, ReplyNode, Segment, UnavailablePost } from '../../domain/models.ts';
-import { largerAvatar, permalink, toIso } from '../shared/dates.ts';
+import { largerAvatar, toIso } from '../shared/dates.ts';
+import { isStatusUrl, permalink } from '../shared/permalinks.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, unescapeHtml, type TextFacet } from '../shared/segments.ts';
-import { parseArticle } from './article.ts';
+import { parseArticle } from '../shared/article.ts';
+import { articlePostText, withoutArticleLink } from '../shared/article-post.ts';
 import type { FxFacet, FxMedia, FxPhoto, FxPoll, FxStatus, FxTombstone, FxUser, FxVideo } from './wire.ts';
 
 export function isTombstone(x: unknown): x is FxTombstone {
@@ -61,11 +63,20 @@ export function parseUser(u: FxUser): Author {
   });
 }
 
+const TOMBSTONE_REASONS: ReadonlySet<unknown> = new Set<UnavailablePost['reason']>([
+  'deleted',
+  'suspended',
+  'private',
+  'blocked',
+  'unavailable',
+]);
+
+/** The reason is the upstream's word: one outside the known set is reported as plain unavailable. */
 export function parseTombstone(t: FxTombstone): UnavailablePost {
   return compact<UnavailablePost>({
     unavailable: true,
     id: t.id,
-    reason: t.reason ?? 'unavailable',
+    reason: TOMBSTONE_REASONS.has(t.reason) ? t.reason : 'unavailable',
     message: t.message,
   });
 }
@@ -155,7 +166,7 @@ function replyTarget(s: FxStatus): Post['replyTo'] {
   return undefined;
 }
 
-function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
+function segmentsOf(s: FxStatus, quoteId: string | undefined): Segment[] {
   if (s.raw_text?.text !== undefined) {
     const segs = segmentsFromRaw({
       text: s.raw_text.text,
@@ -164,7 +175,7 @@ function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
     });
     // X appends the quoted post's permalink to the text; the quote itself is shown separately.
     const last = segs[segs.length - 1];
-    if (quoteUrl && last?.type === 'link' && quoteUrl.test(last.href)) {
+    if (quoteId && last?.type === 'link' && isStatusUrl(last.href, quoteId)) {
       segs.pop();
       const tail = segs[segs.length - 1];
       if (tail?.type === 'text') tail.text = tail.text.trimEnd();
@@ -173,35 +184,6 @@ function segmentsOf(s: FxStatus, quoteUrl: RegExp | undefined): Segment[] {
     return segs;
   }
   return s.text ? [{ type: 'text', text: unescapeHtml(s.text) }] : [];
-}
-
-/**
- * An Article post's own text is only the link to the article (FxTwitter drops its URL entity, leaving a
- * bare t.co); the article itself is rendered from `article`, so that link is noise.
- */
-function withoutArticleLink(segs: Segment[]): Segment[] {
-  return segs
-    .filter((x) => !(x.type === 'link' && /\/i\/article\//.test(x.href)))
-    .map((x) => (x.type === 'text' ? { ...x, text: withoutTrailingTco(x.text) } : x))
-    .filter((x) => x.text.length > 0);
-}
-
-const TCO = 'https://t.co/';
-
-/**
- * The text without a trailing t.co link and the whitespace around it. Written out rather than as
- * /\s*https:\/\/t\.co\/\w+\s*$/, which backtracks quadratically over long runs of spaces in a 25,000-character post.
- */
-export function withoutTrailingTco(text: string): string {
-  const trimmed = text.trimEnd();
-  const at = trimmed.lastIndexOf(TCO);
-  if (at < 0 || at + TCO.length === trimmed.length) return text;
-  for (let i = at + TCO.length; i < trimmed.length; i++) if (!isWordChar(trimmed.charCodeAt(i))) return text;
-  return trimmed.slice(0, at).trimEnd();
-}
-
-function isWordChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 export interface ParseOptions {
@@ -220,21 +202,28 @@ export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
         : undefined
     : undefined;
   const quoteId = quote?.id;
-  const quoteUrl = quoteId
-    ? new RegExp(`^https?://(?:[\\w-]+\\.)?(?:x|twitter)\\.com/\\w+/status/${quoteId}(?:[/?#].*)?$`, 'i')
+  const article = s.article?.title
+    ? parseArticle({
+        id: s.article.id,
+        title: s.article.title,
+        previewText: s.article.preview_text,
+        cover: s.article.cover_media,
+        content: s.article.content,
+        mediaEntities: s.article.media_entities,
+      })
     : undefined;
-  const segments = s.article?.title ? withoutArticleLink(segmentsOf(s, quoteUrl)) : segmentsOf(s, quoteUrl);
+  const segments = article ? withoutArticleLink(segmentsOf(s, quoteId)) : segmentsOf(s, quoteId);
   const post: Post = {
     id: s.id,
     url: permalink(author.handle, s.id),
     author,
     createdAt: toIso(s.created_timestamp) ?? toIso(s.created_at) ?? new Date(0).toISOString(),
-    text: textOf(segments),
+    text: article ? articlePostText(segments, article) : textOf(segments),
     segments,
     media: parseMedia(s.media),
     quote,
     poll: s.poll?.choices?.length ? parsePoll(s.poll, now) : undefined,
-    article: s.article?.title ? parseArticle(s.article) : undefined,
+    article,
     card: parseCard(s),
     metrics: compact({
       likes: s.likes,

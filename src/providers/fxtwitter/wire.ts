@@ -2,6 +2,7 @@
 // shared/design/upstreams.md §1). Fields are optional wherever the live service is known to omit them;
 // v1 spellings (`retweets`, `tweets`, string `replying_to` + `replying_to_status`) are declared too so
 // the same parser reads both.
+import type { ArticleMediaEntity, DraftContent } from '../shared/article.ts';
 
 export interface FxFacet {
   type: string;
@@ -105,53 +106,15 @@ export interface FxCard {
   image?: { url?: string; width?: number; height?: number; alt?: string };
 }
 
-export interface FxArticleBlock {
-  key?: string;
-  type: string;
-  text: string;
-  data?: Record<string, unknown>;
-  entityRanges?: Array<{ key: number; offset: number; length: number }>;
-  inlineStyleRanges?: Array<{ offset: number; length: number; style: string }>;
-}
-
-export interface FxArticleEntity {
-  type: string;
-  mutability?: string;
-  data?: {
-    url?: string;
-    markdown?: string;
-    tweetId?: string;
-    mediaItems?: Array<{ mediaId?: string; localMediaId?: string; mediaCategory?: string }>;
-    [k: string]: unknown;
-  };
-}
-
-export interface FxArticleMedia {
-  id?: string;
-  media_id?: string;
-  media_key?: string;
-  media_info?: {
-    __typename?: string;
-    original_img_url?: string;
-    original_img_width?: number;
-    original_img_height?: number;
-    media_url_https?: string;
-    ext_alt_text?: string | null;
-  };
-}
-
+/** X's Article as FxTwitter passes it on: X's `content_state` under the name `content`. */
 export interface FxArticle {
   id?: string;
   title: string;
   preview_text?: string;
   created_at?: string;
-  cover_media?: FxArticleMedia;
-  content?: {
-    blocks?: FxArticleBlock[];
-    /** Live payloads use a keyed array; Draft.js itself uses an object keyed by entity key. */
-    entityMap?: Array<{ key: string; value: FxArticleEntity }> | Record<string, FxArticleEntity>;
-  };
-  media_entities?: FxArticleMedia[];
+  cover_media?: ArticleMediaEntity;
+  content?: DraftContent;
+  media_entities?: ArticleMediaEntity[];
 }
 
 export type FxTombstoneReason = 'deleted' | 'suspended' | 'private' | 'blocked' | 'unavailable';

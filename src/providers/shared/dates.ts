@@ -9,10 +9,6 @@ export function toIso(value: string | number | null | undefined): string | undef
   return new Date(ms).toISOString();
 }
 
-export function permalink(handle: string, id: string): string {
-  return `https://x.com/${handle}/status/${id}`;
-}
-
 /** X avatars come in a 48px "_normal" size by default; the 200px variant is the useful one. */
 export function largerAvatar(url: string | null | undefined): string | undefined {
   return url ? url.replace('_normal.', '_200x200.') : undefined;

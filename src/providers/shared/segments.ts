@@ -1,3 +1,4 @@
+import { isHandle } from '../../domain/handles.ts';
 import type { Segment } from '../../domain/models.ts';
 
 /** Provider-neutral description of one entity inside a post's raw text (X entity indices). */
@@ -105,7 +106,10 @@ export function segmentsFromRaw(raw: RawText, dropHrefs: ReadonlySet<string> = n
       if (dropHrefs.has(href)) continue;
       out.push({ type: 'link', text: href, href });
     } else if (f.type === 'mention') {
-      out.push({ type: 'mention', text: unescapeHtml(shown), handle: f.original ?? shown.slice(1) });
+      const handle = f.original ?? shown.slice(1);
+      // A "mention" of something that is not a handle stays text: it must never become a profile link.
+      if (isHandle(handle)) out.push({ type: 'mention', text: unescapeHtml(shown), handle });
+      else pushText(s, e);
     } else if (f.type === 'hashtag') {
       out.push({ type: 'hashtag', text: unescapeHtml(shown), tag: f.original ?? shown.slice(1) });
     } else {

@@ -1,7 +1,9 @@
 import type { Article, Author, Card, Media, Poll, Post, UnavailablePost } from '../../domain/models.ts';
-import { largerAvatar, permalink, toIso } from '../shared/dates.ts';
+import { largerAvatar, toIso } from '../shared/dates.ts';
+import { permalink } from '../shared/permalinks.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, type TextFacet } from '../shared/segments.ts';
+import { articlePostText, withoutArticleLink } from '../shared/article-post.ts';
 import type { SynCard, SynEntities, SynMediaDetail, SynTombstone, SynTweet, SynTweetBase, SynUser } from './wire.ts';
 import { parseEditControl } from '../shared/edits.ts';
 
@@ -144,10 +146,7 @@ export function parseTweet(
     range: t.display_text_range,
     facets: [...facetsOf(t.entities), ...mediaFacets(t)],
   });
-  // An Article post's text is just the link to the article, which `article` stands for.
-  const segments = article
-    ? allSegments.filter((x) => !(x.type === 'link' && /\/i\/article\//.test(x.href)))
-    : allSegments;
+  const segments = article ? withoutArticleLink(allSegments) : allSegments;
   let quote: Post | UnavailablePost | undefined;
   if (isSynTombstone(t.quoted_tweet))
     quote = { unavailable: true, reason: 'unavailable', message: t.quoted_tweet.tombstone?.text?.text };
@@ -159,7 +158,7 @@ export function parseTweet(
     url: permalink(author.handle, t.id_str),
     author,
     createdAt: toIso(t.created_at) ?? new Date(0).toISOString(),
-    text: textOf(segments),
+    text: article ? articlePostText(segments, article) : textOf(segments),
     segments,
     media: (t.mediaDetails ?? []).map(parseMediaDetail).filter((m): m is Media => !!m),
     quote,

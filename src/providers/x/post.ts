@@ -1,10 +1,13 @@
 // X GraphQL tweet result → domain Post (or UnavailablePost for tombstones).
 import type { Card, Media, Poll, Post, UnavailablePost } from '../../domain/models.ts';
-import { permalink, toIso } from '../shared/dates.ts';
+import { toIso } from '../shared/dates.ts';
+import { permalink } from '../shared/permalinks.ts';
 import { segmentsFromRaw, textOf, type RawText, type TextFacet } from '../shared/segments.ts';
 import { parseUser } from './user.ts';
 import type { XCardBinding, XCardLegacy, XEntitySet, XMedia, XTweet, XTweetResult } from './wire.ts';
 import { parseEditControl } from '../shared/edits.ts';
+import { parseArticle } from '../shared/article.ts';
+import { articlePostText, withoutArticleLink } from '../shared/article-post.ts';
 
 /** Quotes of quotes of reposts...: X nests at most a couple of levels; more is a malformed answer. */
 const MAX_DEPTH = 3;
@@ -120,12 +123,16 @@ export function parseTweet(tweet: XTweet, depth = 0): Post | undefined {
   }
   const article = tweet.article?.article_results?.result;
   if (article?.title) {
-    post.article = {
+    post.article = parseArticle({
+      id: article.rest_id,
       title: article.title,
-      blocks: [],
-      ...(article.rest_id ? { id: article.rest_id } : {}),
-      ...(article.preview_text ? { previewText: article.preview_text } : {}),
-    };
+      previewText: article.preview_text,
+      cover: article.cover_media,
+      content: article.content_state,
+      mediaEntities: article.media_entities,
+    });
+    post.segments = withoutArticleLink(post.segments);
+    post.text = articlePostText(post.segments, post.article);
   }
   return post;
 }

@@ -2,6 +2,7 @@
 // UserByScreenName), as seen in real captures (twscrape tests/mocked-data, FxEmbed test/mocks). Every field
 // is optional because X drops fields freely between deploys; parse.ts reads defensively.
 // Also used by the simulator to emit the same nesting.
+import type { ArticleMediaEntity, DraftContent } from '../shared/article.ts';
 
 export interface XGraphqlError {
   code?: number;
@@ -137,7 +138,17 @@ export interface XTweet {
   birdwatch_pivot?: { subtitle?: { text?: string }; note?: { summary?: { text?: string } }; title?: string };
   has_birdwatch_notes?: boolean;
   edit_control?: unknown;
-  article?: { article_results?: { result?: { rest_id?: string; title?: string; preview_text?: string } } };
+  article?: { article_results?: { result?: XArticle } };
+}
+
+/** An X Article; `content_state` (the body) comes with the `withArticleRichContentState` field toggle. */
+export interface XArticle {
+  rest_id?: string;
+  title?: string;
+  preview_text?: string;
+  cover_media?: ArticleMediaEntity;
+  content_state?: DraftContent;
+  media_entities?: ArticleMediaEntity[];
 }
 
 export interface XEntitySet {

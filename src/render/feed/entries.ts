@@ -1,6 +1,7 @@
 // Posts → feed entries. The entry HTML is the same Markdown the other representations show, rendered by the
 // page renderer (raw HTML off, http(s) links only), so a feed reader gets nothing the HTML page would not.
 import type { FeedEnclosure, FeedEntry, FeedPerson } from '../../domain/feeds.ts';
+import { encodePart, profilePath, statusPath } from '../../domain/links.ts';
 import type { Author, Media, Post } from '../../domain/models.ts';
 import { markdownDialect as md } from '../markdown/dialect.ts';
 import { escapeLine, safeHref } from '../markdown/escape.ts';
@@ -16,15 +17,16 @@ const TITLE_MAX = 100;
 
 /** This service's reading of a post. */
 export function servicePermalink(baseUrl: string, p: Post): string {
-  return `${baseUrl}/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)}`;
+  return baseUrl + statusPath(p.author.handle, p.id);
 }
 
 export function feedPerson(a: Author, baseUrl: string): FeedPerson {
   const avatar = safeHref(a.avatarUrl);
+  const profile = profilePath(a.handle, a.id);
   return {
     name: a.name.replace(/\s+/g, ' ').trim() || a.handle,
     handle: a.handle,
-    url: `${baseUrl}/${encodeURIComponent(a.handle)}`,
+    ...(profile ? { url: baseUrl + profile } : {}),
     ...(avatar ? { avatarUrl: avatar } : {}),
   };
 }
@@ -124,7 +126,7 @@ export function buildEntry(group: Post[], ctx: EntryContext): FeedEntry {
     .filter((e): e is FeedEnclosure => !!e);
   return {
     // A repost shares its original's permalink; the fragment keeps the two entries apart in a merged feed.
-    id: first.repostOf ? `${url}#repost-by-${encodeURIComponent(first.author.handle)}` : url,
+    id: first.repostOf ? `${url}#repost-by-${encodePart(first.author.handle)}` : url,
     idIsUrl: !first.repostOf,
     title: entryTitle(group),
     url,

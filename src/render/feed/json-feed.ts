@@ -3,7 +3,11 @@ import type { FeedDoc, FeedEntry, FeedPerson } from '../../domain/feeds.ts';
 import { rfc3339 } from './xml.ts';
 
 function person(p: FeedPerson): Record<string, string> {
-  return { name: `${p.name} (@${p.handle})`, url: p.url, ...(p.avatarUrl ? { avatar: p.avatarUrl } : {}) };
+  return {
+    name: `${p.name} (@${p.handle})`,
+    ...(p.url ? { url: p.url } : {}),
+    ...(p.avatarUrl ? { avatar: p.avatarUrl } : {}),
+  };
 }
 
 function item(e: FeedEntry): Record<string, unknown> {

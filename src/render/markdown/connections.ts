@@ -1,10 +1,10 @@
 // Followers / following: one line per account, linked to its page on this service.
 import type { ConnectionsRead, RenderContext } from '../../domain/reads.ts';
-import { escapeLine } from './escape.ts';
+import { escapeLine, link } from './escape.ts';
 import { accountItem, finish, pageLine, serviceProfileUrl } from './list.ts';
 
 export function renderConnectionsMarkdown(read: ConnectionsRead, ctx: RenderContext): string {
-  const who = `[@${escapeLine(read.handle)}](${serviceProfileUrl(ctx, read.handle)})`;
+  const who = link('@' + read.handle, serviceProfileUrl(ctx, read.handle));
   const parts = [
     read.kind === 'followers'
       ? `# Followers of @${escapeLine(read.handle)}`

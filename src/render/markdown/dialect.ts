@@ -1,7 +1,8 @@
 // The few places where plain Markdown and Obsidian-flavoured Markdown differ, so one set of block renderers
 // serves both: how user text is escaped and how people, hashtags and cashtags are referenced.
 import { OBSIDIAN_EXTRA, escapeInline, escapeLine, link } from './escape.ts';
-import { HANDLE_RE } from '../../domain/handles.ts';
+import { isHandle } from '../../domain/handles.ts';
+import { encodePart } from '../../domain/links.ts';
 
 export interface Dialect {
   /** Escape one line of user text (no newlines). */
@@ -13,10 +14,6 @@ export interface Dialect {
   person(handle: string): string;
 }
 
-export function isHandle(h: string): boolean {
-  return HANDLE_RE.test(h);
-}
-
 /** https://x.com/{handle}, or undefined for anything that is not a handle. */
 export function xProfileUrl(handle: string): string | undefined {
   return isHandle(handle) ? `https://x.com/${handle}` : undefined;
@@ -25,8 +22,8 @@ export function xProfileUrl(handle: string): string | undefined {
 export const markdownDialect: Dialect = {
   text: (s, atLineStart) => escapeInline(s, atLineStart),
   mention: (handle, shown) => link(shown || `@${handle}`, xProfileUrl(handle)),
-  hashtag: (tag, shown) => link(shown || `#${tag}`, `https://x.com/hashtag/${encodeURIComponent(tag)}`),
-  cashtag: (symbol, shown) => link(shown || `$${symbol}`, `https://x.com/search?q=${encodeURIComponent('$' + symbol)}`),
+  hashtag: (tag, shown) => link(shown || `#${tag}`, `https://x.com/hashtag/${encodePart(tag)}`),
+  cashtag: (symbol, shown) => link(shown || `$${symbol}`, `https://x.com/search?q=${encodePart('$' + symbol)}`),
   person: (handle) => '@' + escapeLine(handle),
 };
 

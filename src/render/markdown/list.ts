@@ -3,7 +3,8 @@ import type { Author, Post } from '../../domain/models.ts';
 import type { ListMeta, ReadWindow, RenderContext } from '../../domain/reads.ts';
 import { authorDetails, bioLine, plainByline } from './author.ts';
 import { markdownDialect as md } from './dialect.ts';
-import { codeSpan, escapeLine, safeHref } from './escape.ts';
+import { profilePath } from '../../domain/links.ts';
+import { codeSpan, escapeLine, link, safeHref } from './escape.ts';
 import { formatTime } from './format.ts';
 import { renderPostBlock } from './post.ts';
 
@@ -31,15 +32,16 @@ export function continueLine(meta: ListMeta): string | undefined {
   return href ? `[Continue →](${href})` : `Continue → pass cursor=${codeSpan(meta.nextCursor)}`;
 }
 
-/** This service's page for a handle. */
-export function serviceProfileUrl(ctx: RenderContext, handle: string): string {
-  return `${ctx.baseUrl}/${encodeURIComponent(handle)}`;
+/** This service's page for an account, or undefined when the upstream gave neither a handle nor an id. */
+export function serviceProfileUrl(ctx: RenderContext, handle: string, id?: string): string | undefined {
+  const path = profilePath(handle, id);
+  return path === undefined ? undefined : ctx.baseUrl + path;
 }
 
 /** One account as a list item: name, handle linked here, one-line bio; counts and details when expanded. */
 export function accountItem(a: Author, ctx: RenderContext): string {
   const bits = [
-    `**${escapeLine(a.name) || escapeLine(a.handle)}** ([@${escapeLine(a.handle)}](${serviceProfileUrl(ctx, a.handle)}))`,
+    `**${escapeLine(a.name) || escapeLine(a.handle)}** (${link('@' + a.handle, serviceProfileUrl(ctx, a.handle, a.id))})`,
   ];
   const bio = bioLine(a, md, 160);
   let line = `- ${bits[0]}${bio ? ' — ' + bio : ''}`;

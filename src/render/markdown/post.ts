@@ -10,6 +10,7 @@ import {
   type Post,
   type UnavailablePost,
 } from '../../domain/models.ts';
+import { statusPath } from '../../domain/links.ts';
 import { articleParts } from './article.ts';
 import { plainByline } from './author.ts';
 import type { Dialect } from './dialect.ts';
@@ -31,7 +32,7 @@ export interface PostBlockOptions {
 
 /** Canonical permalink, rebuilt from handle and id when the provider's is missing or unsafe. */
 export function permalinkOf(p: Post): string {
-  return safeHref(p.url) ?? `https://x.com/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)}`;
+  return safeHref(p.url) ?? `https://x.com${statusPath(p.author.handle, p.id)}`;
 }
 
 function mediaLine(m: Media): string {
@@ -85,7 +86,7 @@ export function metaLine(p: Post, d: Dialect): string {
 function unavailableQuote(q: UnavailablePost, d: Dialect): string {
   const where = q.id && /^[0-9]+$/.test(q.id) ? ` ([${q.id}](https://x.com/i/status/${q.id}))` : '';
   const why = q.message ? `: ${d.text(oneLine(q.message), false)}` : '';
-  return `**Quoted post unavailable** (${q.reason})${where}${why}`;
+  return `**Quoted post unavailable** (${d.text(q.reason, false)})${where}${why}`;
 }
 
 /**
@@ -95,7 +96,7 @@ function unavailableQuote(q: UnavailablePost, d: Dialect): string {
 export function editPart(p: Post): string | undefined {
   const versions = p.edits?.versions;
   if (!versions) return undefined;
-  const at = (id: string) => `https://x.com/${encodeURIComponent(p.author.handle)}/status/${id}`;
+  const at = (id: string) => `https://x.com${statusPath(p.author.handle, id)}`;
   const n = versions.length;
   const mine = versions.indexOf(p.id) + 1;
   const list = versions.map((id, i) => (id === p.id ? `${i + 1} (this one)` : `[${i + 1}](${at(id)})`)).join(' · ');
@@ -172,8 +173,7 @@ export function renderPostBlock(p: Post, o: PostBlockOptions, d: Dialect): strin
   const parts = [`${'#'.repeat(o.level)} ${o.heading}`, ...postBodyParts(p, o, d)];
   if (o.full) parts.push(metaLine(p, d));
   let links = `[Permalink](${permalinkOf(p)})`;
-  if (o.baseUrl)
-    links += ` · [Thread](${o.baseUrl}/${encodeURIComponent(p.author.handle)}/status/${encodeURIComponent(p.id)})`;
+  if (o.baseUrl) links += ` · [Thread](${o.baseUrl}${statusPath(p.author.handle, p.id)})`;
   parts.push(links);
   return parts.join('\n\n');
 }

@@ -27,11 +27,12 @@ export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): st
     );
     if (more) parts.push(more);
   }
+  // Follower lists are read by handle: an account whose upstream handle is not one gets no links at all.
   const onX = xProfileUrl(a.handle);
-  parts.push(
-    (onX ? `[Profile on X](${onX}) · ` : '') +
-      `[Followers](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/followers) · [Following](${ctx.baseUrl}/${encodeURIComponent(a.handle)}/following)`,
-  );
+  if (onX)
+    parts.push(
+      `[Profile on X](${onX}) · [Followers](${ctx.baseUrl}/${a.handle}/followers) · [Following](${ctx.baseUrl}/${a.handle}/following)`,
+    );
   const kinds = ['posts', read.includes?.replies ? 'replies' : '', read.includes?.reposts ? 'reposts' : ''].filter(
     Boolean,
   );

@@ -1,4 +1,5 @@
 // A 404 document for people and agents: what is missing, where to look next, and the URL shapes that work.
+import { encodePart } from '../../domain/links.ts';
 import { escapeLine } from './escape.ts';
 
 const HANDLE_IN = /^@?([A-Za-z0-9_]{1,15})(?:\/status\/([0-9]+))?$/;
@@ -28,9 +29,7 @@ export function renderRecoveryMarkdown(kind: 'profile' | 'post', what: string, b
   const next: string[] = [];
   if (kind === 'post' && handle) next.push(`- The author's profile: [@${handle}](${baseUrl}/${handle})`);
   if (handle)
-    next.push(
-      `- Search for accounts named like it: [${handle}](${baseUrl}/search?q=${encodeURIComponent(handle)}&feed=users)`,
-    );
+    next.push(`- Search for accounts named like it: [${handle}](${baseUrl}/search?q=${encodePart(handle)}&feed=users)`);
   next.push('- Check the spelling: handles are 1-15 letters, digits or `_`, without `@`; status ids are digits only.');
   next.push(
     `- The original on the platform, if it is public: ${kind === 'profile' && handle ? `<https://x.com/${handle}>` : 'open the status URL on x.com'}`,

@@ -49,9 +49,14 @@ function fieldList(
         ]),
       );
     }
-    out += `${out ? ', ' : ''}"${s.policy}";${k1}=${v1};${k2}=${v2}`;
+    out += `${out ? ', ' : ''}${member(s.policy, k1, v1, k2, v2)}`;
   }
   return out;
+}
+
+/** One `"policy";k1=v1;k2=v2` member, for a plain policy name and integer parameters. */
+export function member(policy: string, k1: string, v1: number, k2: string, v2: number): string {
+  return `"${policy}";${k1}=${v1};${k2}=${v2}`;
 }
 
 /** A denying policy first, then the fewest remaining, then the longest wait. */

@@ -6,7 +6,15 @@ export interface Policy {
 }
 
 export type PolicyName =
-  'api-ip' | 'search-ip' | 'search-key' | 'account-ip' | 'account-key' | 'live-key' | 'admin-fail';
+  | 'api-ip'
+  | 'search-ip'
+  | 'search-key'
+  | 'account-ip'
+  | 'account-key'
+  | 'live-key'
+  | 'export-ip'
+  | 'export-key'
+  | 'admin-fail';
 export type FixedPolicyName = Exclude<PolicyName, 'account-key' | 'admin-fail'>;
 
 export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
@@ -16,6 +24,9 @@ export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
   'account-ip': { name: 'account-ip', quota: 10, windowS: 900 },
   // Keyed reads skip the shared cache; this is what bounds the upstream work one key can cause.
   'live-key': { name: 'live-key', quota: 120, windowS: 60 },
+  // An export walks up to 5,000 posts (about 50 upstream pages): a few per address, more per key.
+  'export-ip': { name: 'export-ip', quota: 5, windowS: 900 },
+  'export-key': { name: 'export-key', quota: 30, windowS: 900 },
 };
 
 /** Wrong admin tokens per client address before the admin routes refuse it (right token included) for the window. */

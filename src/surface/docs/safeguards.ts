@@ -76,11 +76,32 @@ export const SAFEGUARDS: readonly Safeguard[] = [
       'Keyed reads were charged only for search and `nocache`: five keyed reads of a 10-account feed made 100 upstream calls, and one MCP batch of `page=10` profile reads 300. Trade-off: the shared cache would have been cheaper for everyone, but keyed responses are private by contract, so keys pay in allowance instead; a key that needs more should read fewer pages or use cursors.',
   },
   {
+    id: 'export-bounds',
+    title: 'An export is bounded in posts, time and count',
+    rule: 'An export reads at most 5,000 posts (`max_posts`), 100 per upstream page, each page with its own upstream deadline, and stops after `THREADMARK_EXPORT_TIME_LIMIT_S` (300 s by default) with reason `time_limit` and a cursor. Pages are read only as the client consumes the stream, so a client that leaves stops the walk. Each export costs one point of `export-ip` (5 per 15 minutes) or `export-key` (30), charged before anything is read; keyed exports also pay `live-key` per page.',
+    reason:
+      "One export is about 50 upstream reads, far more than any other request: without its own allowance a handful of callers could spend the upstreams' capacity for everyone. Trade-off: an archive larger than 5,000 posts takes several exports (the cursor continues exactly where the last one stopped), and an address that exports often waits out the window.",
+  },
+  {
     id: 'admin-surface',
     title: 'Admin and operator routes are private',
     rule: 'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
     reason:
       'Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Trade-off: an operator who mistypes the token ten times waits out the window (or uses another address, or the CLI on the host).',
+  },
+  {
+    id: 'upstream-values',
+    title: 'What upstreams send is input too',
+    rule: "A tombstone reason other than `deleted`, `suspended`, `private`, `blocked` or `unavailable` is reported as `unavailable`, and a reason is escaped wherever it is shown. Ids from upstreams are compared as text, never used as patterns. A lone surrogate in a hashtag or any other link part is encoded as U+FFFD instead of failing the page. A handle that is not 1-15 letters, digits or `_` is shown as escaped text and never becomes a link target: a mention of it is plain text, its posts link X's handle-less `/i/status/{id}` (here and on x.com), its account links `/i/user/{id}`, and its profile page offers no followers, following or feed links.",
+    reason:
+      "One malformed post used to fail the whole page it was on (a profile, a feed, a search) or turn into Markdown syntax and link targets of the upstream's choosing. Trade-off: JSON keeps the upstream's `author.handle` as it came, because it is data; a consumer that builds links from it must check it against the handle pattern as the service does.",
+  },
+  {
+    id: 'cli-terminal-output',
+    title: 'The CLI shows control characters on a terminal, and passes them on to files and pipes',
+    rule: 'When `threadmark` writes to a terminal, control characters in what it prints (C0 but tab and newline, DEL, C1) are replaced by visible symbols: ESC becomes ␛, and C1 characters become �. Written to a file or a pipe, the document is byte for byte what the service returned.',
+    reason:
+      "Post text, an article's code block for instance, can carry ESC sequences a terminal would obey: recolour or hide the rest of the output, move the cursor, retitle the window. Trade-off: text copied from the terminal has ␛ where the post had ESC; redirect to a file (or pipe) to get the exact bytes.",
   },
 ];
 

@@ -103,6 +103,8 @@ test('/docs/reliability documents the safeguards and their trade-offs', async ()
     'mcp-batches',
     'keyed-budget',
     'admin-surface',
+    'upstream-values',
+    'cli-terminal-output',
   ]) {
     assert.match(html, new RegExp(`id="${id}"`), id);
   }

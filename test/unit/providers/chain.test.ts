@@ -323,6 +323,25 @@ test('the deadline is handed to providers; once it has passed no further provide
   );
 });
 
+test('a provider the transport did not ask because the deadline passed meanwhile is reported as not tried', async () => {
+  // The race seen under load: the first provider's own timeout fires a moment before the read's deadline, the
+  // chain still sees time left and moves on, and the transport then finds the deadline gone and asks nobody.
+  const slow = fake(
+    'slow',
+    ['post'],
+    new ProviderError('slow', 'network', 'slow did not answer before the request deadline'),
+  );
+  const late = fake(
+    'late',
+    ['post'],
+    new ProviderError('late', 'network', 'late was not asked: the request deadline had passed', { notAsked: true }),
+  );
+  const breakers = new ProviderChain([slow, late], { deadlineMs: 5000 });
+  const p = await problemOf(breakers.run('post', getPost));
+  assert.equal(p.code, 'slow_network');
+  assert.match(p.detail, /Not tried, the request deadline had passed: late/);
+  assert.equal(breakers.health().find((h) => h.name === 'late')!.failures, 0, 'not asked is not a failure');
+});
 test('search with no capable provider waits as long as a temporarily incapable one says', async () => {
   const x: Provider = {
     name: 'x',

@@ -119,9 +119,9 @@ test('poll percentages are derived from votes when the upstream omits them, and 
   assert.equal(p.poll?.final, false);
 });
 
-test('article: Draft.js blocks with UTF-16 offsets, styles, links, lists, media, code, divider, embedded post', () => {
+test('article: Draft.js blocks with code-point offsets, styles, links, lists, media, code, divider, embedded post', () => {
   const p = parseStatus(fixture('fxtwitter/v2-status-article-1900000000000000020.json').status);
-  assert.equal(p.text, '');
+  assert.equal(p.text, 'Caching, properly\n\n𝕏 marks the spot', 'the readable text, not the bare article link');
   const a = p.article!;
   assert.equal(a.title, 'Caching, properly');
   assert.equal(a.coverUrl, 'https://pbs.twimg.com/media/cover.jpg');

@@ -147,7 +147,7 @@ test('an Article post yields a preview article, drops its link and is flagged tr
     cover_media: { media_info: { original_img_url: 'https://pbs.twimg.com/media/cover.jpg' } },
   };
   const p = parseTweet(t);
-  assert.equal(p.text, '');
+  assert.equal(p.text, 'Caching, properly\n\nThe start of it', 'the readable text, not the bare article link');
   assert.deepEqual(p.article, {
     id: '99',
     title: 'Caching, properly',

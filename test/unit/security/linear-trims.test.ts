@@ -1,7 +1,7 @@
 // The linear replacements of issue 21 (Medium 5) behave exactly like the quadratic patterns they replace.
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { withoutTrailingTco } from '../../../src/providers/fxtwitter/parse.ts';
+import { withoutTrailingTco } from '../../../src/providers/shared/article-post.ts';
 import { codeBlock } from '../../../src/render/markdown/escape.ts';
 
 const pieces = fc.constantFrom(' ', '\n', '\t', 'a', '_', 'https://t.co/', 'https://t.co/x1', 'é', '\u00a0', '/');

@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clientKey } from '../../../src/stores/limits/client-key.ts';
+import { isIPv4 } from 'node:net';
+import fc from 'fast-check';
+import { clientKey, isPlainIPv4 } from '../../../src/stores/limits/client-key.ts';
 import { mostConstrained, rateLimitHeaders } from '../../../src/stores/limits/headers.ts';
 import { Limiter } from '../../../src/stores/limits/limiter.ts';
 import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../../src/stores/limits/policies.ts';
 import { createRedisClient } from '../../../src/stores/redis.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
-test('policies are exactly the contract, plus live-key (issue 21: the budget of keyed live reads)', () => {
+test('policies are exactly the contract, plus live-key (issue 21: the budget of keyed live reads) and the export ones (issue 18)', () => {
   assert.deepEqual(
     Object.values(POLICIES).map((p) => [p.name, p.quota, p.windowS]),
     [
@@ -16,6 +18,8 @@ test('policies are exactly the contract, plus live-key (issue 21: the budget of 
       ['search-key', 30, 60],
       ['account-ip', 10, 900],
       ['live-key', 120, 60],
+      ['export-ip', 5, 900],
+      ['export-key', 30, 900],
     ],
   );
   assert.deepEqual(accountKeyPolicy(42), { name: 'account-key', quota: 42, windowS: 900 });
@@ -192,5 +196,16 @@ describe('clientKey', () => {
   });
   test('non-addresses pass through', () => {
     assert.equal(clientKey('unknown'), 'unknown');
+  });
+  test('the IPv4 scan accepts exactly what isIPv4 accepts', () => {
+    for (const s of ['0.0.0.0', '255.255.255.255', '01.2.3.4', '1.2.3.04', '256.1.1.1', '1.2.3', '1.2.3.4.5', '1..2.3'])
+      assert.equal(isPlainIPv4(s), isIPv4(s), s);
+    for (const s of [' 1.2.3.4', '1.2.3.4 ', '1.2.3.', '.1.2.3', '1.2.3.a', '::ffff:1.2.3.4', '1.2.3.1000'])
+      assert.equal(isPlainIPv4(s), false, s);
+    fc.assert(fc.property(fc.ipV4(), (s) => isPlainIPv4(s)));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9.]{0,16}$/), (s) => isPlainIPv4(s) === isIPv4(s)),
+      { numRuns: 20_000 },
+    );
   });
 });

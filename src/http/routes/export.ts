@@ -1,0 +1,134 @@
+// GET /api/v1/profiles/{handle}/posts: an account's posts in one go, streamed as NDJSON (or one JSON document).
+import { z } from 'zod';
+import {
+  DEFAULT_EXPORT_POSTS,
+  EXPORT_PAGE_SIZE,
+  exportPosts,
+  MAX_EXPORT_POSTS,
+  planExport,
+} from '../../domain/export.ts';
+import type { TimelineOptions } from '../../domain/lists.ts';
+import { exportEndSchema, exportJsonSchema } from '../../render/json-schemas.ts';
+import { code, flag, profileHandle } from '../params/common.ts';
+import { sinceParam, untilParam } from '../params/dates.ts';
+import { keyStateOf } from '../key-state.ts';
+import { problemBody, toProblem } from '../problem-reply.ts';
+import { NDJSON_TYPE, presentExportJson, presentNdjson, type ExportReply } from '../present/export.ts';
+import { defineRoute, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { windowInput } from './profiles.ts';
+
+const maxPostsParam = z
+  .string(code('invalid_max_posts'))
+  .regex(/^[0-9]{1,6}$/, code('invalid_max_posts'))
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_EXPORT_POSTS, code('invalid_max_posts'))
+  .optional()
+  .describe(`Stop after this many posts, 1-${MAX_EXPORT_POSTS} (default ${DEFAULT_EXPORT_POSTS}).`);
+
+const exportQuery = z.object({
+  since: sinceParam,
+  until: untilParam,
+  max_posts: maxPostsParam,
+  with_replies: flag.describe("Also export the account's replies (they carry `replyTo`). Default false."),
+  with_reposts: flag.describe(
+    'Also export its reposts (they carry `repostOf`). Default false; not available inside a date window.',
+  ),
+  format: z
+    .enum(['ndjson', 'json'], code('invalid_format'))
+    .optional()
+    .describe(
+      'ndjson (default): one post per line, streamed as pages are read, then the end line. json: one document.',
+    ),
+  cursor: z
+    .string(code('invalid_export_cursor'))
+    .max(4096, code('invalid_export_cursor'))
+    .optional()
+    .describe(
+      "The `cursor` of an earlier export's end line: continue with its next post (same handle, window and options).",
+    ),
+});
+
+const NDJSON_LINE_SCHEMA = {
+  description:
+    'One JSON object per line. Every line but the last is a post (the same object as `posts[]` of the profile ' +
+    'JSON); the last line has `"type":"end"`.',
+  oneOf: [
+    { type: 'object', description: 'A post, as in `posts[]` of the JSON representations.' },
+    (({ $schema: _drop, ...s }) => s)(z.toJSONSchema(exportEndSchema, { target: 'draft-2020-12', io: 'output' })),
+  ],
+};
+
+const decl = {
+  operationId: 'exportProfilePosts',
+  path: '/api/v1/profiles/{handle}/posts',
+  surface: 'v1',
+  summary: "Export a profile's posts",
+  description:
+    `Up to ${MAX_EXPORT_POSTS} posts of an account in one go, newest first, optionally within a date window (` +
+    "`since` ≤ time < `until`, read through X search like the profile route's window). `format=ndjson` (the default) " +
+    'streams one post per line as pages are read, then a final line `{"type":"end","reason":…,"posts":N,"cursor":…}` ' +
+    'saying why it stopped (max_posts, window, end_of_timeline, upstream_error, rate_limited, time_limit) and, when ' +
+    'there may be more, the cursor to continue from. Once the first post is out the status is 200: a failure after ' +
+    'it ends the stream with reason upstream_error and its `problem`, keeping every line already written; before it, ' +
+    'the answer is the usual problem document. `format=json` answers one document, `{handle, window?, includes, ' +
+    'posts, end}`, when the walk is over (a failure after the first post still answers 200 with the posts read and ' +
+    `\`end.reason\` upstream_error). Pages of ${EXPORT_PAGE_SIZE} are read through the cache, so a repeated or ` +
+    'resumed export reuses them. Every export costs one point of `export-ip` (5 per 15 min per address) or, with a ' +
+    'key, `export-key` (30 per 15 min); a keyed export skips the shared cache and also costs one `live-key` point ' +
+    'per upstream page.',
+  tags: ['profiles'],
+  params: z.object({ handle: profileHandle }),
+  query: exportQuery,
+  representations: [],
+  keyAware: true,
+  errors: [
+    'invalid_handle',
+    'invalid_date',
+    'invalid_max_posts',
+    'invalid_export_cursor',
+    'invalid_format',
+    'invalid_flag',
+    'invalid_key',
+    'not_found',
+    'upstream_error',
+    'search_unavailable',
+  ],
+  json: exportJsonSchema,
+  fixed: { mediaType: NDJSON_TYPE, alternatives: ['application/json'], schema: NDJSON_LINE_SCHEMA },
+} satisfies RouteDecl;
+
+export const exportRoutes: RouteDef[] = [
+  defineRoute(decl, async (ctx) => {
+    const { query: q, services, req } = ctx;
+    const { config, guards } = services;
+    const window = windowInput(q.since, q.until);
+    const includes: TimelineOptions = { replies: q.with_replies ?? false, reposts: q.with_reposts ?? false };
+    const handle = ctx.params.handle;
+    const plan = planExport(services, {
+      handle,
+      window,
+      includes,
+      maxPosts: q.max_posts ?? DEFAULT_EXPORT_POSTS,
+      cursor: q.cursor,
+    });
+    const policy = await guards.exportPolicy(req);
+    const walk = exportPosts(services, plan, policy, { until: Date.now() + config.exportTimeLimitS * 1000 });
+    // Nothing is sent before the first post: a failure up to here is an ordinary problem answer.
+    const first = await walk.next();
+    const key = keyStateOf(req);
+    const reply: ExportReply = {
+      walk,
+      first,
+      problemOf: (error) => {
+        const p = toProblem(error);
+        if (p.code === 'internal_error') req.log.error({ err: error }, 'export cut short by an internal error');
+        return problemBody(config.baseUrl, p, String(req.id));
+      },
+      headers: {
+        'cache-control': key.status === 'valid' ? 'private, no-store' : 'no-store',
+        'x-api-key-status': key.status,
+      },
+    };
+    return q.format === 'json' ? presentExportJson(reply, { handle, window, includes }) : presentNdjson(reply);
+  }),
+];
