@@ -1,6 +1,6 @@
 // Read-only questions about the corpus that several wire formats share: thread walks, reply trees,
 // timelines, search and follower lists. Visibility rules (deleted, protected, suspended) live here once.
-import type { SimCorpus, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
+import type { SimCorpus, SimList, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
 
 export type Visibility = 'ok' | 'missing' | 'deleted' | 'protected' | 'suspended';
 
@@ -160,4 +160,11 @@ export function relationship(c: SimCorpus, user: SimUser, kind: 'followers' | 'f
   const ids = (kind === 'followers' ? c.followers : c.following).get(user.id) ?? [];
   // X lists the most recent follows first.
   return ids.map((id) => c.users.get(id)!).reverse();
+}
+
+/** An X List's timeline: its members' posts and reposts (replies included, as X shows them), newest first. */
+export function listTimeline(c: SimCorpus, list: SimList): SimTimelineEntry[] {
+  return list.memberIds
+    .flatMap((id) => (c.users.get(id)?.protected ? [] : timeline(c, c.users.get(id)!, true)))
+    .sort((x, y) => y.at - x.at || (x.postId < y.postId ? 1 : -1));
 }

@@ -47,6 +47,8 @@ export interface SimPoll {
 }
 
 export interface SimCard {
+  /** 'website': an app/website "unified card" (X puts the destination in its JSON, the card URL is a placeholder). */
+  kind?: 'summary_large_image' | 'website';
   url: string;
   title: string;
   description: string;
@@ -124,6 +126,8 @@ export interface SimPost {
   /** Handles X prepends as "@a @b " to replies (hidden by display_text_range). */
   replyPrefix: string[];
   replyToId?: string;
+  /** X left out the parent's handle (in_reply_to_screen_name) and kept only its id. */
+  replyHandleHidden?: boolean;
   conversationId: string;
   quoteId?: string;
   media: SimMedia[];
@@ -164,6 +168,19 @@ export interface SimTimelineEntry {
   at: number;
 }
 
+/** An X List: its owner curates members; its timeline is their posts and reposts, newest first. */
+export interface SimList {
+  id: string;
+  name: string;
+  description: string;
+  ownerId: string;
+  /** Member ids in the order X lists them (most recently added first). */
+  memberIds: string[];
+  private: boolean;
+  subscribers: number;
+  createdAt: number;
+}
+
 export interface SimCorpus {
   users: Map<string, SimUser>;
   usersByHandle: Map<string, SimUser>;
@@ -173,4 +190,5 @@ export interface SimCorpus {
   followers: Map<string, string[]>;
   following: Map<string, string[]>;
   timelines: Map<string, SimTimelineEntry[]>;
+  lists: Map<string, SimList>;
 }

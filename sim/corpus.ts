@@ -4,6 +4,7 @@ import { buildArticle } from './corpus-article.ts';
 import type { SimCorpus, SimMedia, SimPost, SimTimelineEntry, SimUser } from './corpus-types.ts';
 import { seededRandom, slug } from './prng.ts';
 import { isSupersededVersion } from './corpus-queries.ts';
+import { seedLists } from './corpus-lists.ts';
 
 export const HANDLES = {
   alice: 'alice_dev',
@@ -84,6 +85,17 @@ export const IDS = {
   gapReply: '1900000000000000713',
   /** A reply chain 25 posts deep (root first), three readers answering each other in turn. */
   deepChain: Array.from({ length: 25 }, (_, i) => String(1900000000000000801n + BigInt(i))),
+  /**
+   * reader_0421's question and its answers, for reply fidelity: a GIF with alt text (earliest, most liked), a later
+   * answer with fewer likes (so `top` and `recent` order them differently), and an answer to the GIF whose parent
+   * handle X left out (only the parent id is sent).
+   */
+  fidelityRoot: '1900000000000000901',
+  gifReply: '1900000000000000902',
+  lateReply: '1900000000000000903',
+  handlelessReply: '1900000000000000904',
+  /** A post with an app/website "unified card": X's card URL is a placeholder, the destination is in its JSON. */
+  websiteCard: '1900000000000000905',
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
@@ -124,6 +136,7 @@ class CorpusBuilder {
     followers: new Map(),
     following: new Map(),
     timelines: new Map(),
+    lists: new Map(),
   };
   private readonly rand = seededRandom(20260302);
   private fillerSeq = 0;
@@ -625,6 +638,69 @@ function build(): SimCorpus {
     },
   });
 
+  // --- reply fidelity: alt text in replies, a reply without its parent's handle, an app/website card ---
+  // Built last: the corpus's seeded random values above stay what they were.
+  const F = T0 + 7 * HOUR;
+  b.post({
+    id: IDS.fidelityRoot,
+    author: readerHandle(421),
+    at: F,
+    text: 'Show me your best miss-rate face.',
+    likes: 3,
+  });
+  b.post({
+    id: IDS.gifReply,
+    author: readerHandle(422),
+    at: F + 5 * MIN,
+    text: 'This one.',
+    replyToId: IDS.fidelityRoot,
+    likes: 50,
+    media: [
+      {
+        kind: 'gif',
+        id: '1900000000000880902',
+        key: slug('gif:902', 16),
+        width: 480,
+        height: 270,
+        alt: 'A cat pushing a glass off a table',
+      },
+    ],
+  });
+  b.post({
+    id: IDS.lateReply,
+    author: readerHandle(423),
+    at: F + 30 * MIN,
+    text: 'Mine is just a long sigh.',
+    replyToId: IDS.fidelityRoot,
+    likes: 40,
+  });
+  b.post({
+    id: IDS.handlelessReply,
+    author: readerHandle(424),
+    at: F + 40 * MIN,
+    text: 'That glass had it coming.',
+    replyToId: IDS.gifReply,
+    replyHandleHidden: true,
+    likes: 1,
+  });
+  b.post({
+    id: IDS.websiteCard,
+    author: readerHandle(425),
+    at: F + HOUR,
+    text: 'Our new status page is live.',
+    likes: 12,
+    card: {
+      kind: 'website',
+      url: 'https://status.example.net/?utm_source=x',
+      title: 'Example status page',
+      description: '',
+      domain: 'status.example.net',
+      imageUrl: 'https://pbs.twimg.com/media/1900000000000990905.jpg',
+      imageWidth: 1200,
+      imageHeight: 628,
+    },
+  });
+
   // --- timelines (own posts + reposts), newest first ---------------------------------------------
   const reposts: [string, string, number][] = [
     [HANDLES.alice, IDS.carolQuoted, T0 - DAY],
@@ -649,6 +725,7 @@ function build(): SimCorpus {
     user.statuses = own.filter((e) => !e.repostedBy).length;
     user.mediaCount = own.filter((e) => !e.repostedBy && (c.posts.get(e.postId)?.media.length ?? 0) > 0).length;
   }
+  seedLists(c, T0 - 30 * DAY);
   return c;
 }
 

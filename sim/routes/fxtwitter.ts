@@ -31,6 +31,12 @@ const reply = (status: number, body: unknown) => json(status, body, CORS);
 const badRequest = (message: string) => reply(400, { code: 400, message });
 const emptyList = (code: number) => reply(code, { code, results: [], cursor: { top: null, bottom: null } });
 
+/**
+ * FxTwitter does not keep X's ranking inside a conversation page. Tests set `scrambled` to have each page's reply
+ * modules served in reverse, so a client that trusts the upstream order shows them wrongly ranked.
+ */
+export const fxConversationOrder = { scrambled: false };
+
 /** Replies per conversation page, counted in reply modules. */
 export const CONVERSATION_PAGE_MODULES = 4;
 
@@ -94,7 +100,8 @@ function conversationRoute(c: SimCorpus, id: string, q: URLSearchParams): SimRes
   const thread = cursor
     ? [status]
     : [...ancestorIds(c, id).map((a) => fxStatusOrTombstone(c, a, { inThread: true })), status];
-  const replies = page.items.flat().map((r) => fxStatus(c, c.posts.get(r)!));
+  const modules = fxConversationOrder.scrambled ? [...page.items].reverse() : page.items;
+  const replies = modules.flat().map((r) => fxStatus(c, c.posts.get(r)!));
   return reply(200, {
     code: 200,
     status,

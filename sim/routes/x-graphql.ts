@@ -18,7 +18,7 @@ import {
   timeline,
   visibility,
 } from '../corpus-queries.ts';
-import { decodeCursor, encodeCursor, paginate } from '../cursor.ts';
+import { paginate } from '../cursor.ts';
 import type { XEntry, XEnvelope, XInstruction } from '../../src/providers/x/wire.ts';
 import { xAccounts } from './x-accounts.ts';
 import { xDeploy } from '../x-deploy.ts';
@@ -31,41 +31,26 @@ import {
   moduleItem,
   tweetEntry,
   userEntry,
-  xRepost,
   xTweetResult,
   xUser,
 } from './x-wire.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
+import {
+  addEntries,
+  count,
+  text,
+  errorsOnly,
+  ok,
+  pageOrEnd,
+  sortIndex,
+  timelineEntries,
+  withHeaders,
+  type Vars,
+} from './x-timeline.ts';
+import { LIST_OPERATIONS } from './x-lists.ts';
 
 /** Reply modules per TweetDetail page. */
 export const X_CONVERSATION_PAGE_MODULES = 5;
-
-type Vars = Record<string, unknown>;
-
-const ok = (body: XEnvelope) => json(200, body);
-const withHeaders = (r: SimResponse, h: Record<string, string>): SimResponse => ({
-  ...r,
-  headers: { ...r.headers, ...h },
-});
-const errorsOnly = (status: number, code: number, message: string, data: unknown = {}) =>
-  json(status, { errors: [{ code, message, kind: 'Validation', extensions: { code } }], data });
-
-/** Descending sort indices, as X orders entries. */
-const sortIndex = (i: number) => (7_000_000_000_000_000_000n - BigInt(i)).toString();
-
-function count(v: Vars, fallback: number): number {
-  const n = Number(v.count ?? fallback);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, 100) : fallback;
-}
-
-/** A string variable as X reads it: numbers are accepted in its place, anything else counts as absent. */
-function text(value: unknown, fallback = ''): string {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
-}
-
-function addEntries(entries: XEntry[]): XInstruction {
-  return { type: 'TimelineAddEntries', entries };
-}
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -146,39 +131,13 @@ function userTimeline(instructions: XInstruction[]): XEnvelope {
   return { data: { user: { result: { __typename: 'User', timeline: { timeline: { instructions } } } } } };
 }
 
-/**
- * X keeps handing out a bottom cursor on the last page, which then answers an empty page; the simulator
- * does the same so clients have to notice the end themselves.
- */
-function pageOrEnd<T>(all: T[], n: number, cursor: string | null, scope: string) {
-  const offset = cursor === null ? 0 : decodeCursor(scope, cursor);
-  if (offset === null) return 'invalid' as const;
-  const items = all.slice(offset, offset + n);
-  return {
-    items,
-    offset,
-    bottom: encodeCursor(scope, offset + items.length),
-    top: encodeCursor(`${scope}:top`, offset),
-  };
-}
-
 function userTweets(c: SimCorpus, v: Vars): SimResponse {
   const user = subject(c, v);
   if (!('id' in user)) return user;
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
   const page = pageOrEnd(timeline(c, user, false), count(v, 20), cursor, `UserTweets:${user.id}`);
   if (page === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
-  const entries: XEntry[] = page.items.map((row, i) => {
-    const post = c.posts.get(row.postId)!;
-    const reposter = row.repostedBy ? c.users.get(row.repostedBy) : undefined;
-    const result = reposter ? xRepost(c, post, reposter, row.at) : xTweetResult(c, post.id)!;
-    const id = 'rest_id' in result && result.rest_id ? result.rest_id : post.id;
-    return tweetEntry(`tweet-${id}`, sortIndex(page.offset + i), result);
-  });
-  entries.push(
-    cursorEntry('Top', page.top, sortIndex(-1)),
-    cursorEntry('Bottom', page.bottom, sortIndex(page.offset + entries.length)),
-  );
+  const entries = timelineEntries(c, page);
   return ok(userTimeline([{ type: 'TimelineClearCache' }, addEntries(entries)]));
 }
 
@@ -281,6 +240,11 @@ const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   Followers: (c, v) => connections(c, v, 'followers'),
   Following: (c, v) => connections(c, v, 'following'),
   SearchTimeline: searchTimeline,
+  UserByRestId: (c, v) => {
+    const user = subject(c, v);
+    return 'id' in user ? ok({ data: { user: { result: xUser(user) } } }) : user;
+  },
+  ...LIST_OPERATIONS,
 };
 
 function control(req: SimRequest): SimResponse | null {

@@ -6,6 +6,7 @@ import { authorOf, editControl, replyCount, visibility } from '../corpus-queries
 import { escapeLegacy, layoutText, type LaidOutText } from '../text.ts';
 import { legacyDate } from '../wire/dates.ts';
 import { draftArticle } from '../wire/article.ts';
+import { unifiedCardJson } from '../wire/unified-card.ts';
 import { aspectRatio, mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from '../wire/media.ts';
 import type {
   XCardBinding,
@@ -143,6 +144,19 @@ function card(p: SimPost, lay: LaidOutText): XTweet['card'] | undefined {
       },
     };
   }
+  if (p.card?.kind === 'website') {
+    return {
+      rest_id: `card://${p.id}`,
+      legacy: {
+        name: 'unified_card',
+        url: `card://${p.id}`,
+        binding_values: [
+          binding('unified_card', { type: 'STRING', string_value: unifiedCardJson(p.card) }),
+          binding('card_url', { type: 'STRING', string_value: 'https://twitter.com' }),
+        ],
+      },
+    };
+  }
   if (p.card) {
     const tco = lay.urls.find((u) => u.expanded === p.card!.url)?.url ?? p.card.url;
     return {
@@ -234,7 +248,7 @@ export function xTweet(c: SimCorpus, p: SimPost, depth = 0): XTweet {
       ...(p.replyToId
         ? {
             in_reply_to_status_id_str: p.replyToId,
-            in_reply_to_screen_name: replyTarget(c, p),
+            ...(p.replyHandleHidden ? {} : { in_reply_to_screen_name: replyTarget(c, p) }),
             in_reply_to_user_id_str: c.posts.get(p.replyToId)?.authorId,
           }
         : {}),

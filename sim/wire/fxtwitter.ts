@@ -286,7 +286,7 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
       : null,
     lang: p.lang,
     replying_to:
-      parent && parentAuthor
+      parent && parentAuthor && !p.replyHandleHidden
         ? {
             screen_name: parentAuthor.handle,
             status: parent.id,
@@ -297,7 +297,8 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
     media,
     ...(quote ? { quote } : {}),
     source: p.source,
-    ...(p.card
+    // FxEmbed turns a unified card into media only; its destination is not passed on.
+    ...(p.card && p.card.kind !== 'website'
       ? {
           card: {
             url: p.card.url,

@@ -6,6 +6,7 @@ import { authorOf, editControl, isSupersededVersion, replyCount, visibility } fr
 import { escapeLegacy, layoutText, tcoFor, type LaidOutText } from '../text.ts';
 import { isoDate } from './dates.ts';
 import { aspectRatio, mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from './media.ts';
+import { unifiedCardJson } from './unified-card.ts';
 
 type Json = Record<string, unknown>;
 
@@ -86,6 +87,15 @@ function pollCard(p: SimPost): Json {
 
 function linkCard(p: SimPost, lay: LaidOutText): Json {
   const card = p.card!;
+  if (card.kind === 'website')
+    return {
+      name: 'unified_card',
+      url: `card://${p.id}`,
+      binding_values: {
+        unified_card: { string_value: unifiedCardJson(card), type: 'STRING' },
+        card_url: { scribe_key: 'card_url', string_value: 'https://twitter.com', type: 'STRING' },
+      },
+    };
   const tco = lay.urls.find((u) => u.expanded === card.url)?.url ?? tcoFor(`${p.id}:${card.url}`);
   const image = {
     image_value: { alt: card.imageAlt ?? '', height: card.imageHeight, width: card.imageWidth, url: card.imageUrl },
@@ -231,7 +241,7 @@ export function syndicationTweet(c: SimCorpus, p: SimPost): Json {
   if (parent) {
     const parentAuthor = authorOf(c, parent);
     Object.assign(body, {
-      in_reply_to_screen_name: parentAuthor.handle,
+      ...(p.replyHandleHidden ? {} : { in_reply_to_screen_name: parentAuthor.handle }),
       in_reply_to_status_id_str: parent.id,
       in_reply_to_user_id_str: parentAuthor.id,
     });

@@ -5,7 +5,7 @@ import type { PageCall } from '../domain/paging.ts';
 import type { Page } from '../domain/models.ts';
 import { Problem } from '../problems/problem.ts';
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
-import type { ProviderChain } from '../providers/chain.ts';
+import type { ProviderChain, RunOptions } from '../providers/chain.ts';
 import type { CallOptions, Capability, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
 
@@ -15,12 +15,12 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     capability: Capability,
     call: PageCall,
     fn: (p: Provider, c: CallOptions) => Promise<Page<T>>,
-    search = false,
+    run: AccountBacked = {},
   ): Promise<Sourced<Page<T>>> =>
     reader.read(
       `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
-      chargedOnlyIfServable(chain, capability, call, search),
-      () => chain.run(capability, fn, { only: call.provider, search }),
+      chargedOnlyIfServable(chain, capability, call, run),
+      () => chain.run(capability, fn, { only: call.provider, ...run }),
     );
   const req = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
 
@@ -49,7 +49,9 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     },
     async search(q, feed, call) {
       const cap: Capability = `search:${feed}`;
-      const got = await paged(`search:${feed}:${q}`, cap, call, (p, c) => p.search!(q, feed, req(call, c)), true);
+      const got = await paged(`search:${feed}:${q}`, cap, call, (p, c) => p.search!(q, feed, req(call, c)), {
+        search: true,
+      });
       const primary = chain.capable(cap)[0]?.name;
       if (!call.provider && primary && got.source !== primary && got.value.nextCursor) {
         got.value = { items: got.value.items };
@@ -57,8 +59,23 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       }
       return got;
     },
+    list(id, policy) {
+      return reader.read(`list:${id}`, chargedOnlyIfServable(chain, 'list', { policy }, LISTS), () =>
+        chain.run('list', (p, c) => p.getList!(id, c), LISTS),
+      );
+    },
+    listPosts(id, call) {
+      return paged(`list-posts:${id}`, 'listPosts', call, (p, c) => p.getListPosts!(id, req(call, c)), LISTS);
+    },
+    listMembers(id, call) {
+      return paged(`list-members:${id}`, 'listMembers', call, (p, c) => p.getListMembers!(id, req(call, c)), LISTS);
+    },
   };
 }
+
+/** How a read that needs logged-in sessions says it cannot be served now (search keeps its own 503 rules). */
+type AccountBacked = Pick<RunOptions, 'search' | 'unavailable'>;
+const LISTS: AccountBacked = { unavailable: 'list_unavailable' };
 
 /** Upstreams happily describe a protected account; the contract treats it as not public at all. */
 function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: string): Sourced<T> {
@@ -74,8 +91,8 @@ function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: st
 function chargedOnlyIfServable(
   chain: ProviderChain,
   capability: Capability,
-  call: PageCall,
-  search: boolean,
+  call: Pick<PageCall, 'provider' | 'policy'>,
+  run: AccountBacked,
 ): ReadPolicy {
   const charge = call.policy.beforeLive;
   if (!charge) return call.policy;
@@ -85,7 +102,7 @@ function chargedOnlyIfServable(
       if (!chain.capable(capability).some((p) => !call.provider || p.name === call.provider)) {
         await chain.run(capability, () => Promise.reject(new Error('no capable provider')), {
           only: call.provider,
-          search,
+          ...run,
         });
       }
       await charge();

@@ -1,4 +1,5 @@
-// `profile`, `followers`, `following` and `search`: one page, or with --all every page until nextCursor is absent.
+// `profile`, `followers`, `following`, `search`, `list` and `list-members`: one page, or with --all every page
+// until nextCursor is absent.
 import { CliError, EXIT } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
@@ -6,7 +7,7 @@ import type { Query } from './transport.ts';
 
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
-export type ListKind = 'profile' | 'followers' | 'following' | 'search';
+export type ListKind = 'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members';
 
 export interface ListFlags {
   limit?: number;
@@ -32,6 +33,11 @@ export interface ListTarget {
 /** A leading @ is what people type; the service wants the bare handle. */
 export function listTarget(kind: ListKind, subject: string): ListTarget {
   if (kind === 'search') return { path: '/api/v1/search', query: { q: subject } };
+  if (kind === 'list' || kind === 'list-members') {
+    // A pasted list URL (x.com/i/lists/<id>) works as well as the bare id.
+    const id = encodeURIComponent(/\/lists\/([0-9]+)/.exec(subject)?.[1] ?? subject);
+    return { path: `/api/v1/lists/${id}${kind === 'list' ? '' : '/members'}`, query: {} };
+  }
   const handle = encodeURIComponent(subject.replace(/^@/, ''));
   return { path: `/api/v1/profiles/${handle}${kind === 'profile' ? '' : `/${kind}`}`, query: {} };
 }

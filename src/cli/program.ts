@@ -43,7 +43,7 @@ function withConnection(cmd: Command): Command {
 export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Command {
   const program = new Command('threadmark')
     .description(
-      'Read public X posts, threads, profiles, follower lists and searches as Markdown, Obsidian notes, JSON or HTML.',
+      'Read public X posts, threads, profiles, follower lists, searches and X Lists as Markdown, Obsidian notes, JSON or HTML.',
     )
     .version(VERSION, '-V, --version')
     .exitOverride()
@@ -98,11 +98,14 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
       return withClient(flags, (c) => runRead(c, post, flags, io));
     });
 
+  const postsKey = (kind: ListKind) => (kind === 'profile' || kind === 'list' ? 'posts' : 'items');
   const lists: Array<[ListKind, string, string, string]> = [
     ['profile', '<handle>', 'a profile with its most recent original posts', 'account handle (a leading @ is dropped)'],
     ['followers', '<handle>', 'accounts that follow a profile', 'account handle (a leading @ is dropped)'],
     ['following', '<handle>', 'accounts a profile follows', 'account handle (a leading @ is dropped)'],
     ['search', '<query...>', 'search public posts and accounts', 'search terms (several words are joined with spaces)'],
+    ['list', '<id>', "an X List's latest posts", 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
+    ['list-members', '<id>', 'the accounts of an X List', 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
   ];
   for (const [kind, arg, description, argHelp] of lists) {
     const cmd = withConnection(
@@ -155,7 +158,7 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
       'after',
       `
 With --all, Markdown pages are concatenated without their "Continue →" links; JSON becomes one object whose
-${kind === 'profile' ? 'posts' : 'items'} hold every page's ${kind === 'profile' ? 'posts' : 'items'}, with "pages" counting the pages read.`,
+${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the pages read.`,
     );
     cmd.action((subject: string | string[], flags: ListFlags & ConnectionFlags) =>
       withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),

@@ -69,8 +69,13 @@ async function walk(
   const held = new Map(bundle.ancestors.map((p) => [p.id, p]));
   const used = new Set<string>();
   const up: Post[] = [];
+  // X sometimes leaves out the parent's handle and keeps its id: such a parent is read, and kept in the author's
+  // own chain only when it turns out to be theirs.
   const follows = (from: Post): boolean =>
-    scope === 'full' || from.replyTo?.handle.toLowerCase() === post.author.handle.toLowerCase();
+    scope === 'full' ||
+    from.replyTo?.handle === '' ||
+    from.replyTo?.handle.toLowerCase() === post.author.handle.toLowerCase();
+  const belongs = (parent: Post): boolean => scope === 'full' || sameAuthor(parent, post);
   const done = (end: ChainEnd, settled = true): AncestorChain => ({ posts: up.reverse(), end, settled });
 
   let cur = post;
@@ -88,6 +93,7 @@ async function walk(
     const fromBundle = held.get(parentId);
     // A single-post source's parent carries no reply fields of its own; re-read it to learn where it leads.
     if (fromBundle && (bundle.threadAvailable || fromBundle.replyTo)) {
+      if (!belongs(fromBundle)) return done('root');
       used.add(parentId);
       up.push(fromBundle);
       cur = fromBundle;
@@ -97,6 +103,7 @@ async function walk(
     reads++;
     try {
       const got = await source.post(parentId, policy, budget);
+      if (!belongs(got.value)) return done('root');
       used.add(parentId);
       up.push(got.value);
       cur = got.value;

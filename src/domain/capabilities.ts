@@ -15,4 +15,10 @@ export type Capability =
   | 'timeline'
   | 'followers'
   | 'following'
-  | `search:${SearchFeed}`;
+  | `search:${SearchFeed}`
+  /** An X List's name, description, owner and member count. */
+  | 'list'
+  /** The latest posts of an X List's members. */
+  | 'listPosts'
+  /** The accounts an X List holds. */
+  | 'listMembers';

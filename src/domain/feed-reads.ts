@@ -3,7 +3,8 @@
 import type { SearchFeed } from './capabilities.ts';
 import { mergePosts, selectPosts, type FeedKind } from './feeds.ts';
 import type { ListSource } from './lists.ts';
-import type { Author, Post } from './models.ts';
+import type { Author, CuratedList, Post } from './models.ts';
+import { assertListId } from './curated-lists.ts';
 import { DEFAULT_LIMIT } from './paging.ts';
 import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
 import { isProblem } from '../problems/problem.ts';
@@ -112,4 +113,23 @@ export async function readSearchFeed(
   all.add(got);
   // Search order (top is not chronological) is kept; only a merge re-sorts.
   return all.read(got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])));
+}
+
+/** An X List's feed: the list itself and its latest page of posts, read alongside (the list decides a 404). */
+export async function readListFeed(
+  lists: ListSource,
+  input: { id: string },
+  policy: ReadPolicy,
+): Promise<FeedRead & { list: CuratedList }> {
+  assertListId(input.id);
+  const [list, page] = await Promise.allSettled([
+    lists.list(input.id, policy),
+    lists.listPosts(input.id, { count: DEFAULT_LIMIT, policy }),
+  ]);
+  if (list.status === 'rejected') throw list.reason;
+  if (page.status === 'rejected') throw page.reason;
+  const all = new Provenance();
+  all.add(list.value);
+  all.add(page.value);
+  return { ...all.read(page.value.value.items), list: list.value.value };
 }

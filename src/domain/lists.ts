@@ -1,13 +1,13 @@
 // The list sources the use cases read through (the cache and the provider chain stand behind them, see
 // app/list-source.ts), and what every list use case is handed.
-import type { Author, Page, Post } from './models.ts';
+import type { Author, CuratedList, Page, Post } from './models.ts';
 import type { ReadPolicy, Sourced } from './sourced.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';
 import type { CursorCodec, PageCall, PageInput } from './paging.ts';
 import type { ReadWindow } from './reads.ts';
 
 /** The list reads, as the browse routes name them. */
-export type ListResource = 'profile' | 'followers' | 'following' | 'search';
+export type ListResource = 'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members';
 
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;
@@ -16,6 +16,10 @@ export interface ListSource {
   timeline(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;
   connections(kind: 'followers' | 'following', handle: string, call: PageCall): Promise<Sourced<Page<Author>>>;
   search(q: string, feed: SearchFeed, call: PageCall): Promise<Sourced<Page<SearchItem>>>;
+  /** An X List by its numeric id (a private one is not_found). */
+  list(id: string, policy: ReadPolicy): Promise<Sourced<CuratedList>>;
+  listPosts(id: string, call: PageCall): Promise<Sourced<Page<Post>>>;
+  listMembers(id: string, call: PageCall): Promise<Sourced<Page<Author>>>;
 }
 
 /** The sources of a paged use case: the lists, and the codec that seals and opens our cursors. */

@@ -188,6 +188,17 @@ export interface ConversationBundle {
   notes?: string[];
 }
 
+/** An X List: a timeline curated by its owner from its members' posts. */
+export interface CuratedList {
+  id: string;
+  name: string;
+  description?: string;
+  owner: Author;
+  members?: number;
+  subscribers?: number;
+  createdAt?: string;
+}
+
 /** One page of a list, with the provider's (still raw) cursor for the next page. */
 export interface Page<T> {
   items: T[];

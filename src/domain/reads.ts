@@ -1,5 +1,5 @@
 // Results of the use cases, as handed to the renderers.
-import type { Author, Post, ReplyNode } from './models.ts';
+import type { Author, CuratedList, Post, ReplyNode } from './models.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';
 
 export type ThreadOption = 'off' | 'full' | 'conversation' | number;
@@ -82,6 +82,18 @@ export interface SearchRead extends ListMeta {
   feed: SearchFeed;
   window?: ReadWindow;
   items: SearchItem[];
+}
+
+/** A page of an X List's latest posts (members' posts, replies and reposts included, as X shows them). */
+export interface ListPostsRead extends ListMeta {
+  list: CuratedList;
+  posts: Post[];
+}
+
+/** A page of the accounts an X List holds. */
+export interface ListMembersRead extends ListMeta {
+  list: CuratedList;
+  items: Author[];
 }
 
 export interface RenderContext {

@@ -148,21 +148,26 @@ export class Guards {
 
   /**
    * The read policy of one request. Keyed callers never touch the shared cache, so every live upstream read they
-   * cause is charged to their live-key budget. Account-backed search feeds charge account-ip or account-key per
-   * upstream page (a page=N walk is N pages of an X session's window). `search` lookups and `nocache` reads also
-   * charge the live-lookup quota (search-ip or search-key) once per request, on its first live read.
+   * cause is charged to their live-key budget. Account-backed reads (search feeds, X Lists) charge account-ip or
+   * account-key per upstream page (a page=N walk is N pages of an X session's window). `search` lookups and
+   * `nocache` reads also charge the live-lookup quota (search-ip or search-key) once per request, on its first
+   * live read.
    */
-  policy(req: FastifyRequest, opts: { nocache: boolean; search?: 'plain' | 'account' }): ReadPolicy {
+  policy(
+    req: FastifyRequest,
+    opts: { nocache: boolean; search?: 'plain' | 'account'; accountBacked?: boolean },
+  ): ReadPolicy {
     const key = keyStateOf(req);
     const keyed = key.status === 'valid' && key.id !== undefined;
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
     const lookup = opts.search !== undefined || opts.nocache;
-    if (!lookup && !keyed)
+    const account = opts.search === 'account' || opts.accountBacked === true;
+    if (!lookup && !keyed && !account)
       return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
     const partition = keyed ? key.id! : this.partition(req);
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);
-    if (opts.search === 'account')
+    if (account)
       perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
     const once: Array<[Policy | FixedPolicyName, string]> = lookup
       ? [[keyed ? 'search-key' : 'search-ip', partition]]

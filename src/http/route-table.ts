@@ -5,6 +5,7 @@ import { postRoutes } from './routes/posts.ts';
 import { profileRoutes } from './routes/profiles.ts';
 import { exportRoutes } from './routes/export.ts';
 import { userRoutes } from './routes/users.ts';
+import { curatedListRoutes } from './routes/curated-lists.ts';
 import { searchRoutes } from './routes/search.ts';
 import { feedRoutes } from './routes/feeds.ts';
 import { browseRoutes } from './routes/browse.ts';
@@ -19,6 +20,7 @@ function assemble(): readonly RouteDef[] {
     ...profileRoutes,
     ...exportRoutes,
     ...userRoutes,
+    ...curatedListRoutes,
     ...searchRoutes,
     ...browseRoutes,
     ...feedRoutes,

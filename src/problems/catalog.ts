@@ -45,6 +45,11 @@ export const CATALOG = {
     title: 'Invalid account id',
     resolution: 'Use the numeric account id (1-20 digits), e.g. /i/user/783214.',
   },
+  invalid_list_id: {
+    status: 400,
+    title: 'Invalid list id',
+    resolution: 'Use the numeric id of an X List (digits only), e.g. /i/lists/1900000000000090001.',
+  },
   invalid_handle: {
     status: 400,
     title: 'Invalid handle',
@@ -116,6 +121,12 @@ export const CATALOG = {
     status: 503,
     title: 'Search temporarily unavailable',
     resolution: 'Wait Retry-After seconds; the photos, videos and users feeds need configured sessions.',
+  },
+  list_unavailable: {
+    status: 503,
+    title: 'Lists temporarily unavailable',
+    resolution:
+      'Wait Retry-After seconds; X Lists are read with logged-in sessions, which the deployment must have configured.',
   },
   admin_unconfigured: {
     status: 503,

@@ -22,6 +22,11 @@ export interface ChainOptions {
 export interface RunOptions {
   /** Search routes answer 503 (with Retry-After) instead of 502 when every provider fails. */
   search?: boolean;
+  /**
+   * Account-backed reads other than search (X Lists): the problem to answer, 503 with Retry-After, when no
+   * provider can serve the capability for want of a usable session. Other failures keep their usual codes.
+   */
+  unavailable?: 'list_unavailable';
   /** Restrict the run to one named provider, e.g. to continue with the provider that issued a cursor. */
   only?: string;
   /** The caller's signal: once aborted, the abort is re-thrown instead of trying further providers. */
@@ -68,7 +73,8 @@ export interface ProviderHealth {
  *   reported as `<provider>_error`, the catalog has no `_unavailable` code); several give
  *   `all_providers_failed` with each provider's failure in the detail and in `extensions.failures`.
  *   On search, failures that are all `unavailable` (no usable session) give `search_unavailable`.
- * - No capable provider at all: `upstream_error`, or `search_unavailable` for search.
+ * - No capable provider at all: `upstream_error`, or `search_unavailable` for search (`opts.unavailable` for the
+ *   other account-backed reads; so too when every failure was `unavailable`).
  * - Providers whose circuit is open are skipped (one half-open trial at a time); when all are skipped the
  *   read fails at once with their last failure kinds. There is one circuit per provider and capability, so
  *   failing searches never switch off a provider's post reads.
@@ -276,16 +282,18 @@ export class ProviderChain {
     const detail = opts.only
       ? `Provider ${opts.only} cannot serve ${capability} right now.`
       : `No configured provider can serve ${capability}.`;
-    if (opts.search) {
-      // A provider that has the capability back after a known wait (X sessions parked until their reset).
-      const waits = this.providers
-        .filter((p) => !opts.only || p.name === opts.only)
-        .map((p) => p.retryAfterS?.(capability))
-        .filter((s): s is number => typeof s === 'number' && s > 0);
-      const retryAfter = waits.length > 0 ? Math.min(...waits) : DEFAULT_SEARCH_RETRY_AFTER_S;
+    // A provider that has the capability back after a known wait (X sessions parked until their reset).
+    const code = opts.search ? 'search_unavailable' : opts.unavailable;
+    if (code) {
+      const wait = this.soonestWait(capability, opts);
+      const retryAfter = wait ?? DEFAULT_SEARCH_RETRY_AFTER_S;
       const why =
-        waits.length > 0 ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.` : '';
-      throw new Problem('search_unavailable', `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
+        wait !== undefined
+          ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.`
+          : opts.search
+            ? ''
+            : ' It is read with logged-in sessions, and the deployment has none configured.';
+      throw new Problem(code, `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
     }
     // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.
     const parked = this.providers
@@ -306,6 +314,15 @@ export class ProviderChain {
     throw new Problem('upstream_error', detail);
   }
 
+  /** Seconds until a provider that lacks `capability` only for now has it back, the soonest of them. */
+  private soonestWait(capability: Capability, opts: RunOptions): number | undefined {
+    const waits = this.providers
+      .filter((p) => !opts.only || p.name === opts.only)
+      .map((p) => p.retryAfterS?.(capability))
+      .filter((s): s is number => typeof s === 'number' && s > 0);
+    return waits.length > 0 ? Math.min(...waits) : undefined;
+  }
+
   private allFailed(failures: Failure[], notes: string[], opts: RunOptions): never {
     const search = !!opts.search;
     const waits = failures.map((f) => f.retryAfterS).filter((s): s is number => typeof s === 'number');
@@ -322,6 +339,12 @@ export class ProviderChain {
         headers,
         extensions,
         search,
+      });
+    }
+    if (opts.unavailable && failures.every((f) => f.kind === 'unavailable')) {
+      throw new Problem(opts.unavailable, `${failures.map(describe).join('; ')}.${note}`, {
+        headers: { 'Retry-After': String(retryAfter ?? DEFAULT_SEARCH_RETRY_AFTER_S) },
+        extensions,
       });
     }
     // Nothing failed, the capable providers only had no usable session: a wait, not an upstream failure.

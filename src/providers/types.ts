@@ -1,4 +1,4 @@
-import type { Author, ConversationBundle, Page, Post } from '../domain/models.ts';
+import type { Author, ConversationBundle, CuratedList, Page, Post } from '../domain/models.ts';
 import type { Capability, SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { Deadline } from './deadline.ts';
 
@@ -40,6 +40,10 @@ export interface Provider {
   getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;
   getFollowing?(handle: string, req: PageRequest): Promise<Page<Author>>;
   search?(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>>;
+  getList?(id: string, opts: CallOptions): Promise<CuratedList>;
+  /** An X List's latest posts, newest first. */
+  getListPosts?(id: string, req: PageRequest): Promise<Page<Post>>;
+  getListMembers?(id: string, req: PageRequest): Promise<Page<Author>>;
   /**
    * For a provider that lacks `capability` only for now (every session parked): seconds until it has it
    * again. Undefined when it cannot say (e.g. no sessions configured at all).

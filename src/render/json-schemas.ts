@@ -65,13 +65,20 @@ const metrics = z.looseObject({
   bookmarks: count.optional(),
 });
 
-const card = z.looseObject({
-  url: z.string(),
-  title: z.string().optional(),
-  domain: z.string().optional(),
-  description: z.string().optional(),
-  imageUrl: z.string().optional(),
-});
+const card = z
+  .looseObject({
+    url: z
+      .string()
+      .describe(
+        'Where the card leads: the expanded link, a broadcast or Space page, or for an app/website card the ' +
+          'destination named in the card itself (never the https://twitter.com placeholder X puts in its URL).',
+      ),
+    title: z.string().optional(),
+    domain: z.string().optional(),
+    description: z.string().optional(),
+    imageUrl: z.string().optional(),
+  })
+  .describe('Link preview of a summary, large-image, player, broadcast, Space or app/website card.');
 
 const article = z.looseObject({
   id: z.string().optional(),
@@ -117,7 +124,13 @@ export const postSchema = z
     metrics,
     lang: z.string().optional(),
     source: z.string().optional(),
-    replyTo: z.looseObject({ id: z.string().optional(), handle: z.string() }).optional(),
+    replyTo: z
+      .looseObject({ id: z.string().optional(), handle: z.string() })
+      .describe(
+        'The post this one answers. `handle` is empty when X left out the parent author and kept only its id; ' +
+          'the Markdown then reads "Replying to a post" with a link to it.',
+      )
+      .optional(),
     conversationId: z.string().optional(),
     communityNote: z.string().optional(),
     sensitive: z.boolean().optional(),
@@ -219,6 +232,34 @@ export const searchJsonSchema = z.looseObject({
   feed: z.enum(['latest', 'top', 'photos', 'videos', 'users']),
   window: readWindow,
   items: z.array(searchItem),
+  ...paging,
+});
+
+const curatedListSchema = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    owner: authorSchema,
+    members: count.optional(),
+    subscribers: count.optional(),
+    createdAt: isoTime.optional(),
+  })
+  .describe('An X List: a timeline its owner curates from its members.');
+
+export const listPostsJsonSchema = z.looseObject({
+  ...provenance,
+  list: curatedListSchema,
+  posts: z
+    .array(postSchema)
+    .describe("The latest posts of the list's members, newest first (replies and reposts included, as X shows them)."),
+  ...paging,
+});
+
+export const listMembersJsonSchema = z.looseObject({
+  ...provenance,
+  list: curatedListSchema,
+  items: z.array(authorSchema).describe('The accounts the list holds.'),
   ...paging,
 });
 

@@ -1,7 +1,16 @@
 // JSON envelopes: the rendered Markdown next to the structured data it was made from. Absent values stay
 // absent (JSON.stringify drops undefined); no nulls are introduced here.
-import type { Author, Post, ReplyNode } from '../domain/models.ts';
-import type { ConnectionsRead, ListMeta, PostRead, ProfileRead, ReadWindow, SearchRead } from '../domain/reads.ts';
+import type { Author, CuratedList, Post, ReplyNode } from '../domain/models.ts';
+import type {
+  ConnectionsRead,
+  ListMembersRead,
+  ListMeta,
+  ListPostsRead,
+  PostRead,
+  ProfileRead,
+  ReadWindow,
+  SearchRead,
+} from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
 
 export interface PostJson {
@@ -47,6 +56,16 @@ export interface SearchJson extends ListEnvelope {
   feed: SearchFeed;
   window?: ReadWindow;
   items: SearchItem[];
+}
+
+export interface ListPostsJson extends ListEnvelope {
+  list: CuratedList;
+  posts: Post[];
+}
+
+export interface ListMembersJson extends ListEnvelope {
+  list: CuratedList;
+  items: Author[];
 }
 
 export function postJson(read: PostRead, markdown: string): PostJson {
@@ -100,4 +119,12 @@ export function searchJson(read: SearchRead, markdown: string): SearchJson {
     items: read.items,
     ...paging(read),
   };
+}
+
+export function listPostsJson(read: ListPostsRead, markdown: string): ListPostsJson {
+  return { markdown, list: read.list, posts: read.posts, ...paging(read) };
+}
+
+export function listMembersJson(read: ListMembersRead, markdown: string): ListMembersJson {
+  return { markdown, list: read.list, items: read.items, ...paging(read) };
 }

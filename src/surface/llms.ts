@@ -9,9 +9,11 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
   const routeLines = (surface: string) =>
     routes
       .filter((r) => r.decl.surface === surface)
-      .map(
-        ({ decl }) =>
-          `- [GET ${decl.path}](${exampleUrl(decl, baseUrl)}): ${decl.summary}${decl.mcpTool ? ` (MCP tool \`${decl.mcpTool}\`)` : ''}`,
+      .map(({ decl }) =>
+        // Permalinks are the platform's own URL shapes: the path says enough, and the guide must stay short.
+        surface === 'permalink'
+          ? `- GET ${decl.path}: ${decl.summary.replace(/ \(permalink[^)]*\)$/, '')}`
+          : `- [GET ${decl.path}](${exampleUrl(decl, baseUrl)}): ${decl.summary}${decl.mcpTool ? ` (MCP tool \`${decl.mcpTool}\`)` : ''}`,
       );
   const tools = routes.flatMap((r) => (r.decl.mcpTool ? [`\`${r.decl.mcpTool}\``] : []));
   return [
@@ -30,6 +32,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     `- Exports: ${link('/api/v1/profiles/jack/posts')}?max_posts=1000 (1-5000; since, until, with_replies, with_reposts as on the profile) streams NDJSON, one post object per line as pages are read, ending with {"type":"end","reason":"max_posts|window|end_of_timeline|upstream_error|rate_limited|time_limit","posts":N,"cursor":"…"}; send \`cursor\` back with the same options to continue. \`format=json\` gives one document {posts, end}. Exports have their own allowance (export-ip 5 per 15 min; export-key 30).`,
     `- Followers / following: ${link('/jack/followers')}, ${link('/jack/following')}.`,
     `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users.`,
+    `- X Lists: ${link('/i/lists/<id>')} (latest posts of the members), /members (accounts), /rss; account-backed, so 503 \`list_unavailable\` when the deployment has no X session.`,
     '- Output: compact Markdown by default; `full=true` adds metrics and timestamps; `format=json` gives JSON with the Markdown inside; `format=obsidian` (posts only) gives an Obsidian note.',
     '- Context budget: `budget=<characters>` (500-200000) on the posts, profile, followers, following and search routes, every MCP tool and the CLI (`--budget`) bounds the Markdown. Lowest-ranked replies give way first, then further replies, then the oldest earlier posts, then trailing posts or list items; never the requested post, never a post cut mid-text. What was left out is in `X-Warnings` and a closing `*Budget: left out …*` line linking to the unbudgeted read; JSON holds only what the Markdown kept. If even the smallest answer does not fit, 400 `invalid_budget` says how many characters it needs.',
     '- Polling for what is new: keep the newest post id you have and pass it as `since_id` (profile, search, feeds, the matching tools and CLI commands): only newer posts come back, newest first, and an empty page means nothing is new. A page that reaches `since_id` has no `nextCursor`.',

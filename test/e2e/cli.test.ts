@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
+import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -215,6 +216,46 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
 
   test('a missing post is exit 3', async () => {
     assertProblem(await srv('read', `${HANDLES.bob}/status/${IDS.unknown}`), 3, 'not_found');
+  });
+});
+
+describe('X Lists (server mode, the service holding an X session)', () => {
+  let stack: Stack;
+  before(async () => {
+    const sessions = join(dir, 'list-sessions.jsonl');
+    writeFileSync(sessions, JSON.stringify({ username: 'cli', auth_token: 'cli_list_tok', ct0: 'cli_ct0' }) + '\n');
+    stack = await startStack({ THREADMARK_PROVIDERS: 'fxtwitter,syndication,x', THREADMARK_X_SESSIONS: sessions });
+  });
+  after(() => stack.close());
+  const srv = (...args: string[]) => run([...args, '--server', stack.url]);
+
+  test('list <id> prints the list and its latest posts as Markdown; a pasted list URL works too', async () => {
+    const r = await srv('list', LIST_IDS.caching, '--limit', '3');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^# Caching people\n/);
+    assert.match(r.stdout, /Page 1 · 3 posts/);
+    assert.match(
+      r.stdout,
+      /\[Continue →\]\(http:\/\/threadmark\.test\/api\/v1\/lists\/1900000000000090001\?limit=3&cursor=/,
+    );
+    const byUrl = await srv('list', `https://x.com/i/lists/${LIST_IDS.caching}`, '--limit', '3', '--format', 'json');
+    assert.equal(byUrl.code, 0, byUrl.stderr);
+    assert.equal(JSON.parse(byUrl.stdout).list.id, LIST_IDS.caching);
+  });
+
+  test('list-members --all --format json: every member once, one progress line per page', async () => {
+    const r = await srv('list-members', LIST_IDS.caching, '--all', '--format', 'json');
+    assert.equal(r.code, 0, r.stderr);
+    const body = JSON.parse(r.stdout);
+    assert.equal(body.items.length, CACHING_LIST_MEMBERS);
+    assert.equal(body.list.name, 'Caching people');
+    assert.equal(body.pages, 3);
+    assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^threadmark: page 3: 5 items, 45 in all, done$/);
+  });
+
+  test('a bad list id is bad usage (exit 2); a private list is not found (exit 3)', async () => {
+    assertProblem(await srv('list', 'abc'), 2, 'invalid_list_id');
+    assertProblem(await srv('list-members', LIST_IDS.private), 3, 'not_found');
   });
 });
 

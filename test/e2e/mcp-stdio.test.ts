@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
+import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
 import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
 
@@ -23,6 +24,10 @@ let sim: Simulator;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'threadmark-mcp-'));
+  writeFileSync(
+    join(dir, 'sessions.jsonl'),
+    JSON.stringify({ username: 'm', auth_token: 'stdio_tok', ct0: 'c' }) + '\n',
+  );
   sim = await startSimulator({ host: '127.0.0.1', port: 0 });
 });
 after(async () => {
@@ -36,6 +41,9 @@ function inProcessEnv(extra: Record<string, string> = {}): Record<string, string
     ...upstreamEnv(sim),
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     LOG_LEVEL: 'silent',
+    // X Lists need the account-backed provider; last in the chain, so every other read is served as before.
+    THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
+    THREADMARK_X_SESSIONS: join(dir, 'sessions.jsonl'),
     ...extra,
   };
 }
@@ -78,6 +86,8 @@ const CALLS: Record<string, Record<string, unknown>> = {
   list_followers: { handle: HANDLES.big, limit: 3 },
   list_following: { handle: HANDLES.big, limit: 3 },
   search: { q: SEARCH_TERMS.caching },
+  list_posts: { id: LIST_IDS.caching, limit: 3 },
+  list_members: { id: LIST_IDS.pair },
 };
 
 describe('threadmark mcp, in-process (no service running)', () => {

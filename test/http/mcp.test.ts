@@ -5,6 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
+import { LIST_IDS } from '../../sim/corpus-lists.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
@@ -17,13 +21,19 @@ async function connect(headers: Record<string, string> = {}): Promise<Client> {
   return c;
 }
 
+// X Lists are account-backed: the x provider (last, so every other read is served as before) with one session.
+const sessionsDir = mkdtempSync(join(tmpdir(), 'threadmark-mcp-'));
+const sessions = join(sessionsDir, 'sessions.jsonl');
+writeFileSync(sessions, JSON.stringify({ username: 'mcp', auth_token: 'mcp_tok', ct0: 'mcp_ct0' }) + '\n');
+
 before(async () => {
-  s = await startStack();
+  s = await startStack({ THREADMARK_PROVIDERS: 'fxtwitter,syndication,x', THREADMARK_X_SESSIONS: sessions });
   client = await connect();
 });
 after(async () => {
   await client?.close();
   await s?.close();
+  rmSync(sessionsDir, { recursive: true, force: true });
 });
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }> };
@@ -107,6 +117,8 @@ describe('structured results over HTTP', () => {
       list_followers: { handle: HANDLES.big, limit: 5 },
       list_following: { handle: HANDLES.big, limit: 5 },
       search: { q: SEARCH_TERMS.caching },
+      list_posts: { id: LIST_IDS.caching, limit: 3 },
+      list_members: { id: LIST_IDS.caching, limit: 3 },
     };
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(args).sort());
     for (const t of tools) {

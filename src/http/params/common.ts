@@ -8,6 +8,8 @@ export { HANDLE_RE };
 export const STATUS_ID_RE = /^[0-9]+$/;
 /** Longest id a `since_id` filter takes (ids beyond the platform's range simply filter nothing). */
 export const MAX_ID_DIGITS = 25;
+/** X List ids: digits (one beyond the snowflake range is a 404, like a status id). */
+export const LIST_ID_RE = /^[0-9]+$/;
 /** Numeric account ids (rest_id) are 64-bit: at most 20 digits. */
 export const ACCOUNT_ID_RE = /^[0-9]{1,20}$/;
 

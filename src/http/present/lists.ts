@@ -1,7 +1,14 @@
 // List representations and the browse routes' 200 headers.
 import { encodePart } from '../../domain/links.ts';
 import { isHandle } from '../../domain/handles.ts';
-import type { ConnectionsRead, ProfileRead, SearchRead, RenderContext } from '../../domain/reads.ts';
+import type {
+  ConnectionsRead,
+  ListMembersRead,
+  ListPostsRead,
+  ProfileRead,
+  SearchRead,
+  RenderContext,
+} from '../../domain/reads.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
 import type { ListResource as BrowseResource } from '../../domain/lists.ts';
 import type { Rendered } from '../rendered.ts';
@@ -10,7 +17,8 @@ import { renderProfileMarkdown } from '../../render/markdown/profile.ts';
 import { renderConnectionsMarkdown } from '../../render/markdown/connections.ts';
 import { renderSearchMarkdown } from '../../render/markdown/search.ts';
 import { renderRecoveryMarkdown } from '../../render/markdown/recovery.ts';
-import { connectionsJson, profileJson, searchJson } from '../../render/json.ts';
+import { renderListMembersMarkdown, renderListPostsMarkdown } from '../../render/markdown/curated-list.ts';
+import { connectionsJson, listMembersJson, listPostsJson, profileJson, searchJson } from '../../render/json.ts';
 import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
 import { profilePreview } from '../../render/link-preview.ts';
 import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
@@ -22,7 +30,9 @@ import { docsUrlFor } from '../problem-reply.ts';
 export type ListRead =
   | { resource: 'profile'; read: ProfileRead }
   | { resource: 'followers' | 'following'; read: ConnectionsRead }
-  | { resource: 'search'; read: SearchRead };
+  | { resource: 'search'; read: SearchRead }
+  | { resource: 'list'; read: ListPostsRead }
+  | { resource: 'list-members'; read: ListMembersRead };
 
 export interface ListPresentContext {
   baseUrl: string;
@@ -41,6 +51,10 @@ function markdownOf(l: ListRead, ctx: RenderContext): string {
       return renderProfileMarkdown(l.read, ctx);
     case 'search':
       return renderSearchMarkdown(l.read, ctx);
+    case 'list':
+      return renderListPostsMarkdown(l.read, ctx);
+    case 'list-members':
+      return renderListMembersMarkdown(l.read, ctx);
     default:
       return renderConnectionsMarkdown(l.read, ctx);
   }
@@ -52,13 +66,17 @@ function jsonOf(l: ListRead, markdown: string): unknown {
       return profileJson(l.read, markdown);
     case 'search':
       return searchJson(l.read, markdown);
+    case 'list':
+      return listPostsJson(l.read, markdown);
+    case 'list-members':
+      return listMembersJson(l.read, markdown);
     default:
       return connectionsJson(l.read, markdown);
   }
 }
 
 function resultCount(l: ListRead): number {
-  return l.resource === 'profile' ? l.read.posts.length : l.read.items.length;
+  return l.resource === 'profile' || l.resource === 'list' ? l.read.posts.length : l.read.items.length;
 }
 
 /** The first `n` posts or items of the page. */
@@ -66,6 +84,10 @@ function firstOf(l: ListRead, n: number): ListRead {
   switch (l.resource) {
     case 'profile':
       return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
+    case 'list':
+      return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
+    case 'list-members':
+      return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
     case 'search':
       return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
     default:
@@ -78,6 +100,8 @@ const NOUNS: Record<ListRead['resource'], [string, string]> = {
   followers: ['account', 'accounts'],
   following: ['account', 'accounts'],
   search: ['result', 'results'],
+  list: ['post', 'posts'],
+  'list-members': ['account', 'accounts'],
 };
 
 /** The page as a document; under a budget, cut to the leading items that fit, with the warning naming the rest. */
@@ -108,6 +132,14 @@ export function browseCacheControl(keyed: boolean, ttlS: number, cache?: CacheSt
 
 /** A profile page names its permalink and, for embedding consumers, its oEmbed document (as post pages do). */
 function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'> {
+  if (l.resource === 'list') {
+    const page = `${baseUrl}/i/lists/${encodePart(l.read.list.id)}`;
+    return {
+      baseUrl,
+      canonicalUrl: page,
+      feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `${l.read.list.name}: latest posts` }],
+    };
+  }
   // Feeds and permalinks are addressed by handle: an upstream handle that is not one gets none of them.
   if (l.resource !== 'profile' || !isHandle(l.read.profile.handle)) return { baseUrl };
   const permalink = `${baseUrl}/${l.read.profile.handle}`;

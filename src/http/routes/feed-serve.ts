@@ -1,7 +1,7 @@
 // Feed routes' presentation: the feed use cases (domain/feed-reads.ts) give the posts and their provenance;
 // this builds the entries, the feed metadata and the conditional response.
 import { groupThreads, type FeedDoc, type FeedKind, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
-import { readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
+import { readListFeed, readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
 import type { Post } from '../../domain/models.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import { searchCharge } from '../../domain/search.ts';
@@ -125,6 +125,27 @@ export async function serveSearchFeed(
       description: `Posts on X matching “${q}” (${feed}).`,
       homeUrl: `${config.baseUrl}/search?${qs.toString()}`,
       authors: [],
+    },
+    read,
+    opts,
+  );
+}
+
+/** An X List's latest posts as a feed; account-backed, so live reads are charged to the account pool. */
+export async function serveListFeed(ctx: HandlerContext, id: string, opts: FeedOptions): Promise<Rendered> {
+  const { config, guards } = ctx.services;
+  const policy = guards.policy(ctx.req, { nocache: opts.nocache, accountBacked: true });
+  const read = await readListFeed(ctx.services.lists, { id }, policy);
+  const { list } = read;
+  const owner = feedPerson(list.owner, config.baseUrl);
+  const about = list.description?.replace(/\s+/g, ' ').trim();
+  return respond(
+    ctx,
+    {
+      title: `${list.name} (X List by @${list.owner.handle})`,
+      description: about || `Latest posts of the X List “${list.name}”.`,
+      homeUrl: `${config.baseUrl}/i/lists/${encodeURIComponent(list.id)}`,
+      authors: [owner],
     },
     read,
     opts,

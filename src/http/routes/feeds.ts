@@ -1,4 +1,4 @@
-// Feeds: RSS on the Nitter-shaped permalinks (/{handle}/rss, /{a,b}/rss, /search/rss) and RSS, Atom or
+// Feeds: RSS on the Nitter-shaped permalinks (/{handle}/rss, /{a,b}/rss, /search/rss, /i/lists/{id}/rss) and RSS, Atom or
 // JSON Feed on the versioned surface. Fixed-media routes: `type` (or the path) picks the format, not Accept.
 import { z } from 'zod';
 import {
@@ -14,7 +14,8 @@ import type { CatalogCode } from '../../problems/catalog.ts';
 import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
-import { serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
+import { serveListFeed, serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
+import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery } from '../../domain/search.ts';
 
 function splitHandles(raw: string): string[] {
@@ -256,4 +257,71 @@ const permalinkSearchFeed = defineRoute(permalinkSearchFeedDecl, (ctx) =>
   searchFeed(ctx, permalinkSearchFeedDecl.path),
 );
 
-export const feedRoutes: RouteDef[] = [v1ProfileFeed, v1SearchFeed, ...permalinkProfileFeeds, permalinkSearchFeed];
+const listFeedQuery = z.object({
+  type: typeParam,
+  threads: threadsParam,
+  nocache: nocacheParam,
+  since_id: sinceIdParam,
+});
+const permalinkListFeedQuery = listFeedQuery.omit({ type: true });
+const LIST_FEED_ERRORS: CatalogCode[] = [
+  ...CURATED_LIST_ERRORS,
+  'invalid_since_id',
+  'invalid_feed_option',
+  'invalid_flag',
+  'invalid_key',
+  'not_found',
+  'upstream_error',
+];
+
+function listFeedDecl<Q extends typeof permalinkListFeedQuery>(
+  surface: 'v1' | 'permalink',
+  query: Q,
+): RouteDecl<Q, typeof listIdParams> {
+  const v1 = surface === 'v1';
+  return {
+    operationId: v1 ? 'listFeed' : 'listFeedPermalink',
+    path: v1 ? '/api/v1/lists/{id}/feed' : '/i/lists/{id}/rss',
+    surface,
+    summary: v1
+      ? "Feed of an X List's latest posts (RSS, Atom or JSON Feed)"
+      : "RSS feed of an X List's latest posts (permalink)",
+    description:
+      "The latest posts of the list's members, newest first, one item per post (or per self-thread with threads=grouped)." +
+      (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
+      ACCOUNT_BACKED_NOTE +
+      POLLING,
+    tags: [v1 ? 'feeds' : 'permalinks'],
+    params: listIdParams,
+    query,
+    representations: [],
+    keyAware: true,
+    errors: LIST_FEED_ERRORS,
+    fixed: v1 ? ANY_TYPE : RSS_ONLY,
+  };
+}
+
+const v1ListFeedDecl = listFeedDecl('v1', listFeedQuery);
+const v1ListFeed = defineRoute(v1ListFeedDecl, (ctx) => {
+  const type = ctx.query.type ?? 'rss';
+  const { id } = ctx.params;
+  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/lists/${id}/feed`, {
+    type,
+    threads: ctx.query.threads,
+  });
+  return serveListFeed(ctx, id, options(ctx.query, type, self));
+});
+const permalinkListFeed = defineRoute(listFeedDecl('permalink', permalinkListFeedQuery), (ctx) => {
+  const { id } = ctx.params;
+  const self = withQuery(`${ctx.services.config.baseUrl}/i/lists/${id}/rss`, { threads: ctx.query.threads });
+  return serveListFeed(ctx, id, options(ctx.query, 'rss', self));
+});
+
+export const feedRoutes: RouteDef[] = [
+  v1ProfileFeed,
+  v1SearchFeed,
+  v1ListFeed,
+  ...permalinkProfileFeeds,
+  permalinkSearchFeed,
+  permalinkListFeed,
+];

@@ -18,6 +18,8 @@ export interface ListPlan {
   keep?: Record<string, string | undefined>;
   /** Search lookups are charged on every live call; account-backed feeds also against the account pool. */
   search?: 'plain' | 'account';
+  /** Reads only logged-in sessions can make (X Lists): each live upstream page is charged to the account pool. */
+  accountBacked?: boolean;
   /** For recovery documents on 404. */
   missing?: { kind: 'profile' | 'post'; what: string };
   /** Runs the use case. */
@@ -33,7 +35,11 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
   const key = keyStateOf(ctx.req);
   const q = ctx.query;
   try {
-    const policy = guards.policy(ctx.req, { nocache: q.nocache ?? false, search: plan.search });
+    const policy = guards.policy(ctx.req, {
+      nocache: q.nocache ?? false,
+      search: plan.search,
+      accountBacked: plan.accountBacked,
+    });
     const { read: list, cache } = await plan.read(policy, pageInput(q));
     const keep = {
       ...plan.keep,

@@ -159,10 +159,16 @@ function parseCard(s: FxStatus): Card | undefined {
   return ext?.url ? compact({ url: ext.url, imageUrl: ext.thumbnail_url || undefined }) : undefined;
 }
 
+/**
+ * Whom a post answers. X sometimes leaves out the parent's handle: FxTwitter's v2 object is then null (it needs
+ * both), while v1 still gives the parent's id in `replying_to_status`; an id alone is kept with an empty handle.
+ */
 function replyTarget(s: FxStatus): Post['replyTo'] {
   const r = s.replying_to;
-  if (r && typeof r === 'object' && r.screen_name) return compact({ id: r.status || undefined, handle: r.screen_name });
+  if (r && typeof r === 'object' && (r.screen_name || r.status))
+    return compact({ id: r.status || undefined, handle: r.screen_name ?? '' });
   if (typeof r === 'string' && r) return compact({ id: s.replying_to_status || undefined, handle: r });
+  if (s.replying_to_status) return { id: s.replying_to_status, handle: '' };
   return undefined;
 }
 

@@ -1,4 +1,6 @@
 import type { Article, ArticleBlock, ArticleSpan } from '../../domain/models.ts';
+import { isHandle } from '../../domain/handles.ts';
+import { encodePart } from '../../domain/links.ts';
 import { compact } from './compact.ts';
 
 // X Articles as X stores them (GraphQL `content_state`) and as FxTwitter passes them on (`content`): Draft.js
@@ -239,11 +241,11 @@ function linkTarget(kind: DraftLinkKind, text: string): string | undefined {
     case 'urls':
       return /^https?:\/\//i.test(bare) ? bare : `https://${bare}`;
     case 'mentions':
-      return /^\w{1,15}$/.test(bare) ? `https://x.com/${bare}` : undefined;
+      return isHandle(bare) ? `https://x.com/${bare}` : undefined;
     case 'hashtags':
-      return `https://x.com/hashtag/${encodeURIComponent(bare)}`;
+      return `https://x.com/hashtag/${encodePart(bare)}`;
     case 'cashtags':
-      return `https://x.com/search?q=${encodeURIComponent(`$${bare}`)}`;
+      return `https://x.com/search?q=${encodePart(`$${bare}`)}`;
   }
 }
 

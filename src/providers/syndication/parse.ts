@@ -4,6 +4,7 @@ import { permalink } from '../shared/permalinks.ts';
 import { compact } from '../shared/compact.ts';
 import { segmentsFromRaw, textOf, type TextFacet } from '../shared/segments.ts';
 import { articlePostText, withoutArticleLink } from '../shared/article-post.ts';
+import { parseLinkCard } from '../shared/cards.ts';
 import type { SynCard, SynEntities, SynMediaDetail, SynTombstone, SynTweet, SynTweetBase, SynUser } from './wire.ts';
 import { parseEditControl } from '../shared/edits.ts';
 
@@ -115,19 +116,12 @@ function pollFromCard(c: SynCard, now: number): Poll | undefined {
 }
 
 function linkCard(c: SynCard, e: SynEntities | undefined): Card | undefined {
-  const short = c.url ?? str(c, 'card_url');
-  if (!short) return undefined;
-  const expanded = e?.urls?.find((u) => u.url === short)?.expanded_url ?? short;
-  const image = ['photo_image_full_size_large', 'summary_photo_image_large', 'thumbnail_image_large', 'thumbnail_image']
-    .map((k) => c.binding_values?.[k]?.image_value?.url)
-    .find(Boolean);
-  return compact({
-    url: expanded,
-    title: str(c, 'title'),
-    domain: str(c, 'vanity_url') ?? str(c, 'domain'),
-    description: str(c, 'description'),
-    imageUrl: image,
-  });
+  return parseLinkCard(
+    c.name,
+    c.url,
+    (k) => c.binding_values?.[k],
+    (short) => e?.urls?.find((u) => u.url === short)?.expanded_url,
+  );
 }
 
 export interface SynParseOptions {
@@ -171,9 +165,11 @@ export function parseTweet(
       reposts: t.retweet_count,
     }),
     lang: t.lang && t.lang !== 'und' && t.lang !== 'zxx' ? t.lang : undefined,
-    replyTo: t.in_reply_to_screen_name
-      ? compact({ id: t.in_reply_to_status_id_str, handle: t.in_reply_to_screen_name })
-      : undefined,
+    // X may leave out the parent's handle and keep its id.
+    replyTo:
+      t.in_reply_to_screen_name || t.in_reply_to_status_id_str
+        ? compact({ id: t.in_reply_to_status_id_str, handle: t.in_reply_to_screen_name ?? '' })
+        : undefined,
     sensitive: t.possibly_sensitive || undefined,
     // Long posts: syndication sends only the first ~280 characters and a note id, never the full text.
     // Articles come as a preview only.

@@ -3,7 +3,9 @@
 // merged over it, and ids read from X's web bundle when discovery is on. This module holds the shapes, the
 // validation of an override file and the merge; operation-table.ts keeps the table in force at run time.
 // The shipped values come from twscrape `twscrape/api.py` OP_* + GQL_FEATURES (Nitter `src/consts.nim`
-// and FxEmbed carry the same facts); upstreams.md §3.2 records when they were taken.
+// and FxEmbed carry the same facts); upstreams.md §3.2 records when they were taken. The list operations and
+// UserByRestId come from twscrape @9745b02 (`OP_ListLatestTweetsTimeline`, `OP_ListMembers`, `OP_UserByRestId`);
+// twscrape has no ListByRestId, so its id is Nitter's (`src/consts.nim` graphListById @a68b576).
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
@@ -15,6 +17,10 @@ export const OPERATION_NAMES = [
   'Followers',
   'Following',
   'SearchTimeline',
+  'UserByRestId',
+  'ListByRestId',
+  'ListLatestTweetsTimeline',
+  'ListMembers',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

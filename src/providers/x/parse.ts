@@ -87,7 +87,7 @@ function isNoise(entryId: string): boolean {
 }
 
 /** The item contents of an entry: one for an item, several for a module; none for cursors and noise. */
-function itemContents(entry: XEntry): XItemContent[] {
+export function itemContents(entry: XEntry): XItemContent[] {
   if (isNoise(entry.entryId)) return [];
   const c = entry.content as { itemContent?: XItemContent; items?: XModuleContent['items'] };
   if (c.itemContent) return [c.itemContent];
@@ -121,7 +121,7 @@ export function findCursor(entries: XEntry[], type: XCursorType): string | undef
   return undefined;
 }
 
-function postsOf(contents: XItemContent[]): (Post | UnavailablePost)[] {
+export function postsOf(contents: XItemContent[]): (Post | UnavailablePost)[] {
   const out: (Post | UnavailablePost)[] = [];
   for (const ic of contents) {
     const t = asTweetItem(ic);
@@ -131,7 +131,7 @@ function postsOf(contents: XItemContent[]): (Post | UnavailablePost)[] {
   return out;
 }
 
-function readable(p: Post | UnavailablePost | undefined): p is Post {
+export function readable(p: Post | UnavailablePost | undefined): p is Post {
   return !!p && !('unavailable' in p);
 }
 
@@ -163,7 +163,7 @@ function describe(e: XGraphqlError): string {
   return `${e.message ?? e.name ?? 'GraphQL error'}${code !== undefined ? ` (code ${code})` : ''}`;
 }
 
-function missing(env: XEnvelope, what: string, fallback: ProviderError): ProviderError {
+export function missing(env: XEnvelope, what: string, fallback: ProviderError): ProviderError {
   return contentError(env, what) ?? fallback;
 }
 
@@ -296,16 +296,21 @@ export function parseReplyPage(env: XEnvelope, focalId: string): Page<ReplyNode>
 // Users, user timelines, follow lists, search
 
 export function parseProfile(env: XEnvelope, handle: string): Author {
+  return parseUserResult(env, `@${handle}`);
+}
+
+/** UserByScreenName and UserByRestId answer the same `data.user.result`; `who` names the account asked for. */
+export function parseUserResult(env: XEnvelope, who: string): Author {
   const result = env.data?.user?.result;
   if (!result) {
-    throw missing(env, `@${handle}`, new ProviderError(PROVIDER, 'not_found', `X has no account @${handle}`));
+    throw missing(env, who, new ProviderError(PROVIDER, 'not_found', `X has no account ${who}`));
   }
   if (result.__typename === 'UserUnavailable') {
     const why = result.message ?? result.reason ?? 'unavailable';
-    throw new ProviderError(PROVIDER, 'not_found', `@${handle} is unavailable: ${why}`);
+    throw new ProviderError(PROVIDER, 'not_found', `${who} is unavailable: ${why}`);
   }
   const author = parseUser(result);
-  if (!author) throw new ProviderError(PROVIDER, 'error', `X answered with an unreadable user for @${handle}`);
+  if (!author) throw new ProviderError(PROVIDER, 'error', `X answered with an unreadable user for ${who}`);
   return author;
 }
 
@@ -351,7 +356,7 @@ export function parseUserPage(env: XEnvelope): Page<Author> {
   return withCursor(usersOf(entries), findCursor(entries, 'Bottom'));
 }
 
-function usersOf(entries: XEntry[]): Author[] {
+export function usersOf(entries: XEntry[]): Author[] {
   const out: Author[] = [];
   const seen = new Set<string>();
   for (const e of entries) {
@@ -399,6 +404,6 @@ export function parseSearchPage(env: XEnvelope, kind: 'posts' | 'users', mediaKi
   return { ...withCursor(items, cursor), scanned: seen.size };
 }
 
-function withCursor<T>(items: T[], cursor: string | undefined): Page<T> {
+export function withCursor<T>(items: T[], cursor: string | undefined): Page<T> {
   return cursor ? { items, nextCursor: cursor } : { items };
 }

@@ -7,6 +7,7 @@ import { parseUser } from './user.ts';
 import type { XCardBinding, XCardLegacy, XEntitySet, XMedia, XTweet, XTweetResult } from './wire.ts';
 import { parseEditControl } from '../shared/edits.ts';
 import { parseArticle } from '../shared/article.ts';
+import { parseLinkCard } from '../shared/cards.ts';
 import { articlePostText, withoutArticleLink } from '../shared/article-post.ts';
 
 /** Quotes of quotes of reposts...: X nests at most a couple of levels; more is a malformed answer. */
@@ -206,23 +207,12 @@ export function parsePoll(card: XCardLegacy, now = Date.now()): Poll | undefined
 
 function parseCard(card: XCardLegacy, urls: NonNullable<XEntitySet['urls']>): Card | undefined {
   const b = bindings(card);
-  const short = b.get('card_url')?.string_value ?? card.url;
-  if (!short || short.startsWith('card://')) return undefined;
-  const url = urls.find((u) => u.url === short)?.expanded_url ?? short;
-  const image =
-    b.get('thumbnail_image_original')?.image_value?.url ??
-    b.get('summary_photo_image_original')?.image_value?.url ??
-    b.get('photo_image_full_size_original')?.image_value?.url;
-  const title = b.get('title')?.string_value;
-  const description = b.get('description')?.string_value;
-  const domain = b.get('domain')?.string_value ?? b.get('vanity_url')?.string_value;
-  return {
-    url,
-    ...(title ? { title } : {}),
-    ...(description ? { description } : {}),
-    ...(domain ? { domain } : {}),
-    ...(image ? { imageUrl: image } : {}),
-  };
+  return parseLinkCard(
+    card.name,
+    card.url,
+    (k) => b.get(k),
+    (short) => urls.find((u) => u.url === short)?.expanded_url,
+  );
 }
 
 /** Post ids are snowflakes: milliseconds since X's epoch in the high bits. */

@@ -1,7 +1,7 @@
-// The account-backed X provider: conversations, profiles, timelines, follow lists and search through X's
+// The account-backed X provider: conversations, profiles, timelines, follow lists, search and X Lists through X's
 // web GraphQL API with operator-configured sessions. Without a usable session it declares no capabilities,
 // so the chain skips it; a call made anyway fails 'unavailable' with the seconds until a session frees up.
-import type { Author, ConversationBundle, Page, Post, ReplyNode } from '../../domain/models.ts';
+import type { Author, ConversationBundle, CuratedList, Page, Post, ReplyNode } from '../../domain/models.ts';
 import {
   type CallOptions,
   type Capability,
@@ -22,7 +22,9 @@ import {
   parseSearchPage,
   parseTimelinePage,
   parseUserPage,
+  parseUserResult,
 } from './parse.ts';
+import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
 import type { XWebApp } from './web-app.ts';
@@ -33,6 +35,7 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   ['post', 'TweetDetail'],
   ['conversation', 'TweetDetail'],
   ['profile', 'UserByScreenName'],
+  ['profileById', 'UserByRestId'],
   ['timeline', 'UserTweets'],
   ['followers', 'Followers'],
   ['following', 'Following'],
@@ -41,6 +44,9 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   ['search:photos', 'SearchTimeline'],
   ['search:videos', 'SearchTimeline'],
   ['search:users', 'SearchTimeline'],
+  ['list', 'ListByRestId'],
+  ['listPosts', 'ListLatestTweetsTimeline'],
+  ['listMembers', 'ListMembers'],
 ];
 
 const CAPABILITY_OP = new Map(CAPABILITY_OPS);
@@ -51,6 +57,8 @@ const MAX_COUNT: Partial<Record<OperationName, number>> = {
   Followers: 50,
   Following: 50,
   SearchTimeline: 50,
+  ListLatestTweetsTimeline: 40,
+  ListMembers: 50,
 };
 
 /** TweetDetail pages read at most for one conversation: each costs a session request. */
@@ -193,6 +201,27 @@ export class XProvider implements Provider {
     const author = parseProfile(env, handle);
     this.userIds.set(handle.toLowerCase(), author.id);
     return author;
+  }
+
+  async getProfileById(id: string, opts: CallOptions): Promise<Author> {
+    const env = await this.client.call('UserByRestId', { userId: id }, opts);
+    const author = parseUserResult(env, `account ${id}`);
+    this.userIds.set(author.handle.toLowerCase(), author.id);
+    return author;
+  }
+
+  async getList(id: string, opts: CallOptions): Promise<CuratedList> {
+    return parseList(await this.client.call('ListByRestId', { listId: id }, opts), id);
+  }
+
+  async getListPosts(id: string, req: PageRequest): Promise<Page<Post>> {
+    const vars = { listId: id, count: clampCount('ListLatestTweetsTimeline', req.count), cursor: req.cursor };
+    return endAware(parseListPostsPage(await this.client.call('ListLatestTweetsTimeline', vars, req), id), req.cursor);
+  }
+
+  async getListMembers(id: string, req: PageRequest): Promise<Page<Author>> {
+    const vars = { listId: id, count: clampCount('ListMembers', req.count), cursor: req.cursor };
+    return endAware(parseListMembersPage(await this.client.call('ListMembers', vars, req), id), req.cursor);
   }
 
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {

@@ -28,6 +28,25 @@ export interface XData {
   search_by_raw_query?: { search_timeline?: { timeline?: XTimeline } };
   user?: { result?: XUserResult & { timeline?: { timeline?: XTimeline }; timeline_v2?: { timeline?: XTimeline } } };
   tweetResult?: { result?: XTweetResult };
+  /** ListByRestId answers the list itself; the list timelines nest their timeline under it. */
+  list?: XList & {
+    tweets_timeline?: { timeline?: XTimeline };
+    members_timeline?: { timeline?: XTimeline };
+  };
+}
+
+/** An X List (ListByRestId). `mode` is Public or Private; `created_at` is epoch milliseconds. */
+export interface XList {
+  __typename?: string;
+  id?: string;
+  id_str?: string;
+  name?: string;
+  description?: string;
+  member_count?: number;
+  subscriber_count?: number;
+  mode?: string;
+  created_at?: number;
+  user_results?: { result?: XUserResult };
 }
 
 export type XInstruction =

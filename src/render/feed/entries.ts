@@ -65,8 +65,8 @@ export function entryTitle(group: Post[]): string {
     );
   }
   let t = headline(first);
-  if (first.replyTo && first.replyTo.handle.toLowerCase() !== first.author.handle.toLowerCase())
-    t = `Reply to @${first.replyTo.handle}: ${t}`;
+  const to = first.replyTo?.handle;
+  if (to && to.toLowerCase() !== first.author.handle.toLowerCase()) t = `Reply to @${to}: ${t}`;
   const suffix = group.length > 1 ? ` (thread, ${group.length} posts)` : '';
   return clip(t, TITLE_MAX - suffix.length) + suffix;
 }

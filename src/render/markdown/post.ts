@@ -47,6 +47,21 @@ function mediaLine(m: Media): string {
   return `${thumb}[▶ ${label}${dur}](${target})`;
 }
 
+/**
+ * "Replying to @bob" for an answer to someone else. When X left out the parent's handle and kept its id, the
+ * line links the parent post instead.
+ */
+function replyingTo(p: Post, d: Dialect): string | undefined {
+  const r = p.replyTo;
+  if (!r) return undefined;
+  if (r.handle) {
+    return r.handle.toLowerCase() === p.author.handle.toLowerCase()
+      ? undefined
+      : `Replying to ${d.mention(r.handle, `@${r.handle}`)}`;
+  }
+  return r.id ? `Replying to ${link('a post', `https://x.com${statusPath('', r.id)}`)}` : undefined;
+}
+
 function pollPart(poll: Poll, d: Dialect): string {
   const state = poll.final
     ? 'final results'
@@ -130,9 +145,8 @@ function postBodyParts(
     );
     return parts.concat(postBodyParts(p.repostOf, o, d, depth), `[Original](${permalinkOf(p.repostOf)})`);
   }
-  if (o.showReplyTo && p.replyTo && p.replyTo.handle.toLowerCase() !== p.author.handle.toLowerCase()) {
-    parts.push(`Replying to ${d.mention(p.replyTo.handle, `@${p.replyTo.handle}`)}`);
-  }
+  const to = o.showReplyTo ? replyingTo(p, d) : undefined;
+  if (to) parts.push(to);
   const text = renderSegments(segmentsOf(p), d);
   if (text) parts.push(text);
   if (p.truncated) parts.push('*(The source gave only the start of this post; open the permalink for the rest.)*');
@@ -188,14 +202,13 @@ export function replyAttachments(p: Post, d: Dialect): string {
   const bits: string[] = [];
   for (const m of p.media) {
     const href = safeHref(m.url);
-    const label =
+    const kind =
       m.kind === 'photo'
-        ? m.altText
-          ? `photo: ${m.altText}`
-          : 'photo'
+        ? 'photo'
         : m.kind === 'gif'
           ? 'GIF'
           : `video${m.durationSeconds !== undefined ? ' ' + formatDuration(m.durationSeconds) : ''}`;
+    const label = m.altText ? `${kind}: ${m.altText}` : kind;
     bits.push(href ? link(label, href) : escapeLine(label));
   }
   if (p.quote)

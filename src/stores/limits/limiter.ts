@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_REDIS_PREFIX } from '../redis.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
 import { WindowTable } from './window-table.ts';
@@ -8,7 +8,7 @@ import { WindowTable } from './window-table.ts';
 const REFUND_MARGIN_MS = 250;
 
 export interface LimiterOptions {
-  /** Set = counters shared by every instance through Redis, with an in-process insurance limiter. */
+  /** Set = counters shared by every instance through Redis, counted in process while it is unreachable. */
   redis?: Redis;
   prefix?: string;
 }
@@ -17,12 +17,14 @@ export interface LimiterOptions {
  * Fixed-window counters per policy and partition (client IP group or key id). The account-key policy
  * may carry a different quota per key; all quotas of one policy share a counter namespace.
  * In process the counters live in one WindowTable per policy (bounded memory, no timer per client, and
- * synchronous, see consumeNow); with Redis they are shared by every instance.
+ * synchronous, see consumeNow); with Redis they are shared by every instance, and the same tables count per
+ * instance whenever a Redis call fails (an outage degrades to per-instance limits, never to failed requests or
+ * unbounded memory: a flood of distinct addresses during an outage costs what it costs in embedded mode).
  */
 export class Limiter {
   readonly #redis: Redis | undefined;
   readonly #prefix: string;
-  readonly #limiters = new Map<string, RateLimiterAbstract>();
+  readonly #limiters = new Map<string, RateLimiterRedis>();
   readonly #tables = new Map<string, WindowTable>();
 
   constructor(opts: LimiterOptions = {}) {
@@ -38,37 +40,22 @@ export class Limiter {
       return { ...toState(p, true, res), windowEndsAt: Date.now() + res.msBeforeNext };
     } catch (e) {
       if (e instanceof RateLimiterRes) return { ...toState(p, false, e), windowEndsAt: Date.now() + e.msBeforeNext };
-      throw e;
+      // Not a refusal: Redis is unreachable, and this instance counts alone until it is back.
+      return this.#consumeTable(p, partitionKey, points);
     }
   }
 
   /** The current state without charging, for headers on responses that do not consume this policy. */
   async peek(policy: Policy | FixedPolicyName, partitionKey: string): Promise<LimitState> {
     const p = resolvePolicy(policy);
-    if (!this.#redis) {
-      const now = Date.now();
-      const got = this.#tableFor(p).peek(partitionKey);
-      if (!got)
-        return {
-          allowed: true,
-          policy: p.name,
-          limit: p.quota,
-          windowS: p.windowS,
-          remaining: p.quota,
-          resetS: p.windowS,
-        };
-      return tableState(p, got.consumed < p.quota, got.consumed, got.endsAt, now);
+    if (!this.#redis) return this.#peekTable(p, partitionKey);
+    let res: RateLimiterRes | null;
+    try {
+      res = await this.#limiterFor(p).get(partitionKey);
+    } catch {
+      return this.#peekTable(p, partitionKey);
     }
-    const res = await this.#limiterFor(p).get(partitionKey);
-    if (!res)
-      return {
-        allowed: true,
-        policy: p.name,
-        limit: p.quota,
-        windowS: p.windowS,
-        remaining: p.quota,
-        resetS: p.windowS,
-      };
+    if (!res) return untouched(p);
     return toState(p, res.consumedPoints < p.quota, res);
   }
 
@@ -86,15 +73,26 @@ export class Limiter {
   ): Promise<boolean> {
     if (Date.now() + REFUND_MARGIN_MS >= windowEndsAt) return false;
     // The table refunds only into the window that ends at `windowEndsAt`, never into a later one.
-    if (!this.#redis) return this.#tableFor(resolvePolicy(policy)).refund(partitionKey, points, windowEndsAt);
-    await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
-    return true;
+    const table = () => this.#tableFor(resolvePolicy(policy)).refund(partitionKey, points, windowEndsAt);
+    if (!this.#redis) return table();
+    try {
+      await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
+      return true;
+    } catch {
+      return table();
+    }
   }
 
   /** Clears a partition's counter (operator tooling and tests). */
   async reset(policy: Policy | FixedPolicyName, partitionKey: string): Promise<void> {
-    if (!this.#redis) return this.#tableFor(resolvePolicy(policy)).delete(partitionKey);
-    await this.#limiterFor(resolvePolicy(policy)).delete(partitionKey);
+    const p = resolvePolicy(policy);
+    this.#tableFor(p).delete(partitionKey);
+    if (!this.#redis) return;
+    try {
+      await this.#limiterFor(p).delete(partitionKey);
+    } catch {
+      // Unreachable: only this instance's count (cleared above) is in use meanwhile.
+    }
   }
 
   /**
@@ -126,6 +124,12 @@ export class Limiter {
     return tableState(p, got.allowed, got.consumed, got.endsAt, now);
   }
 
+  #peekTable(p: Policy, partitionKey: string): LimitState {
+    const got = this.#tableFor(p).peek(partitionKey);
+    if (!got) return untouched(p);
+    return tableState(p, got.consumed < p.quota, got.consumed, got.endsAt, Date.now());
+  }
+
   #tableFor(p: Policy): WindowTable {
     // One table per policy name: every account-key quota shares one counter namespace, as with Redis.
     let table = this.#tables.get(p.name);
@@ -136,25 +140,26 @@ export class Limiter {
     return table;
   }
 
-  #limiterFor(p: Policy): RateLimiterAbstract {
+  /** Only with Redis; a failed call (not a refusal) falls back to the tables. */
+  #limiterFor(p: Policy): RateLimiterRedis {
     const id = `${p.name}/${p.quota}/${p.windowS}`;
     let limiter = this.#limiters.get(id);
     if (!limiter) {
-      const base = { points: p.quota, duration: p.windowS, keyPrefix: `${this.#prefix}${p.name}` };
-      const memory = new RateLimiterMemory(base);
-      // A Redis outage degrades to per-instance counting instead of failing requests.
-      limiter = this.#redis
-        ? new RateLimiterRedis({
-            ...base,
-            storeClient: this.#redis,
-            rejectIfRedisNotReady: true,
-            insuranceLimiter: memory,
-          })
-        : memory;
+      limiter = new RateLimiterRedis({
+        points: p.quota,
+        duration: p.windowS,
+        keyPrefix: `${this.#prefix}${p.name}`,
+        storeClient: this.#redis,
+        rejectIfRedisNotReady: true,
+      });
       this.#limiters.set(id, limiter);
     }
     return limiter;
   }
+}
+
+function untouched(p: Policy): LimitState {
+  return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
 }
 
 function toState(p: Policy, allowed: boolean, res: RateLimiterRes): LimitState {

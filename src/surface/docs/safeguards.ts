@@ -71,7 +71,7 @@ export const SAFEGUARDS: readonly Safeguard[] = [
   {
     id: 'keyed-budget',
     title: 'Keyed reads have a budget of upstream reads',
-    rule: "A keyed request never uses the shared cache, so each upstream read it causes costs one point of the key's `live-key` policy (120 a minute, listed in `RateLimit` / `RateLimit-Policy`). Account-backed search feeds charge `account-ip` / `account-key` per upstream page, so `page=N` costs N. One request is bounded by its parameters (at most 1 + 10 pages, or 2 reads for each of at most 10 feed accounts), one MCP batch by its 20 messages, and all of them together by the budget.",
+    rule: "A keyed request never uses the shared cache, so each upstream read it causes costs one point of the key's `live-key` policy (120 a minute, listed in `RateLimit` / `RateLimit-Policy`). Account-backed reads (search feeds, X Lists and their feeds) charge `account-ip` / `account-key` per upstream page, so `page=N` costs N (plus one for an X List itself when it is not cached). One request is bounded by its parameters (at most 1 + 10 pages, or 2 reads for each of at most 10 feed accounts), one MCP batch by its 20 messages, and all of them together by the budget.",
     reason:
       'Keyed reads were charged only for search and `nocache`: five keyed reads of a 10-account feed made 100 upstream calls, and one MCP batch of `page=10` profile reads 300. Trade-off: the shared cache would have been cheaper for everyone, but keyed responses are private by contract, so keys pay in allowance instead; a key that needs more should read fewer pages or use cursors.',
   },

@@ -109,3 +109,38 @@ test('a spent budget ends the walk as cut short, said in the warnings', async ()
   assert.deepEqual(read.parents, []);
   assert.ok(read.warnings.some((w) => /not read: the upstream time ran out/.test(w)));
 });
+
+test("context=thread follows a parent known only by id (X left out its handle) and keeps it only when it is the author's", async () => {
+  // b1 <- a2 <- a3 (requested); both replies name their parent by id alone.
+  const own = new Map([
+    ['1', post('1', 'b')],
+    ['2', post('2', 'a', { id: '1', handle: '' })],
+    ['3', post('3', 'a', { id: '2', handle: '' })],
+  ]);
+  const reads: string[] = [];
+  const src: AncestorSource = {
+    async post(id) {
+      reads.push(id);
+      return { value: own.get(id)!, source: 'test', cache: 'miss', warnings: [] };
+    },
+  };
+  const b: ConversationBundle = {
+    post: own.get('3')!,
+    ancestors: [],
+    continuations: [],
+    replies: [],
+    repliesAvailable: false,
+    threadAvailable: false,
+  };
+  const thread = await ancestorChain(src, b, 'thread', policy);
+  assert.deepEqual(
+    thread.posts.map((p) => p.id),
+    ['2'],
+    "the author's own parent, not b's post above it",
+  );
+  const full = await ancestorChain(src, b, 'full', policy);
+  assert.deepEqual(
+    full.posts.map((p) => p.id),
+    ['1', '2'],
+  );
+});

@@ -1,7 +1,7 @@
 // An in-memory ListSource for the use-case tests: pages of fixed lists behind raw upstream cursors (`c<offset>`),
 // with every call recorded, so paging and the use cases run without a server, a cache or a provider.
 import type { ListSource, ListSources } from '../../../src/domain/lists.ts';
-import type { Author, Page, Post } from '../../../src/domain/models.ts';
+import type { Author, CuratedList, Page, Post } from '../../../src/domain/models.ts';
 import { CursorCodec, type PageCall } from '../../../src/domain/paging.ts';
 import type { SearchItem } from '../../../src/domain/capabilities.ts';
 import type { ReadPolicy, Sourced } from '../../../src/domain/sourced.ts';
@@ -39,6 +39,8 @@ export interface FakeData {
   search?: SearchItem[];
   /** Handles whose connection lists fail upstream (as a missing account's often do). */
   failingLists?: string[];
+  /** X Lists by id, with their posts and members. */
+  curated?: Record<string, { list: CuratedList; posts: Post[]; members: Author[] }>;
 }
 
 export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } {
@@ -74,6 +76,23 @@ export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } 
     async search(q, feed, call) {
       record(`search:${feed}:${q}`, undefined, call);
       return pageOf(data.search ?? [], call);
+    },
+    async list(id) {
+      record('list', id);
+      const l = data.curated?.[id];
+      if (!l) throw new Problem('not_found', `list ${id} is not public.`);
+      return { value: l.list, source: 'fake', cache: 'hit', warnings: [] };
+    },
+    async listPosts(id, call) {
+      record('listPosts', id, call);
+      // An upstream answers a missing list's timeline with an error, not an empty page.
+      if (!data.curated?.[id]) throw new Problem('upstream_error', 'no timeline');
+      return pageOf(data.curated[id].posts, call);
+    },
+    async listMembers(id, call) {
+      record('listMembers', id, call);
+      if (!data.curated?.[id]) throw new Problem('upstream_error', 'no timeline');
+      return pageOf(data.curated[id].members, call);
     },
   };
   return { lists, calls };

@@ -187,3 +187,13 @@ test('nestReplies survives a reply cycle in bad data', () => {
   assert.equal(count(tree), 2);
   assert.ok(tree.length >= 1);
 });
+
+test('a reply whose parent handle X left out keeps the parent id FxTwitter v1 still gives; v2 gives neither', () => {
+  // FxEmbed's legacy (v1) shape sets replying_to and replying_to_status independently; v2 needs both for its object.
+  const v1 = { ...fixture('fxtwitter/v1-status-1972284213232861204.json').tweet, replying_to: null };
+  assert.deepEqual(parseStatus({ ...v1, replying_to_status: '1972284000000000000' }).replyTo, {
+    id: '1972284000000000000',
+    handle: '',
+  });
+  assert.equal(parseStatus(v1).replyTo, undefined);
+});

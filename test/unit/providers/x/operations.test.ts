@@ -19,15 +19,23 @@ const dir = mkdtempSync(join(tmpdir(), 'threadmark-ops-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the shipped operations table (operations.json)', () => {
-  it('holds the six operations with twscrape query ids and their flags', () => {
+  it('holds the ten operations with twscrape query ids (Nitter for ListByRestId) and their flags', () => {
     assert.deepEqual(Object.keys(DEFAULT_OPERATIONS).sort(), [
       'Followers',
       'Following',
+      'ListByRestId',
+      'ListLatestTweetsTimeline',
+      'ListMembers',
       'SearchTimeline',
       'TweetDetail',
+      'UserByRestId',
       'UserByScreenName',
       'UserTweets',
     ]);
+    assert.equal(DEFAULT_OPERATIONS.ListLatestTweetsTimeline.queryId, 'jW040BLUjh8X6Tw2ODQufA');
+    assert.equal(DEFAULT_OPERATIONS.ListMembers.queryId, 'wGce-45xnc5bs3HVvevC2w');
+    assert.equal(DEFAULT_OPERATIONS.ListByRestId.queryId, 'niz0TtOxL2zIcbq6_NQiNw');
+    assert.equal(DEFAULT_OPERATIONS.UserByRestId.queryId, 'xvmVfRLmnr1alc5f2dib0Q');
     assert.equal(DEFAULT_OPERATIONS.TweetDetail.queryId, '559hs_YZNV4IgA3Z6zIIuw');
     assert.equal(DEFAULT_OPERATIONS.SearchTimeline.queryId, 'BGd0T_j7oVwlW5U79tO_0A');
     for (const [name, op] of Object.entries(DEFAULT_OPERATIONS)) {
