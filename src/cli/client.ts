@@ -40,17 +40,54 @@ export class Client {
     private readonly apiKey?: string,
   ) {}
 
-  /** GET returning the body of a 2xx answer; anything else throws the problem as a CliError. */
-  async text(path: string, query: Query, accept?: string): Promise<string> {
+  private headers(accept?: string): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': 'threadmark-cli' };
     if (accept) headers.accept = accept;
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    const reply = await this.transport.get(path, query, headers);
+    return headers;
+  }
+
+  /** The service's public base (links in notes the command renders itself). */
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** GET returning the body of a 2xx answer; anything else throws the problem as a CliError. */
+  async text(path: string, query: Query, accept?: string): Promise<string> {
+    const reply = await this.transport.get(path, query, this.headers(accept));
     if (reply.status < 200 || reply.status > 299) throw problemFromReply(reply);
     return reply.body;
+  }
+
+  /** GET whose 2xx body is read line by line as it arrives; anything else throws the problem as a CliError. */
+  async lines(path: string, query: Query): Promise<AsyncGenerator<string>> {
+    const reply = await this.transport.stream(path, query, this.headers());
+    if (reply.status < 200 || reply.status > 299) {
+      let body = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of reply.body) body += typeof chunk === 'string' ? chunk : decoder.decode(chunk);
+      throw problemFromReply({ status: reply.status, headers: reply.headers, body });
+    }
+    return linesOf(reply.body);
   }
 
   async json<T>(path: string, query: Query): Promise<T> {
     return JSON.parse(await this.text(path, { ...query, format: 'json' }, 'application/json')) as T;
   }
+}
+
+/** Complete lines of a body, as they arrive; a trailing line without its newline is still handed out. */
+async function* linesOf(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let rest = '';
+  for await (const chunk of body) {
+    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    let at: number;
+    while ((at = rest.indexOf('\n')) >= 0) {
+      yield rest.slice(0, at);
+      rest = rest.slice(at + 1);
+    }
+  }
+  rest += decoder.decode();
+  if (rest) yield rest;
 }

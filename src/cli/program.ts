@@ -6,6 +6,7 @@ import { runKeysCommand } from './keys.ts';
 import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
+import { checkExportFlags, runExport, type ExportFlags } from './export.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
@@ -164,6 +165,39 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
       withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),
     );
   }
+
+  withConnection(
+    program
+      .command('export')
+      .description("export an account's posts (up to 5000 per run) to NDJSON and/or Obsidian notes")
+      .argument('<handle>', 'account handle (a leading @ is dropped)')
+      .option(
+        '--since <when>',
+        'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)',
+      )
+      .option('--until <when>', 'only posts before this ISO 8601 date or date-time (jumps straight there)')
+      .option('--max-posts <n>', 'stop after this many posts (1-5000, default 1000)', positiveInt)
+      .option('--with-replies', "also export the account's replies")
+      .option('--with-reposts', "also export the account's reposts")
+      .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
+      .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
+      .option('--vault <dir>', 'write one Obsidian note per post into this vault folder'),
+  )
+    .addHelpText(
+      'after',
+      `
+Posts are written as they are read: NDJSON to --out (or stdout when neither --out nor --vault is given), the last
+line saying why the export stopped ({"type":"end","reason":...,"cursor":...}). Progress goes to stderr: a bar on
+a terminal, otherwise a line per 100 posts ("threadmark: 300 posts, reached 2026-01-05 10:00 UTC"). --resume reads
+the cursor from the end line of --out, removes that line and appends the next posts and a new end line; give the
+same --since, --until, --with-replies and --with-reposts as the first run. --vault writes "<handle> <id> <first
+words>.md" per post (media linked) and lists "written|unchanged|renamed<TAB>path" on stdout. An export cut short by
+an upstream failure keeps every post written, says so on stderr and exits 5 (4 when rate limited).`,
+    )
+    .action((handle: string, flags: ExportFlags & ConnectionFlags) => {
+      checkExportFlags(flags);
+      return withClient(flags, (c) => runExport(c, handle, flags, io));
+    });
 
   withConnection(
     program

@@ -1,4 +1,5 @@
 // `threadmark read`: one post, thread or conversation in any representation, or an Obsidian export.
+import { HANDLE_PATTERN } from '../domain/handles.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { Client } from './client.ts';
 import type { CliIO } from './output.ts';
@@ -22,7 +23,7 @@ export interface ReadFlags {
 }
 
 const POSTS = '/api/v1/posts';
-const STATUS_REF = /^@?([A-Za-z0-9_]{1,15})\/status\/([0-9]+)\/?$/;
+const STATUS_REF = new RegExp(`^@?(${HANDLE_PATTERN})/status/([0-9]+)/?$`);
 
 /** `handle/status/id` becomes handle + id; anything else is sent as `url` for the service to judge. */
 export function postIdentity(target: string): Query {

@@ -2,6 +2,7 @@
 // into an app built from the same configuration (same domain code, embedded stores, no port).
 import { ConfigError, loadConfig } from '../config.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
+import { withLocalCursorSecret } from './cursor-secret.ts';
 
 export interface Reply {
   status: number;
@@ -12,10 +13,20 @@ export interface Reply {
 
 export type Query = Record<string, string | undefined>;
 
+/** A response whose body is read as it arrives (an export). */
+export interface StreamReply {
+  status: number;
+  headers: Record<string, string>;
+  body: AsyncIterable<Uint8Array | string>;
+}
+
 export interface Transport {
   /** Where requests go, for messages. */
   readonly target: string;
+  /** The service's public base, for links in what the command renders itself (vault notes). */
+  readonly baseUrl: string;
   get(path: string, query: Query, headers: Record<string, string>): Promise<Reply>;
+  stream(path: string, query: Query, headers: Record<string, string>): Promise<StreamReply>;
   close(): Promise<void>;
 }
 
@@ -37,23 +48,34 @@ export function httpTransport(server: string): Transport {
     throw usageError(`--server must be an http(s) URL (got ${JSON.stringify(server)})`);
   }
   const root = base.href.replace(/\/+$/, '');
+  const send = async (path: string, query: Query, headers: Record<string, string>) => {
+    try {
+      return await fetch(root + pathWithQuery(path, query), { headers });
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      throw new CliError(
+        'unreachable',
+        `cannot reach ${root} (${cause?.code ?? cause?.message ?? (e as Error).message})`,
+        EXIT.failure,
+      );
+    }
+  };
+  const headersOf = (res: Response) => {
+    const out: Record<string, string> = {};
+    res.headers.forEach((v, k) => (out[k] = v));
+    return out;
+  };
   return {
     target: root,
+    baseUrl: root,
     async get(path, query, headers) {
-      let res: Response;
-      try {
-        res = await fetch(root + pathWithQuery(path, query), { headers });
-      } catch (e) {
-        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-        throw new CliError(
-          'unreachable',
-          `cannot reach ${root} (${cause?.code ?? cause?.message ?? (e as Error).message})`,
-          EXIT.failure,
-        );
-      }
-      const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => (out[k] = v));
-      return { status: res.status, headers: out, body: await res.text() };
+      const res = await send(path, query, headers);
+      return { status: res.status, headers: headersOf(res), body: await res.text() };
+    },
+    async stream(path, query, headers) {
+      const res = await send(path, query, headers);
+      const body: AsyncIterable<Uint8Array> = res.body ?? (async function* () {})();
+      return { status: res.status, headers: headersOf(res), body };
     },
     async close() {},
   };
@@ -72,19 +94,32 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     if (e instanceof ConfigError) throw new CliError('config', e.message, EXIT.usage);
     throw e;
   }
+  config = { ...config, cursorSecret: withLocalCursorSecret(config) };
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
   const { createApp } = await import('../app.ts');
   // Problems reach the user as problem documents either way.
   const app = await createApp(config, { logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false });
   await app.server.ready();
+  const headersOf = (raw: Record<string, string | string[] | number | undefined>) => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    return out;
+  };
   return {
     target: 'in-process',
+    baseUrl: config.baseUrl,
     async get(path, query, headers) {
       const res = await app.server.inject({ method: 'GET', url: pathWithQuery(path, query), headers });
-      const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers))
-        if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
-      return { status: res.statusCode, headers: out, body: res.body };
+      return { status: res.statusCode, headers: headersOf(res.headers), body: res.body };
+    },
+    async stream(path, query, headers) {
+      const res = await app.server.inject({
+        method: 'GET',
+        url: pathWithQuery(path, query),
+        headers,
+        payloadAsStream: true,
+      });
+      return { status: res.statusCode, headers: headersOf(res.headers), body: res.stream() };
     },
     close: () => app.close(),
   };

@@ -171,14 +171,22 @@ export function openPosition(input: PageInput, codec: CursorCodec, scope: Cursor
 
 /**
  * The end-of-list rule: no upstream cursor, or one that repeats the cursor we sent (some upstreams signal the
- * end that way), means there is no next page.
+ * end that way), means there is no next page. Providers apply it to their upstream's answers too
+ * (providers/shared/paging.ts), so a list ends the same way at both levels.
  */
+export function continuesAfter(
+  upstreamNext: string | null | undefined,
+  sent: string | undefined,
+): upstreamNext is string {
+  return !!upstreamNext && upstreamNext !== sent;
+}
+
 export function nextOf(
   upstreamNext: string | undefined,
   sent: string | undefined,
   provider: string,
 ): PagedResult<never>['next'] {
-  return upstreamNext && upstreamNext !== sent ? { provider, upstream: upstreamNext } : undefined;
+  return continuesAfter(upstreamNext, sent) ? { provider, upstream: upstreamNext } : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { ConfigError } from '../config.ts';
-import { FxTwitterProvider } from './fxtwitter/client.ts';
+import { FxTwitterProvider } from './fxtwitter/provider.ts';
 import type { UpstreamPolicy } from './http.ts';
-import { SyndicationProvider } from './syndication/client.ts';
+import { SyndicationProvider } from './syndication/provider.ts';
 import type { Provider } from './types.ts';
 import { createXProvider, type XProviderConfig } from './x/setup.ts';
 

@@ -11,16 +11,9 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
+import { BIN, runProcess, type Run } from '../helpers/cli-bin.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const BIN = join(ROOT, 'bin', 'threadmark.mjs');
 const THREAD_URL = `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let dir: string;
 before(() => {
@@ -29,21 +22,8 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs a command with only the given environment (plus PATH), so nothing leaks in from the test runner. */
-async function runCommand(command: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(command, args, {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
+const runCommand = (command: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runProcess(command, args, { cwd: dir, env });
 
 /** Runs the bin. */
 function run(args: string[], env: Record<string, string> = {}): Promise<Run> {

@@ -5,9 +5,9 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { isUnavailable } from '../../src/domain/models.ts';
 import { ProviderChain } from '../../src/providers/chain.ts';
-import { FxTwitterProvider } from '../../src/providers/fxtwitter/client.ts';
+import { FxTwitterProvider } from '../../src/providers/fxtwitter/provider.ts';
 import { buildProviders } from '../../src/providers/registry.ts';
-import { SyndicationProvider } from '../../src/providers/syndication/client.ts';
+import { SyndicationProvider } from '../../src/providers/syndication/provider.ts';
 import { ProviderError } from '../../src/providers/types.ts';
 import { Problem } from '../../src/problems/problem.ts';
 

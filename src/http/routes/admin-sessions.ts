@@ -3,11 +3,12 @@
 // session by username only; cookie values go in, never out, and are never logged.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { HANDLE_RE } from '../../domain/handles.ts';
 import { Problem } from '../../problems/problem.ts';
 import { SharedSessionsUnavailable, type SessionAdmin } from '../../providers/x/session-admin.ts';
 
 /** X usernames: 1-15 letters, digits or underscores. */
-const Username = z.string().regex(/^[A-Za-z0-9_]{1,15}$/, 'must be 1-15 letters, digits or underscores');
+const Username = z.string().regex(HANDLE_RE, 'must be 1-15 letters, digits or underscores');
 /** Cookie values: printable, no separators a Cookie header would split on. */
 const Cookie = z
   .string()

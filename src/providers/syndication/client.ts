@@ -1,7 +1,8 @@
-import type { ConversationBundle, Post } from '../../domain/models.ts';
+// Transport to X's embed-widget endpoint (/tweet-result): one post per call, and the reading of its answers
+// (an HTML 404, `{}`, a tombstone, a post without its author) into provider failures.
 import { fetchUpstream, isJsonContentType, parseJson, retryAfterSeconds, type UpstreamPolicy } from '../http.ts';
-import { ProviderError, type CallOptions, type Capability, type ConversationOptions, type Provider } from '../types.ts';
-import { isSynTombstone, isUsableTweet, parseParent, parseTweet } from './parse.ts';
+import { ProviderError, type CallOptions } from '../types.ts';
+import { isSynTombstone, isUsableTweet } from './parse.ts';
 import { syndicationToken } from './token.ts';
 import type { SynTweet } from './wire.ts';
 
@@ -14,50 +15,20 @@ export interface SyndicationOptions {
   now?: () => number;
 }
 
-/**
- * X's embed-widget endpoint: one public post (with its quote and direct parent) per call, no session.
- * It cannot list replies or walk a thread; `getConversation` exists so the chain can still answer a
- * thread request with the post and its parent when richer providers fail, and says so via the
- * `*Available` flags.
- */
-export class SyndicationProvider implements Provider {
+export class SyndicationClient {
   readonly name: string;
   private readonly base: string;
   private readonly timeoutMs: number;
   private readonly policy: UpstreamPolicy | undefined;
-  private readonly now: () => number;
 
   constructor(opts: SyndicationOptions) {
     this.name = opts.name ?? 'syndication';
     this.base = opts.baseUrl.replace(/\/+$/, '');
     this.timeoutMs = opts.timeoutMs;
     this.policy = opts.policy;
-    this.now = opts.now ?? Date.now;
   }
 
-  capabilities(): ReadonlySet<Capability> {
-    return new Set<Capability>(['post', 'conversation']);
-  }
-
-  async getPost(id: string, opts: CallOptions): Promise<Post> {
-    return parseTweet(await this.fetchTweet(id, opts), { now: this.now() });
-  }
-
-  async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
-    const tweet = await this.fetchTweet(id, opts);
-    const ctx = { now: this.now() };
-    const parent = parseParent(tweet, ctx);
-    return {
-      post: parseTweet(tweet, ctx),
-      ancestors: parent ? [parent] : [],
-      continuations: [],
-      replies: [],
-      repliesAvailable: false,
-      threadAvailable: false,
-    };
-  }
-
-  private async fetchTweet(id: string, call: CallOptions): Promise<SynTweet> {
+  async fetchTweet(id: string, call: CallOptions): Promise<SynTweet> {
     const q = new URLSearchParams({ id, token: syndicationToken(id), lang: 'en' });
     const res = await fetchUpstream(this.name, `${this.base}/tweet-result?${q}`, {
       signal: call.signal,

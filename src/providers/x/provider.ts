@@ -13,6 +13,8 @@ import {
   type SearchItem,
 } from '../types.ts';
 import type { UpstreamPolicy } from '../http.ts';
+import { continuesAfter } from '../../domain/paging.ts';
+import { followReplyCursor, uniqueBy, upstreamPage } from '../shared/paging.ts';
 import { PROVIDER, XGraphqlClient } from './client.ts';
 import { RANKING_MODES, SEARCH_PRODUCTS, type OperationName } from './operations.ts';
 import {
@@ -62,7 +64,7 @@ const MAX_COUNT: Partial<Record<OperationName, number>> = {
 };
 
 /** TweetDetail pages read at most for one conversation: each costs a session request. */
-const MAX_REPLY_PAGES = 5;
+const REPLY_BUDGET = { pages: 5 };
 
 /** Upstream pages read at most per photos/videos search request. */
 const MAX_FILTERED_READS = 4;
@@ -155,22 +157,15 @@ export class XProvider implements Provider {
     const { bundle } = first;
     if (!opts.withReplies) return bundle;
     // "Everything available" follows the replies cursor, within a budget of session requests.
-    let cursor = first.nextCursor;
-    for (let pages = 1; cursor; pages++) {
-      if (pages >= MAX_REPLY_PAGES) {
-        bundle.notes = [...(bundle.notes ?? []), `replies cut after ${pages} pages (more exist upstream)`];
-        break;
-      }
-      try {
-        const more = await this.getMoreReplies(id, { ...req, cursor });
-        bundle.replies.push(...more.items.filter((n) => !bundle.replies.some((r) => r.post.id === n.post.id)));
-        cursor = more.nextCursor;
-      } catch (err) {
-        if (opts.signal?.aborted) throw err;
-        bundle.notes = [...(bundle.notes ?? []), `replies incomplete: page ${pages + 1} from ${this.name} failed`];
-        break;
-      }
-    }
+    const { items, notes } = await followReplyCursor(
+      this.name,
+      { items: bundle.replies, nextCursor: first.nextCursor },
+      REPLY_BUDGET,
+      opts.signal,
+      (cursor) => this.getMoreReplies(id, { ...req, cursor }),
+    );
+    bundle.replies = uniqueBy(items, (n) => n.post.id);
+    if (notes.length) bundle.notes = [...(bundle.notes ?? []), ...notes];
     return bundle;
   }
 
@@ -255,7 +250,8 @@ export class XProvider implements Provider {
       const env = await this.client.call('SearchTimeline', { rawQuery: q, product, count, cursor }, req);
       const page = parseSearchPage(env, feed === 'users' ? 'users' : 'posts', mediaKind);
       items.push(...page.items);
-      const next = page.scanned === 0 || page.nextCursor === cursor ? undefined : page.nextCursor;
+      // A page that scanned no entries ends the list even with a cursor (photos/videos may filter a page to nothing).
+      const next = page.scanned > 0 && continuesAfter(page.nextCursor, cursor) ? page.nextCursor : undefined;
       cursor = next;
       if (!next || items.length >= count) break;
     }
@@ -280,12 +276,9 @@ function clampCount(op: OperationName, count: number): number {
 }
 
 /**
- * X keeps handing out a bottom cursor on the last page: an empty page, the same cursor again, or a
- * follow-list cursor starting with "0|" all mean the end.
+ * X keeps handing out a bottom cursor on the last page: besides an empty page or the same cursor again, a
+ * follow-list cursor starting with "0|" means the end.
  */
 function endAware<T>(page: Page<T>, requested: string | undefined): Page<T> {
-  const c = page.nextCursor;
-  if (c === undefined) return page;
-  if (page.items.length === 0 || c === requested || c.startsWith('0|')) return { items: page.items };
-  return page;
+  return upstreamPage(page.items, page.nextCursor, requested, (c) => c.startsWith('0|'));
 }

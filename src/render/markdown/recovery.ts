@@ -1,8 +1,9 @@
 // A 404 document for people and agents: what is missing, where to look next, and the URL shapes that work.
+import { HANDLE_PATTERN } from '../../domain/handles.ts';
 import { encodePart } from '../../domain/links.ts';
 import { escapeLine } from './escape.ts';
 
-const HANDLE_IN = /^@?([A-Za-z0-9_]{1,15})(?:\/status\/([0-9]+))?$/;
+const HANDLE_IN = new RegExp(`^@?(${HANDLE_PATTERN})(?:/status/([0-9]+))?$`);
 
 const SHAPES: [string, string][] = [
   ['/{handle}', 'profile and its latest original posts'],

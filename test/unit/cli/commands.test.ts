@@ -25,6 +25,7 @@ function pagedTransport(pages: Record<string, object>): Transport & { calls: Arr
   const calls: Array<{ path: string; query: Query }> = [];
   return {
     target: 'fake',
+    baseUrl: 'http://threadmark.test',
     calls,
     async get(path, query): Promise<Reply> {
       calls.push({ path, query });
@@ -32,6 +33,9 @@ function pagedTransport(pages: Record<string, object>): Transport & { calls: Arr
       return page
         ? { status: 200, headers: {}, body: JSON.stringify(page) }
         : { status: 400, headers: {}, body: JSON.stringify({ code: 'invalid_cursor', detail: 'bad cursor' }) };
+    },
+    async stream() {
+      throw new Error('list commands do not stream');
     },
     async close() {},
   };

@@ -1,6 +1,6 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { FxTwitterProvider } from '../../../src/providers/fxtwitter/client.ts';
+import { FxTwitterProvider } from '../../../src/providers/fxtwitter/provider.ts';
 import { ProviderError } from '../../../src/providers/types.ts';
 import { fixture } from './fixtures.ts';
 import { json, startServer, type LocalServer } from './local-server.ts';

@@ -1,7 +1,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Post } from '../../../src/domain/models.ts';
-import { SyndicationProvider } from '../../../src/providers/syndication/client.ts';
+import { SyndicationProvider } from '../../../src/providers/syndication/provider.ts';
 import { parseTweet } from '../../../src/providers/syndication/parse.ts';
 import { syndicationToken } from '../../../src/providers/syndication/token.ts';
 import { ProviderError } from '../../../src/providers/types.ts';

@@ -1,0 +1,193 @@
+// `threadmark export`: an account's posts through the export route, written as they arrive (NDJSON to a file or
+// stdout, and/or one Obsidian note per post into a vault), with progress on stderr and --resume from the file's
+// end line. Every line is on disk as soon as it is read, so an export cut short keeps what it wrote.
+import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import type { Post } from '../domain/models.ts';
+import { renderPostObsidian } from '../render/obsidian.ts';
+import type { Client } from './client.ts';
+import { CliError, EXIT, usageError } from './exit.ts';
+import type { CliIO, Output } from './output.ts';
+import { noteName, writeNote } from './vault.ts';
+
+export interface ExportFlags {
+  since?: string;
+  until?: string;
+  maxPosts?: number;
+  withReplies?: boolean;
+  withReposts?: boolean;
+  out?: string;
+  vault?: string;
+  resume?: boolean;
+}
+
+interface EndLine {
+  type: 'end';
+  reason: string;
+  posts: number;
+  cursor?: string;
+  problem?: { code?: string; detail?: string };
+  warnings?: string[];
+}
+
+const isEnd = (x: unknown): x is EndLine => (x as EndLine | null)?.type === 'end';
+
+/** Checked before any connection is opened, so a wrong combination costs nothing. */
+export function checkExportFlags(flags: ExportFlags): void {
+  if (flags.resume && flags.out === undefined) throw usageError('--resume needs --out (the file to continue)');
+}
+
+interface Resume {
+  cursor: string;
+  /** Bytes of the file before its end line: the resumed posts go there. */
+  keep: number;
+}
+
+/** Where a resumed export starts: the cursor of the file's end line. Undefined when the file is complete. */
+function resumeFrom(file: string, io: CliIO): Resume | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError('nothing_to_resume', `cannot read ${file}: ${(e as Error).message}`, EXIT.usage);
+  }
+  const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+  const start = body.lastIndexOf('\n') + 1;
+  let last: unknown;
+  try {
+    last = JSON.parse(body.slice(start));
+  } catch {
+    last = undefined;
+  }
+  if (!isEnd(last)) {
+    throw new CliError(
+      'nothing_to_resume',
+      `${file} does not end with an export's end line (was the export interrupted?); start a new export`,
+      EXIT.usage,
+    );
+  }
+  if (!last.cursor) {
+    io.stderr.write(`threadmark: ${file} is complete (${last.reason}); nothing to resume\n`);
+    return undefined;
+  }
+  return { cursor: last.cursor, keep: Buffer.byteLength(body.slice(0, start)) };
+}
+
+/** Posts read and the date reached: a bar redrawn in place on a terminal, a line per hundred posts otherwise. */
+class Progress {
+  private posts = 0;
+  private reached = '';
+  private drawnAt = 0;
+
+  constructor(
+    private readonly err: Output & { isTTY?: boolean },
+    private readonly max: number,
+  ) {}
+
+  post(createdAt: string): void {
+    this.posts++;
+    this.reached = createdAt.slice(0, 16).replace('T', ' ');
+    if (this.err.isTTY) {
+      const now = Date.now();
+      if (now - this.drawnAt >= 100 || this.posts === this.max) this.draw(now);
+    } else if (this.posts % 100 === 0) {
+      this.err.write(`threadmark: ${this.posts} posts, reached ${this.reached} UTC\n`);
+    }
+  }
+
+  private draw(now: number): void {
+    this.drawnAt = now;
+    const width = 24;
+    const filled = Math.min(width, Math.round((this.posts / this.max) * width));
+    this.err.write(
+      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.posts}/${this.max} posts, reached ${this.reached} UTC`,
+    );
+  }
+
+  finish(): void {
+    if (this.err.isTTY && this.posts > 0) {
+      this.draw(Date.now());
+      this.err.write('\n');
+    }
+  }
+}
+
+/** What the note of one exported post shows: the post itself (for a repost, the post that was reposted). */
+function noteOf(line: Post, baseUrl: string): { name: string; body: string } {
+  const post = line.repostOf ?? line;
+  const body = renderPostObsidian(
+    { requested: post, parents: [], thread: [post], replies: [], repliesMode: 'off', source: 'export', warnings: [] },
+    { full: false, userinfo: 'off', baseUrl },
+  );
+  return { name: noteName(post), body };
+}
+
+export async function runExport(client: Client, handle: string, flags: ExportFlags, io: CliIO): Promise<number> {
+  checkExportFlags(flags);
+  const resume = flags.resume ? resumeFrom(flags.out!, io) : undefined;
+  if (flags.resume && resume === undefined) return EXIT.ok;
+  const lines = await client.lines(`/api/v1/profiles/${encodeURIComponent(handle.replace(/^@/, ''))}/posts`, {
+    since: flags.since,
+    until: flags.until,
+    max_posts: flags.maxPosts === undefined ? undefined : String(flags.maxPosts),
+    with_replies: flags.withReplies ? 'true' : undefined,
+    with_reposts: flags.withReposts ? 'true' : undefined,
+    cursor: resume?.cursor,
+    format: 'ndjson',
+  });
+  // Without --out or --vault the NDJSON goes to stdout; with --vault alone, stdout lists the notes.
+  // Only once the service has accepted the cursor is the old end line replaced: a refused resume leaves the file as it was.
+  const fd = flags.out !== undefined ? openSync(flags.out, resume ? 'r+' : 'w') : undefined;
+  if (fd !== undefined && resume) ftruncateSync(fd, resume.keep);
+  let offset = resume?.keep ?? 0;
+  const toStdout = fd === undefined && flags.vault === undefined;
+  const record = (line: string) => {
+    if (fd !== undefined) offset += writeSync(fd, `${line}\n`, offset);
+    else if (toStdout) io.stdout.write(`${line}\n`);
+  };
+  const progress = new Progress(io.stderr, flags.maxPosts ?? 1000);
+  let end: EndLine | undefined;
+  let written = 0;
+  try {
+    for await (const line of lines) {
+      const item = JSON.parse(line) as unknown;
+      record(line);
+      if (isEnd(item)) {
+        end = item;
+        break;
+      }
+      const post = item as Post;
+      written++;
+      if (flags.vault !== undefined) {
+        const result = writeNote(flags.vault, noteOf(post, client.baseUrl));
+        io.stdout.write(`${result.action}\t${result.path}\n`);
+      }
+      progress.post(post.createdAt);
+    }
+  } finally {
+    progress.finish();
+    if (fd !== undefined) closeSync(fd);
+  }
+  const where = flags.out ?? (flags.vault !== undefined ? flags.vault : 'stdout');
+  if (!end) {
+    throw new CliError(
+      'export_incomplete',
+      `the stream ended without its end line; ${written} posts were written to ${where}`,
+      EXIT.upstream,
+    );
+  }
+  const more = end.cursor
+    ? flags.out !== undefined
+      ? '; --resume continues from the next post'
+      : '; more to read'
+    : '';
+  io.stderr.write(`threadmark: export stopped (${end.reason}): ${written} posts written to ${where}${more}\n`);
+  for (const w of end.warnings ?? []) io.stderr.write(`threadmark: warning: ${w}\n`);
+  if (end.reason === 'upstream_error' || end.reason === 'rate_limited') {
+    throw new CliError(
+      end.problem?.code ?? end.reason,
+      `${end.problem?.detail ?? 'the export was cut short'} (${written} posts kept in ${where})`,
+      end.reason === 'rate_limited' ? EXIT.rateLimited : EXIT.upstream,
+    );
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,177 @@
+// `threadmark export` as the real bin, against a running service (--server) and in-process: NDJSON to a file with
+// progress on stderr, --resume from the file's end line, an upstream failure mid-export, and Obsidian vault output.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getCorpus, HANDLES, prolificPostId } from '../../sim/corpus.ts';
+import { encodeCursor } from '../../sim/cursor.ts';
+import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
+import { runBin, type Run } from '../helpers/cli-bin.ts';
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'threadmark-cli-export-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (args: string[], env: Record<string, string> = {}): Promise<Run> =>
+  runBin(args, { cwd: dir, env, timeoutMs: 60_000 });
+
+interface Line {
+  type?: string;
+  id?: string;
+  reason?: string;
+  posts?: number;
+  cursor?: string;
+  problem?: { code: string };
+}
+
+const linesOf = (file: string): Line[] =>
+  readFileSync(join(dir, file), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
+
+const newest = (n: number, from = 0) => Array.from({ length: n }, (_, i) => prolificPostId(from + i));
+
+/** Every line but the last is a post; the last is the one end line. */
+function assertShape(lines: Line[]): { ids: string[]; end: Line } {
+  const end = lines.at(-1)!;
+  assert.equal(end.type, 'end');
+  assert.ok(lines.slice(0, -1).every((l) => l.type === undefined && typeof l.id === 'string'));
+  return { ids: lines.slice(0, -1).map((l) => l.id!), end };
+}
+
+describe('threadmark export --server', { concurrency: 1 }, () => {
+  let stack: Stack;
+  // Every run comes from the loopback address, whose export-ip allowance is five: a key's export-key allows thirty.
+  let key: string;
+  before(async () => {
+    stack = await startStack({ THREADMARK_CACHE_TTL_S: '0' });
+    key = (await stack.app.services.stores.keys.create({ name: 'cli-export' })).key;
+  });
+  after(() => stack.close());
+  const srv = (...args: string[]) => run([...args, '--server', stack.url, '--api-key', key]);
+
+  test('writes NDJSON to --out with progress lines on stderr; --resume appends from the end line', async () => {
+    const first = await srv('export', HANDLES.prolific, '--max-posts', '250', '--out', 'p.ndjson');
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, '', 'the file gets the posts, stdout nothing');
+    const progress = first.stderr.split('\n').filter((l) => /^threadmark: \d+ posts, reached /.test(l));
+    assert.deepEqual(
+      progress.map((l) => l.replace(/, reached .*/, '')),
+      ['threadmark: 100 posts', 'threadmark: 200 posts'],
+    );
+    assert.match(progress[1]!, /reached \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    assert.match(first.stderr, /export stopped \(max_posts\): 250 posts written to p\.ndjson; --resume continues/);
+    const before = assertShape(linesOf('p.ndjson'));
+    assert.deepEqual(before.ids, newest(250));
+    assert.equal(before.end.reason, 'max_posts');
+
+    const resumed = await srv('export', HANDLES.prolific, '--max-posts', '120', '--out', 'p.ndjson', '--resume');
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /^threadmark: 100 posts, reached /m);
+    const after = assertShape(linesOf('p.ndjson'));
+    assert.deepEqual(after.ids, newest(370), 'the next 120 posts follow, the old end line is gone');
+    assert.equal(after.end.posts, 120);
+  });
+
+  test('a resume the service refuses leaves the file as it was; a complete file has nothing to resume', async () => {
+    assert.equal((await srv('export', HANDLES.alice, '--max-posts', '2', '--out', 'a.ndjson')).code, 0);
+    const saved = readFileSync(join(dir, 'a.ndjson'), 'utf8');
+    const refused = await srv('export', HANDLES.alice, '--with-replies', '--out', 'a.ndjson', '--resume');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /^threadmark: invalid_export_cursor: /m);
+    assert.equal(readFileSync(join(dir, 'a.ndjson'), 'utf8'), saved);
+
+    const rest = await srv('export', HANDLES.alice, '--out', 'a.ndjson', '--resume');
+    assert.equal(rest.code, 0, rest.stderr);
+    assert.equal(assertShape(linesOf('a.ndjson')).end.reason, 'end_of_timeline');
+    const again = await srv('export', HANDLES.alice, '--out', 'a.ndjson', '--resume');
+    assert.equal(again.code, 0);
+    assert.match(again.stderr, /a\.ndjson is complete \(end_of_timeline\); nothing to resume/);
+  });
+
+  test('an upstream failure mid-export keeps every post written, says so, exits 5, and --resume completes it', async () => {
+    const prolific = getCorpus().usersByHandle.get(HANDLES.prolific)!;
+    stack.sim.addFault({
+      target: 'fxtwitter',
+      kind: 'status',
+      status: 500,
+      match: `cursor=${encodeCursor(`statuses:${prolific.id}:true`, 100)}`,
+    });
+    let cut: Run;
+    try {
+      cut = await srv('export', HANDLES.prolific, '--max-posts', '150', '--out', 'f.ndjson');
+    } finally {
+      stack.sim.clearFaults();
+    }
+    assert.equal(cut.code, 5, cut.stderr);
+    assert.match(cut.stderr, /export stopped \(upstream_error\): 100 posts written to f\.ndjson; --resume continues/);
+    assert.match(cut.stderr.trimEnd().split('\n').at(-1)!, /^threadmark: \w+: .*\(100 posts kept in f\.ndjson\)$/);
+    const kept = assertShape(linesOf('f.ndjson'));
+    assert.deepEqual(kept.ids, newest(100));
+    assert.equal(kept.end.reason, 'upstream_error');
+    assert.ok(kept.end.problem?.code);
+
+    const done = await srv('export', HANDLES.prolific, '--max-posts', '50', '--out', 'f.ndjson', '--resume');
+    assert.equal(done.code, 0, done.stderr);
+    assert.deepEqual(assertShape(linesOf('f.ndjson')).ids, newest(150));
+  });
+
+  test('--vault writes one note per post with its media linked; a re-run leaves them unchanged', async () => {
+    const vault = join(dir, 'vault');
+    const first = await srv('export', HANDLES.prolific, '--max-posts', '30', '--vault', vault);
+    assert.equal(first.code, 0, first.stderr);
+    const listed = first.stdout.trimEnd().split('\n');
+    assert.equal(listed.length, 30);
+    assert.ok(listed.every((l) => l.startsWith(`written\t${vault}/prolific_pat `)));
+    const notes = readdirSync(vault);
+    assert.equal(notes.length, 30);
+    const photo = notes.find((n) => n.includes(prolificPostId(25)))!;
+    const body = readFileSync(join(vault, photo), 'utf8');
+    assert.match(body, /^---\nid: "\d+"\nurl: "https:\/\/x\.com\/prolific_pat\/status\//);
+    assert.match(body, /!\[Field photo \d+\]\(https:\/\/pbs\.twimg\.com\/media\/[^)]+\)/);
+    const again = await srv('export', HANDLES.prolific, '--max-posts', '30', '--vault', vault);
+    assert.ok(
+      again.stdout
+        .trimEnd()
+        .split('\n')
+        .every((l) => l.startsWith('unchanged\t')),
+    );
+  });
+
+  test('without --out or --vault the NDJSON goes to stdout; bad usage is exit 2', async () => {
+    const out = await srv('export', `@${HANDLES.alice}`, '--max-posts', '2');
+    assert.equal(out.code, 0, out.stderr);
+    const lines = out.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 3);
+    assert.equal((JSON.parse(lines[2]!) as Line).reason, 'max_posts');
+    const noOut = await srv('export', HANDLES.alice, '--resume');
+    assert.equal(noOut.code, 2);
+    assert.match(noOut.stderr, /^threadmark: usage: --resume needs --out/m);
+    const tooMany = await srv('export', HANDLES.alice, '--max-posts', '5001');
+    assert.equal(tooMany.code, 2);
+    assert.match(tooMany.stderr, /^threadmark: invalid_max_posts: /m);
+  });
+});
+
+test('in-process, a later run resumes from the cursor an earlier run wrote', async () => {
+  const stack = await startStack();
+  try {
+    const env = {
+      ...upstreamEnv(stack.sim),
+      THREADMARK_KEYS_DB: join(dir, 'inprocess', 'keys.db'),
+      LOG_LEVEL: 'silent',
+    };
+    const first = await run(['export', HANDLES.prolific, '--max-posts', '5', '--out', 'ip.ndjson'], env);
+    assert.equal(first.code, 0, first.stderr);
+    const second = await run(['export', HANDLES.prolific, '--max-posts', '5', '--out', 'ip.ndjson', '--resume'], env);
+    assert.equal(second.code, 0, second.stderr);
+    assert.deepEqual(assertShape(linesOf('ip.ndjson')).ids, newest(10));
+  } finally {
+    await stack.close();
+  }
+});
