@@ -141,11 +141,18 @@ function userTweets(c: SimCorpus, v: Vars): SimResponse {
   return ok(userTimeline([{ type: 'TimelineClearCache' }, addEntries(entries)]));
 }
 
+/**
+ * X answers a follow list with 60-70 accounts however many were asked for. Tests set `size` to serve pages of
+ * that length (unset: `count`, as before).
+ */
+export const xFollowPages: { size?: number } = {};
+
 function connections(c: SimCorpus, v: Vars, kind: 'followers' | 'following'): SimResponse {
   const user = subject(c, v);
   if (!('id' in user)) return user;
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
-  const page = paginate(relationship(c, user, kind), count(v, 20), cursor, `${kind}:${user.id}`);
+  const size = xFollowPages.size ?? count(v, 20);
+  const page = paginate(relationship(c, user, kind), size, cursor, `${kind}:${user.id}`);
   if (page === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
   const entries: XEntry[] = page.items.map((u, i) => userEntry(u, sortIndex(i)));
   // X's follow lists mark the end with a bottom cursor whose first part is 0.

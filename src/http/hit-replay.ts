@@ -18,7 +18,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Metrics } from '../ops/metrics.ts';
+import type { ExchangeSeries, Metrics } from '../ops/metrics.ts';
 import { isLinkPreviewCrawler } from './link-preview.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
 import { member } from '../stores/limits/headers.ts';
@@ -58,8 +58,8 @@ interface Record_ {
   deps: Array<[string, object, number]>;
   stamps: Array<[string, number]>;
   freshUntil: number;
-  route: string;
-  method: string;
+  /** Where its exchanges are counted (route, method, 200, hit). */
+  series: ExchangeSeries;
 }
 
 export interface HitReplayOptions {
@@ -209,14 +209,7 @@ export class HitReplay {
     }
     res.end(rec.body);
     this.served++;
-    this.#opts.metrics.observe({
-      route: rec.route,
-      method: rec.method,
-      status: 200,
-      durationS: (performance.now() - started) / 1000,
-      cache: 'hit',
-      rejectedBy: undefined,
-    });
+    rec.series.add((performance.now() - started) / 1000);
   }
 
   #headers(rec: Record_, id: string, state: LimitState): OutgoingHttpHeaders {
@@ -310,8 +303,7 @@ export class HitReplay {
       deps: info.deps,
       stamps,
       freshUntil: info.freshUntil,
-      route: info.route,
-      method,
+      series: this.#opts.metrics.series(info.route, method, 200, 'hit'),
     });
   }
 }

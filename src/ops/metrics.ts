@@ -26,6 +26,100 @@ export interface Exchange {
   rejectedBy?: string;
 }
 
+/** Upper bounds (s) of the request-duration histogram's buckets. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * The exchanges of one (route, method, status, X-Cache) combination, in plain numbers. Every response adds to
+ * one of these (a few additions: the cache-hit replay resolves its series once per record); the Prometheus
+ * metrics are computed from them when /metrics is scraped, so what a scrape shows is exact and the request path
+ * pays no label hashing or validation.
+ */
+export class ExchangeSeries {
+  count = 0;
+  sum = 0;
+  /** Observations per bucket (not cumulative); the last one is above every bound. */
+  readonly buckets = new Float64Array(DURATION_BUCKETS.length + 1);
+
+  constructor(
+    readonly route: string,
+    readonly method: string,
+    readonly status: number,
+    readonly cache: string | undefined,
+  ) {}
+
+  add(durationS: number): void {
+    this.count++;
+    this.sum += durationS;
+    let i = 0;
+    while (i < DURATION_BUCKETS.length && durationS > DURATION_BUCKETS[i]!) i++;
+    this.buckets[i]!++;
+  }
+}
+
+const DURATION = {
+  name: 'threadmark_http_request_duration_seconds',
+  help: 'Time from request received to response sent, by route pattern and method.',
+};
+
+/**
+ * threadmark_http_request_duration_seconds, read from the exchange series at scrape time: the same samples
+ * prom-client's Histogram writes (cumulative buckets, +Inf, sum, count per route and method).
+ */
+class SeriesHistogram extends Histogram<'route' | 'method'> {
+  readonly #series: () => Iterable<ExchangeSeries>;
+
+  constructor(registers: Registry[], series: () => Iterable<ExchangeSeries>) {
+    super({
+      name: DURATION.name,
+      help: DURATION.help,
+      labelNames: ['route', 'method'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.#series = series;
+  }
+
+  async getForPromString() {
+    const byRoute = new Map<string, { labels: { route: string; method: string }; sum: number; buckets: number[] }>();
+    for (const s of this.#series()) {
+      const key = `${s.route}\n${s.method}`;
+      let agg = byRoute.get(key);
+      if (!agg) {
+        agg = {
+          labels: { route: s.route, method: s.method },
+          sum: 0,
+          buckets: new Array<number>(s.buckets.length).fill(0),
+        };
+        byRoute.set(key, agg);
+      }
+      agg.sum += s.sum;
+      for (let i = 0; i < s.buckets.length; i++) agg.buckets[i]! += s.buckets[i]!;
+    }
+    const { name } = DURATION;
+    const values = [];
+    for (const { labels, sum, buckets } of byRoute.values()) {
+      let acc = 0;
+      for (let i = 0; i < DURATION_BUCKETS.length; i++) {
+        acc += buckets[i]!;
+        values.push({
+          labels: { le: DURATION_BUCKETS[i]! },
+          value: acc,
+          metricName: `${name}_bucket`,
+          sharedLabels: labels,
+        });
+      }
+      const count = acc + buckets[DURATION_BUCKETS.length]!;
+      values.push(
+        { labels: { le: '+Inf' }, value: count, metricName: `${name}_bucket`, sharedLabels: labels },
+        { labels: {}, value: sum, metricName: `${name}_sum`, sharedLabels: labels },
+        { labels: {}, value: count, metricName: `${name}_count`, sharedLabels: labels },
+      );
+    }
+    return { name, help: DURATION.help, type: 'histogram' as const, values, aggregator: 'sum' as const };
+  }
+}
+
 const BREAKER_STATES = ['closed', 'half-open', 'open', 'off'] as const;
 const CACHE_RESULTS = new Set(['hit', 'miss', 'stale', 'bypass']);
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -46,32 +140,34 @@ function processMetrics(): Registry {
 
 export class Metrics {
   readonly registry = new Registry();
-  readonly #requests: Counter<'route' | 'method' | 'status'>;
-  readonly #latency: Histogram<'route' | 'method'>;
-  readonly #cache: Counter<'result'>;
+  readonly #series = new Map<string, ExchangeSeries>();
   readonly #rejections: Counter<'policy'>;
   readonly #clientErrors: Counter<'reason'>;
 
   constructor(sources: MetricsSources) {
     const registers = [this.registry];
-    this.#requests = new Counter({
+    const series = () => this.#series.values();
+    new Counter({
       name: 'threadmark_http_requests_total',
       help: 'HTTP responses by route pattern, method and status code.',
       labelNames: ['route', 'method', 'status'],
       registers,
+      collect() {
+        this.reset();
+        for (const s of series())
+          if (s.count) this.inc({ route: s.route, method: s.method, status: String(s.status) }, s.count);
+      },
     });
-    this.#latency = new Histogram({
-      name: 'threadmark_http_request_duration_seconds',
-      help: 'Time from request received to response sent, by route pattern and method.',
-      labelNames: ['route', 'method'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    });
-    this.#cache = new Counter({
+    new SeriesHistogram(registers, series);
+    new Counter({
       name: 'threadmark_cache_results_total',
       help: 'Responses built from upstream reads, by X-Cache result (hit, miss, stale, bypass).',
       labelNames: ['result'],
       registers,
+      collect() {
+        this.reset();
+        for (const s of series()) if (s.cache && s.count) this.inc({ result: s.cache }, s.count);
+      },
     });
     this.#rejections = new Counter({
       name: 'threadmark_rate_limit_rejections_total',
@@ -203,12 +299,22 @@ export class Metrics {
   }
 
   observe(x: Exchange): void {
-    const route = x.route ?? 'unmatched';
-    const method = KNOWN_METHODS.has(x.method) ? x.method : 'other';
-    this.#requests.inc({ route, method, status: String(x.status) });
-    this.#latency.observe({ route, method }, x.durationS);
-    if (x.cache && CACHE_RESULTS.has(x.cache)) this.#cache.inc({ result: x.cache });
+    this.series(x.route, x.method, x.status, x.cache).add(x.durationS);
     if (x.status === 429) this.#rejections.inc({ policy: x.rejectedBy ?? 'unknown' });
+  }
+
+  /** The series an exchange of this kind adds to (callers on a hot path keep it and call `add`). */
+  series(route: string | undefined, method: string, status: number, cache: string | undefined): ExchangeSeries {
+    const r = route ?? 'unmatched';
+    const m = KNOWN_METHODS.has(method) ? method : 'other';
+    const c = cache && CACHE_RESULTS.has(cache) ? cache : undefined;
+    const key = `${r}\n${m}\n${status}\n${c ?? ''}`;
+    let s = this.#series.get(key);
+    if (!s) {
+      s = new ExchangeSeries(r, m, status, c);
+      this.#series.set(key, s);
+    }
+    return s;
   }
 
   clientError(code: string | undefined): void {
