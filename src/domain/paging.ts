@@ -145,11 +145,23 @@ export interface Position {
 export interface PagedResult<T> {
   items: T[];
   page: number;
-  /** Provider and upstream cursor of the next page, when there is one. */
-  next?: { provider: string; upstream: string };
+  /** Where the next page starts, when there is one. */
+  next?: Resume;
   source: string;
   cache: CacheStatus;
   warnings: string[];
+}
+
+/**
+ * Where a page starts: the upstream page (its provider and the raw cursor that fetched it; empty = any provider,
+ * the first page) and how many of its items earlier pages already showed. Upstream pages can be longer than
+ * `limit` (X answers 60-70 followers when asked for 20); the rest of such a page is served from the same
+ * upstream page, read again through the cache, before the upstream cursor moves on.
+ */
+export interface Resume {
+  provider: string;
+  upstream: string;
+  skip: number;
 }
 
 /** The envelope every list read carries (the Continue → URL is the presenter's: it knows the route). */
@@ -185,26 +197,36 @@ export function nextOf(
   upstreamNext: string | undefined,
   sent: string | undefined,
   provider: string,
-): PagedResult<never>['next'] {
+): { provider: string; upstream: string } | undefined {
   return continuesAfter(upstreamNext, sent) ? { provider, upstream: upstreamNext } : undefined;
 }
 
 /**
- * Fetches one page at `pos`. Pages before the requested one are fetched only to learn their cursors;
- * a list that ends before the requested page yields an empty last page.
+ * Fetches one page at `pos`: at most `limit` items, taken from one upstream page. Pages before the requested
+ * one are walked only to learn where it starts (an upstream page is fetched once per walk, however many pages
+ * it holds); a list that ends before the requested page yields an empty last page.
  */
 export async function walkToPage<T>(pos: Position, load: PageLoader<T>): Promise<PagedResult<T>> {
-  let provider = pos.cursor?.provider;
-  let cursor = pos.cursor?.upstream;
+  let at: Resume = pos.cursor
+    ? { provider: pos.cursor.provider, upstream: pos.cursor.upstream, skip: pos.cursor.skip ?? 0 }
+    : { provider: '', upstream: '', skip: 0 };
   let pageNo = pos.cursor ? pos.cursor.page : 1;
   const target = pos.cursor ? pos.cursor.page : pos.page;
+  const fetch = (r: Resume) =>
+    load({ provider: r.provider || undefined, cursor: r.upstream || undefined, count: pos.limit, policy: pos.policy });
+  let got = await fetch(at);
   for (;;) {
-    const got = await load({ provider, cursor, count: pos.limit, policy: pos.policy });
-    const next = nextOf(got.value.nextCursor, cursor, got.source);
+    const items = got.value.items;
+    const start = Math.min(at.skip, items.length);
+    const end = Math.min(start + pos.limit, items.length);
+    const upstreamNext = nextOf(got.value.nextCursor, at.upstream || undefined, got.source);
+    // The rest of this upstream page comes first; it is asked for the way it was fetched, so it hits the cache.
+    const next: Resume | undefined =
+      end < items.length ? { ...at, skip: end } : upstreamNext ? { ...upstreamNext, skip: 0 } : undefined;
     if (pageNo >= target || !next) {
       const reached = pageNo >= target;
       return {
-        items: reached ? got.value.items : [],
+        items: reached ? items.slice(start, end) : [],
         page: target,
         next: reached ? next : undefined,
         source: got.source,
@@ -212,8 +234,8 @@ export async function walkToPage<T>(pos: Position, load: PageLoader<T>): Promise
         warnings: reached ? got.warnings : [...got.warnings, `the list ends before page ${target}`],
       };
     }
-    provider = next.provider;
-    cursor = next.upstream;
+    if (next.skip === 0) got = await fetch(next);
+    at = next;
     pageNo++;
   }
 }
@@ -238,8 +260,16 @@ export async function readPage<T>(
 ): Promise<ReadPage<T>> {
   const pos = openPosition(input, codec, scope, policy);
   const page = await walkToPage(pos, load);
+  const next = page.next;
   const nextCursor =
-    page.next && !caughtUp?.(page.items) ? codec.encode(scope, { ...page.next, page: page.page + 1 }) : undefined;
+    next && !caughtUp?.(page.items)
+      ? codec.encode(scope, {
+          provider: next.provider,
+          upstream: next.upstream,
+          page: page.page + 1,
+          ...(next.skip ? { skip: next.skip } : {}),
+        })
+      : undefined;
   return {
     items: page.items,
     cache: page.cache,

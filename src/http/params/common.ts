@@ -131,7 +131,10 @@ export const limitParam = wholeNumber('invalid_page')
   .refine((n) => n >= 1, code('invalid_page'))
   .transform((n) => Math.min(n, 20))
   .optional()
-  .describe('Items per page, 1-20 (default 20, above 20 is clamped).');
+  .describe(
+    'Items per page, 1-20 (default 20, above 20 is clamped). A page never holds more: when the upstream answers ' +
+      'with more (X sends 60-70 followers per page), `nextCursor` continues inside that answer, so nothing is lost.',
+  );
 
 export const sinceIdParam = z
   .string(code('invalid_since_id'))

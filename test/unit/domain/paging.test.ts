@@ -17,6 +17,17 @@ import { pageOf, POLICY } from './fake-lists.ts';
 const SCOPE: CursorScope = { route: 'followers', query: 'alice', feed: '' };
 const NUMBERS = Array.from({ length: 7 }, (_, i) => i + 1);
 
+/** X answers a follower page with 60-70 accounts when asked for 20: here, 5 of 12 items for every upstream call. */
+function oversized() {
+  const calls: PageCall[] = [];
+  const items = Array.from({ length: 12 }, (_, i) => i + 1);
+  const load = async (call: PageCall) => {
+    calls.push(call);
+    return pageOf(items, { ...call, count: 5 }, 'fake');
+  };
+  return { calls, items, load };
+}
+
 function loader(items = NUMBERS, end?: 'repeat') {
   const calls: PageCall[] = [];
   return {
@@ -85,7 +96,7 @@ describe('paging', () => {
     const page = await walkToPage({ page: 3, limit: 2, policy: POLICY }, load);
     assert.deepEqual(page.items, [5, 6]);
     assert.equal(page.page, 3);
-    assert.deepEqual(page.next, { provider: 'fake', upstream: 'c6' });
+    assert.deepEqual(page.next, { provider: 'fake', upstream: 'c6', skip: 0 });
     assert.deepEqual(
       calls.map((c) => c.cursor),
       [undefined, 'c2', 'c4'],
@@ -130,5 +141,47 @@ describe('paging', () => {
     const last = await readPage(codec, SCOPE, { cursor: second.meta.nextCursor, limit: 3 }, POLICY, loader().load);
     assert.deepEqual(last.items, [7]);
     assert.equal(last.meta.nextCursor, undefined);
+  });
+
+  test('an upstream page longer than limit is served limit items at a time, resuming inside it', async () => {
+    const { calls, items, load } = oversized();
+    const codec = new CursorCodec('s');
+    const seen: number[] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = await readPage(codec, SCOPE, { limit: 2, ...(cursor ? { cursor } : {}) }, POLICY, load);
+      seen.push(...page.items);
+      sizes.push(page.items.length);
+      cursor = page.meta.nextCursor;
+      if (!cursor) break;
+    }
+    assert.deepEqual(seen, items, 'every item once, in order');
+    assert.ok(
+      sizes.every((n) => n <= 2),
+      `no page exceeds limit: ${sizes.join(',')}`,
+    );
+    // A resumed page asks for the same upstream page exactly as before (same provider, cursor and count).
+    assert.deepEqual(
+      calls.map((c) => [c.provider ?? '*', c.cursor ?? '']),
+      [
+        ['*', ''],
+        ['*', ''],
+        ['*', ''],
+        ['fake', 'c5'],
+        ['fake', 'c5'],
+        ['fake', 'c5'],
+        ['fake', 'c10'],
+      ],
+    );
+  });
+
+  test('page=N over oversized upstream pages fetches each upstream page once', async () => {
+    const { calls, load } = oversized();
+    const page = await walkToPage({ page: 5, limit: 2, policy: POLICY }, load);
+    // Pages: [1,2] [3,4] [5] | [6,7] [8,9] ...: page 5 is the second of the second upstream page.
+    assert.deepEqual(page.items, [8, 9]);
+    assert.equal(calls.length, 2);
+    assert.deepEqual(page.next, { provider: 'fake', upstream: 'c5', skip: 4 });
   });
 });
