@@ -342,6 +342,7 @@ describe('in-process mode (no server)', { concurrency: 4 }, () => {
     assert.equal(r.code, 0, r.stderr);
     const [name, ...rest] = readdirSync(vault);
     assert.equal(rest.length, 0);
+    // eslint-disable-next-line no-control-regex -- the file name must hold no control characters
     assert.match(name!, /^mallory_md 1900000000000000601 [^\\/:*?"<>|#^[\]\u0000-\u001f]+\.md$/);
     assert.ok(Buffer.byteLength(name!) <= 130);
     assert.equal(dirname(r.stdout.trimEnd().split('\t')[1]!), vault);

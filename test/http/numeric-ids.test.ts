@@ -106,7 +106,7 @@ describe('numeric ids', () => {
     const first = (await (await s.get(`/api/v1/users/${alice.id}?format=json&limit=5`)).json()) as ProfileJson;
     assert.ok(first.nextCursor, 'alice has more than five posts');
     const second = await s.get(
-      `/api/v1/users/${alice.id}?format=json&limit=5&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      `/api/v1/users/${alice.id}?format=json&limit=5&cursor=${encodeURIComponent(first.nextCursor)}`,
     );
     assert.equal(second.status, 200);
     const ids = ((await second.json()) as ProfileJson).posts.map((p) => p.id);
@@ -114,7 +114,7 @@ describe('numeric ids', () => {
       ids.every((id) => !first.posts.some((p) => p.id === id)),
       'no post repeated',
     );
-    const elsewhere = await s.get(`/api/v1/profiles/${HANDLES.alice}?cursor=${encodeURIComponent(first.nextCursor!)}`);
+    const elsewhere = await s.get(`/api/v1/profiles/${HANDLES.alice}?cursor=${encodeURIComponent(first.nextCursor)}`);
     assert.equal(elsewhere.status, 400);
     assert.equal((await problemOf(elsewhere)).code, 'invalid_cursor');
   });

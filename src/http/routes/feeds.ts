@@ -10,7 +10,6 @@ import {
   type FeedType,
   type ThreadMode,
 } from '../../domain/feeds.ts';
-import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
