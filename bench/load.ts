@@ -121,19 +121,18 @@ try {
     connections: CONNECTIONS,
     duration: DURATION_S,
     pipelining: 1,
-    // setupRequest/onResponse with the connection context: autocannon's API, beyond bench/lib/autocannon.d.ts.
     requests: [
       {
-        setupRequest: ((req: Record<string, unknown>, context: Record<string, unknown>) => {
+        setupRequest: (req, context) => {
           const n = nextRequest();
           context.last = `${n.method} ${n.path}`;
           return { ...req, path: n.path, method: n.method, headers: n.headers };
-        }) as never,
-        onResponse: ((status: number, body: string, context: Record<string, unknown>) => {
+        },
+        onResponse: (status, body, context) => {
           if (status >= 500 && failedSamples.length < 10)
             failedSamples.push(`${status} ${String(context.last)} ${body.slice(0, 300)}`);
-        }) as never,
-      } as Record<string, unknown>,
+        },
+      },
     ],
   });
 } finally {

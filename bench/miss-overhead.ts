@@ -48,7 +48,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       for (let i = 0; i < SAMPLES; i++) {
         const a = await viaService();
         if (a.status !== 200 || a.headers['x-cache'] !== 'bypass')
-          throw new Error(`unexpected ${a.status} ${a.headers['x-cache']}`);
+          throw new Error(`unexpected ${a.status} ${String(a.headers['x-cache'])}`);
         s.push(a.ms);
         d.push((await timedGet(direct)).ms);
         // The same upstream request through fetch() (the client the providers use), for scale.

@@ -2,11 +2,14 @@
 // The `threadmark` command. From a clone (dev dependencies installed) the TypeScript sources run through tsx, so
 // the CLI is always the code you see; a production install (`npm ci --omit=dev`, the Docker image) has no tsx and
 // runs the bundle `npm run build` made (dist/cli.mjs).
+/** @typedef {typeof import('../src/cli/program.ts')} Cli the bundle has the same exports as the source */
+/** @returns {Promise<Cli>} */
 async function loadCli() {
   let tsx;
   try {
     tsx = await import('tsx/esm/api');
   } catch {
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- dist/ is build output, untyped and maybe absent
     return import('../dist/cli.mjs');
   }
   tsx.register();

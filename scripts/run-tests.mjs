@@ -5,6 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
+/** @param {string} dir @returns {string[]} */
 function collect(dir) {
   const out = [];
   for (const name of readdirSync(dir).sort()) {

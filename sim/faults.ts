@@ -39,7 +39,7 @@ export function parseFault(input: unknown): Fault | string {
   if (typeof f.target !== 'string' || !f.target) return 'target is required';
   if (!FAULT_KINDS.includes(f.kind as FaultKind)) return `kind must be one of: ${FAULT_KINDS.join(', ')}`;
   for (const k of ['status', 'delayMs', 'retryAfterS', 'times'] as const) {
-    if (f[k] !== undefined && (typeof f[k] !== 'number' || !Number.isFinite(f[k]) || (f[k] as number) < 0))
+    if (f[k] !== undefined && (typeof f[k] !== 'number' || !Number.isFinite(f[k]) || f[k] < 0))
       return `${k} must be a non-negative number`;
   }
   if (f.match !== undefined && typeof f.match !== 'string') return 'match must be a string';

@@ -17,7 +17,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     path?: string;
     body?: string;
-    setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+    /** `context` is per connection: what setupRequest stores there, onResponse reads back. */
+    setupRequest?: (req: RequestSpec, context: Record<string, unknown>) => RequestSpec;
     onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
   interface Options {

@@ -3,7 +3,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error: a plain .mjs script without type declarations.
 import { bundle } from '../../scripts/build.mjs';
 
 export interface Child<M> {
@@ -13,7 +12,7 @@ export interface Child<M> {
   send(msg: unknown): void;
   /** Waits for the next IPC message. */
   next<T>(): Promise<T>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const TSX = ['--import', 'tsx'];
@@ -33,7 +32,7 @@ const bundles = new Map<string, Promise<string>>();
 function bundled(script: string): Promise<string> {
   let out = bundles.get(script);
   if (!out) {
-    out = bundle(`bench/servers/${script}`, `bench-${script.replace(/\.ts$/, '')}`) as Promise<string>;
+    out = bundle(`bench/servers/${script}`, `bench-${script.replace(/\.ts$/, '')}`);
     bundles.set(script, out);
   }
   return out;

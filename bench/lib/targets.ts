@@ -14,7 +14,7 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-export async function startSim(): Promise<{ info: SimInfo; stop(): Promise<void> }> {
+export async function startSim(): Promise<{ info: SimInfo; stop: () => Promise<void> }> {
   const c = await startChild<SimInfo>('sim.ts');
   return { info: c.ready, stop: c.stop };
 }

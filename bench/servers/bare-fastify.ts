@@ -14,5 +14,5 @@ const addr = app.server.address();
 process.send!({ url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, pid: process.pid });
 process.on('SIGTERM', () => {
   app.server.closeAllConnections();
-  app.close().finally(() => process.exit(0));
+  void app.close().finally(() => process.exit(0));
 });

@@ -9,5 +9,5 @@ process.send!({
   xApiUrl: sim.xApiUrl,
 });
 process.on('SIGTERM', () => {
-  sim.close().finally(() => process.exit(0));
+  void sim.close().finally(() => process.exit(0));
 });

@@ -93,7 +93,7 @@ export class XAccounts {
     const rl = (remaining: number) => ({
       'x-rate-limit-limit': String(this.limits.limit),
       'x-rate-limit-remaining': String(remaining),
-      'x-rate-limit-reset': String(w!.resetAtS),
+      'x-rate-limit-reset': String(w.resetAtS),
     });
     if (w.used >= this.limits.limit) {
       return { refuse: json(429, { errors: [{ code: 88, message: 'Rate limit exceeded' }] }, rl(0)) };

@@ -38,6 +38,7 @@ import { json, type RouteModule, type SimRequest, type SimResponse } from './typ
 import {
   addEntries,
   count,
+  text,
   errorsOnly,
   ok,
   pageOrEnd,
@@ -54,7 +55,7 @@ export const X_CONVERSATION_PAGE_MODULES = 5;
 // ---------------------------------------------------------------------------------------------------------
 
 function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
-  const id = String(v.focalTweetId ?? '');
+  const id = text(v.focalTweetId);
   const vis = visibility(c, id);
   if (vis === 'missing' || vis === 'deleted') {
     return ok({
@@ -95,7 +96,7 @@ function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
       );
       entries.push(moduleEntry(`conversationthread-${mod[0]}`, sortIndex(i++), items));
     }
-    if (page.bottom) entries.push(cursorItemEntry('Bottom', page.bottom, sortIndex(i++)));
+    if (page.bottom) entries.push(cursorItemEntry('Bottom', page.bottom, sortIndex(i)));
   }
   return ok({
     data: {
@@ -107,14 +108,14 @@ function tweetDetail(c: SimCorpus, v: Vars): SimResponse {
 }
 
 function userByScreenName(c: SimCorpus, v: Vars): SimResponse {
-  const user = findUser(c, String(v.screen_name ?? ''));
+  const user = findUser(c, text(v.screen_name));
   if (!user) return ok({ data: {} });
   return ok({ data: { user: { result: xUser(user) } } });
 }
 
 /** The user a userId-keyed operation is about, or the answer X gives when it cannot be read. */
 function subject(c: SimCorpus, v: Vars): SimUser | SimResponse {
-  const user = c.users.get(String(v.userId ?? ''));
+  const user = c.users.get(text(v.userId));
   if (!user) return ok({ data: { user: {} } });
   if (user.suspended) return ok({ data: { user: { result: { __typename: 'UserUnavailable', reason: 'Suspended' } } } });
   if (user.protected) {
@@ -170,7 +171,7 @@ function connections(c: SimCorpus, v: Vars, kind: 'followers' | 'following'): Si
 const PRODUCTS = { Latest: 'latest', Top: 'top', Media: 'media', People: 'people' } as const;
 
 function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
-  const q = String(v.rawQuery ?? '').trim();
+  const q = text(v.rawQuery).trim();
   if (!q) {
     return ok({
       data: {},
@@ -183,7 +184,7 @@ function searchTimeline(c: SimCorpus, v: Vars): SimResponse {
       ],
     });
   }
-  const product = PRODUCTS[String(v.product ?? 'Top') as keyof typeof PRODUCTS];
+  const product = PRODUCTS[text(v.product, 'Top') as keyof typeof PRODUCTS];
   if (!product) return errorsOnly(400, 214, `BadRequest: unknown product ${String(v.product)}`);
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
   const scope = `search:${product}:${q.toLowerCase()}`;
@@ -255,7 +256,7 @@ const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
 
 function control(req: SimRequest): SimResponse | null {
   if (req.method !== 'POST') return null;
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = req.body ? (JSON.parse(req.body) as Record<string, unknown>) : {};
   } catch {
@@ -271,7 +272,7 @@ function control(req: SimRequest): SimResponse | null {
   else if (req.path === '/__accounts/logout' && typeof body.auth_token === 'string') xAccounts.logout(body.auth_token);
   else if (req.path === '/__deploy/reset') xDeploy.reset();
   else if (req.path === '/__deploy/rotate') {
-    const op = String(body.operation ?? '');
+    const op = text(body.operation);
     if (!(OPERATION_NAMES as readonly string[]).includes(op))
       return json(400, { error: `operation must be one of ${OPERATION_NAMES.join(', ')}` });
     return json(200, { queryId: xDeploy.rotate(op as OperationName) });

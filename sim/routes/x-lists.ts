@@ -9,10 +9,20 @@ import { paginate } from '../cursor.ts';
 import type { XEntry } from '../../src/providers/x/wire.ts';
 import type { SimResponse } from './types.ts';
 import { cursorEntry, userEntry, xUser } from './x-wire.ts';
-import { addEntries, count, errorsOnly, ok, pageOrEnd, sortIndex, timelineEntries, type Vars } from './x-timeline.ts';
+import {
+  addEntries,
+  count,
+  errorsOnly,
+  ok,
+  pageOrEnd,
+  sortIndex,
+  text,
+  timelineEntries,
+  type Vars,
+} from './x-timeline.ts';
 
 function listOf(c: SimCorpus, v: Vars, privateToo = false): SimList | undefined {
-  const list = c.lists.get(String(v.listId ?? ''));
+  const list = c.lists.get(text(v.listId));
   return list && (privateToo || !list.private) ? list : undefined;
 }
 

@@ -24,6 +24,11 @@ export function count(v: Vars, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? Math.min(n, 100) : fallback;
 }
 
+/** A string variable as X reads it: numbers are accepted in its place, anything else counts as absent. */
+export function text(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : fallback;
+}
+
 export function addEntries(entries: XEntry[]): XInstruction {
   return { type: 'TimelineAddEntries', entries };
 }

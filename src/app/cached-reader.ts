@@ -1,6 +1,6 @@
 // Every upstream read goes through here: the application cache (domain data, not rendered bytes),
 // coalescing of concurrent misses, stale-if-error, and the live-lookup charge of the read policy.
-import type { CacheStatus, ReadPolicy, Sourced } from '../domain/sourced.ts';
+import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
 import { cachedRead } from '../stores/cache/read-through.ts';
 import type { Cache } from '../stores/cache/types.ts';
 import type { Coalescer } from '../stores/cache/coalesce.ts';
@@ -48,6 +48,6 @@ export class CachedReader {
       },
       live,
     );
-    return { value: r.value.value, source: r.value.source, cache: r.cacheStatus as CacheStatus, warnings: r.warnings };
+    return { value: r.value.value, source: r.value.source, cache: r.cacheStatus, warnings: r.warnings };
   }
 }

@@ -37,6 +37,7 @@ export function usageError(detail: string): CliError {
 /** Detail text arrives from the network: keep the report on one line of printable text. */
 export function problemLine(code: string, detail: string): string {
   const flat = `${code}: ${detail}`
+    // eslint-disable-next-line no-control-regex -- control characters are what this strips
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -79,14 +79,14 @@ class Progress {
   private drawnAt = 0;
 
   constructor(
-    private readonly err: Output & { isTTY?: boolean },
+    private readonly err: Output,
     private readonly max: number,
   ) {}
 
   post(createdAt: string): void {
     this.posts++;
     this.reached = createdAt.slice(0, 16).replace('T', ' ');
-    if (this.err.isTTY) {
+    if (this.err.isTTY && this.err.control) {
       const now = Date.now();
       if (now - this.drawnAt >= 100 || this.posts === this.max) this.draw(now);
     } else if (this.posts % 100 === 0) {
@@ -98,13 +98,15 @@ class Progress {
     this.drawnAt = now;
     const width = 24;
     const filled = Math.min(width, Math.round((this.posts / this.max) * width));
+    // Back to the start of the line (the terminal's own control, not post text), then the bar.
+    this.err.control!('\r');
     this.err.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.posts}/${this.max} posts, reached ${this.reached} UTC`,
+      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.posts}/${this.max} posts, reached ${this.reached} UTC`,
     );
   }
 
   finish(): void {
-    if (this.err.isTTY && this.posts > 0) {
+    if (this.err.isTTY && this.err.control && this.posts > 0) {
       this.draw(Date.now());
       this.err.write('\n');
     }

@@ -48,6 +48,7 @@ interface ListEnvelope {
   page?: number;
   items?: unknown[];
   posts?: unknown[];
+  warnings?: unknown[];
   [k: string]: unknown;
 }
 

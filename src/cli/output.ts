@@ -4,6 +4,8 @@ export interface Output {
   write(chunk: string): unknown;
   /** Set by Node on process.stdout/stderr when they are a terminal. */
   isTTY?: boolean;
+  /** A terminal's: control characters of our own (a progress bar's carriage return), written as they are. */
+  control?(chunk: string): unknown;
 }
 
 export interface CliIO {
@@ -41,5 +43,5 @@ export function forTerminal(s: string): string {
  */
 export function terminalSafe(out: Output): Output {
   if (!out.isTTY) return out;
-  return { isTTY: true, write: (chunk: string) => out.write(forTerminal(chunk)) };
+  return { isTTY: true, write: (chunk: string) => out.write(forTerminal(chunk)), control: (chunk) => out.write(chunk) };
 }

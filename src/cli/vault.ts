@@ -13,6 +13,7 @@ export const MAX_VARIANTS = 99;
 const RESERVED = /[\\/:*?"<>|#^[\]]/g;
 // Control characters, zero-width characters and bidirectional overrides (which can disguise an extension).
 // The zero-width joiner stays: emoji sequences need it.
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b\u200c\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 

@@ -52,7 +52,7 @@ export async function ancestorChain(
   const chain = await walk(source, bundle, scope, policy, budget);
   if (chain.settled) {
     let byScope = walks.get(bundle);
-    if (!byScope) walks.set(bundle, (byScope = new Map()));
+    if (!byScope) walks.set(bundle, (byScope = new Map<ChainScope, AncestorChain>()));
     byScope.set(scope, chain);
   }
   return chain;

@@ -1,8 +1,9 @@
 // The feed use cases: the posts of one account's feed (or several merged), or of a saved search, read through the
 // same cached sources as the profile and search routes, so a poll inside the cache lifetime reaches no upstream.
-import type { SearchFeed } from './capabilities.ts';
+import type { SearchFeed, SearchItem } from './capabilities.ts';
 import { mergePosts, selectPosts, type FeedKind } from './feeds.ts';
-import type { ListSource } from './lists.ts';
+import type { ListSource, WindowInput } from './lists.ts';
+import { upstreamTerms } from './search.ts';
 import type { Author, CuratedList, Post } from './models.ts';
 import { assertListId } from './curated-lists.ts';
 import { DEFAULT_LIMIT } from './paging.ts';
@@ -56,19 +57,32 @@ class Provenance {
   }
 }
 
+/**
+ * One account's posts: its timeline, or inside a date window the window read straight away through X search
+ * (`from:<handle>` and the window's operators), as the profile route reads it.
+ */
 async function readAccount(
   lists: ListSource,
   handle: string,
   kind: FeedKind,
   policy: ReadPolicy,
   into: Provenance,
+  window?: WindowInput,
 ): Promise<{ author: Author; posts: Post[] }> {
   const profile = await lists.profile(handle, policy);
-  const timeline = await lists.timeline(handle, { count: DEFAULT_LIMIT, policy });
   into.add(profile);
+  const call = { count: DEFAULT_LIMIT, policy };
+  if (window) {
+    const found = await lists.search(`from:${profile.value.handle} ${window.operators}`, 'latest', call);
+    into.add(found);
+    return { author: profile.value, posts: selectPosts(postsOf(found.value.items), kind) };
+  }
+  const timeline = await lists.timeline(handle, call);
   into.add(timeline);
   return { author: profile.value, posts: selectPosts(timeline.value.items, kind) };
 }
+
+const postsOf = (items: SearchItem[]): Post[] => items.flatMap((i) => (i.kind === 'post' ? [i.post] : []));
 
 /**
  * One account's feed, or several merged newest first. In a merged feed an account that is not public is
@@ -77,12 +91,14 @@ async function readAccount(
  */
 export async function readProfileFeed(
   lists: ListSource,
-  input: { handles: string[]; kind: FeedKind },
+  input: { handles: string[]; kind: FeedKind; window?: WindowInput },
   policy: ReadPolicy,
 ): Promise<ProfileFeedRead> {
-  const { handles, kind } = input;
+  const { handles, kind, window } = input;
   const perAccount = handles.map(() => new Provenance());
-  const settled = await Promise.allSettled(handles.map((h, i) => readAccount(lists, h, kind, policy, perAccount[i]!)));
+  const settled = await Promise.allSettled(
+    handles.map((h, i) => readAccount(lists, h, kind, policy, perAccount[i]!, window)),
+  );
   const authors: Author[] = [];
   const postLists: Post[][] = [];
   const all = new Provenance();
@@ -105,14 +121,15 @@ export async function readProfileFeed(
 
 export async function readSearchFeed(
   lists: ListSource,
-  input: { q: string; feed: SearchFeed },
+  input: { q: string; feed: SearchFeed; window?: WindowInput },
   policy: ReadPolicy,
 ): Promise<FeedRead> {
-  const got = await lists.search(input.q, input.feed, { count: DEFAULT_LIMIT, policy });
+  const terms = upstreamTerms(input.q, input.window);
+  const got = await lists.search(terms, input.feed, { count: DEFAULT_LIMIT, policy });
   const all = new Provenance();
   all.add(got);
   // Search order (top is not chronological) is kept; only a merge re-sorts.
-  return all.read(got.value.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])));
+  return all.read(postsOf(got.value.items));
 }
 
 /** An X List's feed: the list itself and its latest page of posts, read alongside (the list decides a 404). */

@@ -1,5 +1,5 @@
 // API key and rate-limit guards, and the per-request live-lookup charge handed to the domain.
-import type { FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { ReadPolicy } from '../domain/sourced.ts';
 import { Problem } from '../problems/problem.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
@@ -94,18 +94,18 @@ export class Guards {
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
-  hooks({ keyAware }: { keyAware: boolean }): preValidationHookHandler[] {
+  hooks({ keyAware }: { keyAware: boolean }): preValidationAsyncHookHandler[] {
     return [
       async (req: FastifyRequest) => {
         // A refused key is still a request: api-ip is charged before the 401, so guessing keys is rate-limited too.
         const refused = keyAware
           ? await this.verifyKey(req).then(
               () => undefined,
-              (err: unknown) => err,
+              (err: unknown) => ({ err }),
             )
           : undefined;
         await this.charge(req, 'api-ip', this.partition(req));
-        if (refused) throw refused;
+        if (refused) throw refused.err;
       },
     ];
   }
@@ -115,7 +115,7 @@ export class Guards {
    * (guessing keys costs allowance, as on REST) and answered 401; the tool calls themselves are charged by the
    * routes that serve them, so an accepted request is not charged here.
    */
-  keyHook(): preValidationHookHandler {
+  keyHook(): preValidationAsyncHookHandler {
     return async (req: FastifyRequest, reply: FastifyReply) => {
       try {
         await this.verifyKey(req);

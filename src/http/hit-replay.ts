@@ -249,14 +249,17 @@ export class HitReplay {
 
   /** Wraps this one response's writeHead and end to copy exactly what goes out. */
   #capture(key: string, raw: Raw, res: ServerResponse): void {
+    // Borrowed unbound on purpose: they are called with the response as `this` and put back afterwards.
+    /* eslint-disable @typescript-eslint/unbound-method */
     const writeHead = res.writeHead;
     const end = res.end;
+    /* eslint-enable @typescript-eslint/unbound-method */
     let written: { status: number; headers: OutgoingHttpHeaders } | undefined;
     res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
       const headers = rest.find((a) => typeof a === 'object' && a !== null) as OutgoingHttpHeaders | undefined;
       written = { status, headers: { ...(headers ?? {}) } };
       return (writeHead as (...a: unknown[]) => ServerResponse).call(this, status, ...rest);
-    } as typeof res.writeHead;
+    };
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       res.writeHead = writeHead;
       res.end = end;
@@ -341,6 +344,7 @@ export function fastifyClientIp(app: FastifyInstance): ((raw: IncomingMessage) =
   let proto = Request?.prototype;
   let getter: (() => unknown) | undefined;
   while (proto && !getter) {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with a request-shaped `this`
     getter = Object.getOwnPropertyDescriptor(proto, 'ip')?.get;
     proto = Object.getPrototypeOf(proto) as object | undefined;
   }

@@ -1,6 +1,6 @@
 // Mounts declared routes on Fastify with the shared conventions and the per-route hook chain:
 // method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
-import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { acceptsHtml, chooseRepresentation, type Representation } from './negotiate.ts';
 import { isLinkPreviewCrawler } from './link-preview.ts';
 import { mergeVary } from './entity-tags.ts';
@@ -21,7 +21,7 @@ declare module 'fastify' {
 /** The format parameter, when valid, decides; otherwise Accept does (406 when unsatisfiable). */
 function negotiationHook(
   decl: Pick<RouteDecl, 'representations' | 'formatParams' | 'linkPreview'>,
-): preValidationHookHandler {
+): preValidationAsyncHookHandler {
   const formats = new Map<string, Representation>(decl.representations.map((r) => [r, r]));
   const params = decl.formatParams ?? ['format'];
   return async (req: FastifyRequest) => {
@@ -53,7 +53,7 @@ export function registerRoutes(
   app: FastifyInstance,
   defs: readonly RouteDef[],
   services: Services,
-  extraPreValidation: (decl: RouteDecl) => preValidationHookHandler[] = () => [],
+  extraPreValidation: (decl: RouteDecl) => preValidationAsyncHookHandler[] = () => [],
 ): void {
   for (const def of defs) {
     const { decl } = def;

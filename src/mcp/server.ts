@@ -94,7 +94,7 @@ export async function createMcpServer(fetchRoute: RouteFetch, tools: ToolDef[], 
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const tool = byName.get(req.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${req.params.name}; call tools/list.`);
-    return invoke(sdk, fetchRoute, tool, (req.params.arguments ?? {}) as Record<string, unknown>);
+    return invoke(sdk, fetchRoute, tool, req.params.arguments ?? {});
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: RESOURCES.map(({ path: _path, ...r }) => r),

@@ -37,7 +37,7 @@ const factories = new Map<string, ProviderFactory>([
     (cfg) => {
       try {
         return createXProvider({
-          xApiUrl: String(cfg.xApiUrl ?? ''),
+          xApiUrl: typeof cfg.xApiUrl === 'string' ? cfg.xApiUrl : '',
           xSessionsPath: typeof cfg.xSessionsPath === 'string' ? cfg.xSessionsPath : undefined,
           xOperationsPath: typeof cfg.xOperationsPath === 'string' ? cfg.xOperationsPath : undefined,
           xDiscover: cfg.xDiscover === true,

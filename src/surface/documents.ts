@@ -12,7 +12,7 @@ const built = new WeakMap<RouteTable, Map<string, string>>();
  */
 export function cachedDocument(table: RouteTable, key: string, build: (routes: RouteTable) => string): string {
   let byKey = built.get(table);
-  if (!byKey) built.set(table, (byKey = new Map()));
+  if (!byKey) built.set(table, (byKey = new Map<string, string>()));
   let doc = byKey.get(key);
   if (doc === undefined) byKey.set(key, (doc = build(table)));
   return doc;

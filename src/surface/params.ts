@@ -41,6 +41,13 @@ export function routeParams(decl: RouteDecl): ParamInfo[] {
 /** Short human rendering of a parameter's accepted values, for docs tables. */
 export function describeValues(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map(String).join(', ');
-  if (typeof schema.pattern === 'string') return `${String(schema.type ?? 'string')} matching ${schema.pattern}`;
-  return String(schema.type ?? 'string');
+  if (typeof schema.pattern === 'string') return `${typeName(schema)} matching ${schema.pattern}`;
+  return typeName(schema);
+}
+
+/** `type` is a name or a list of names (`["string", "null"]`, written as `string,null`). */
+function typeName(schema: JsonSchema): string {
+  const type = schema.type;
+  if (Array.isArray(type)) return type.map(String).join(',');
+  return typeof type === 'string' ? type : 'string';
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { getCorpus, HANDLES, prolificPostId } from '../../sim/corpus.ts';
 import { encodeCursor } from '../../sim/cursor.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
-import { runBin, type Run } from '../helpers/cli-bin.ts';
+import { hasScript, runBin, runBinInTerminal, type Run } from '../helpers/cli-bin.ts';
 
 let dir: string;
 before(() => {
@@ -77,6 +77,32 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     assert.deepEqual(after.ids, newest(370), 'the next 120 posts follow, the old end line is gone');
     assert.equal(after.end.posts, 120);
   });
+
+  test(
+    'on a terminal the progress is one bar redrawn in place: posts read of --max-posts and the date reached',
+    { skip: !hasScript() },
+    async () => {
+      const r = await runBinInTerminal(
+        [
+          'export',
+          HANDLES.prolific,
+          '--max-posts',
+          '150',
+          '--out',
+          'tty.ndjson',
+          '--server',
+          stack.url,
+          '--api-key',
+          key,
+        ],
+        { cwd: dir },
+      );
+      assert.equal(r.code, 0, r.stdout);
+      assert.match(r.stdout, /\r\[#{24}\] 150\/150 posts, reached \d{4}-\d\d-\d\d \d\d:\d\d UTC\r?\n/);
+      assert.doesNotMatch(r.stdout, /threadmark: 100 posts/, 'no progress lines on a terminal');
+      assert.equal(linesOf('tty.ndjson').length, 151);
+    },
+  );
 
   test('a resume the service refuses leaves the file as it was; a complete file has nothing to resume', async () => {
     assert.equal((await srv('export', HANDLES.alice, '--max-posts', '2', '--out', 'a.ndjson')).code, 0);

@@ -2,7 +2,7 @@
 // (no server: the app is built inside the command from THREADMARK_* pointing at the simulator).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
-import { BIN, runProcess, type Run } from '../helpers/cli-bin.ts';
+import { BIN, hasScript, runBin, runBinInTerminal, type Run } from '../helpers/cli-bin.ts';
 
 const THREAD_URL = `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`;
 
@@ -21,26 +21,8 @@ before(() => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs a command with only the given environment (plus PATH), so nothing leaks in from the test runner. */
-const runCommand = (command: string, args: string[], env: Record<string, string> = {}): Promise<Run> =>
-  runProcess(command, args, { cwd: dir, env });
-
-/** Runs the bin. */
-function run(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return runCommand(process.execPath, [BIN, ...args], env);
-}
-
-function hasScript(): boolean {
-  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
-}
-
-const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-
-/** Runs the bin with a pseudo-terminal as stdout and stderr (util-linux `script`): both arrive in `stdout`. */
-function runInTerminal(args: string[]): Promise<Run> {
-  const argv = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
-  return runCommand('script', ['-qec', argv, '/dev/null']);
-}
+const run = (args: string[], env: Record<string, string> = {}): Promise<Run> => runBin(args, { cwd: dir, env });
+const runInTerminal = (args: string[]): Promise<Run> => runBinInTerminal(args, { cwd: dir });
 
 function inProcessEnv(sim: Simulator, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -360,6 +342,7 @@ describe('in-process mode (no server)', { concurrency: 4 }, () => {
     assert.equal(r.code, 0, r.stderr);
     const [name, ...rest] = readdirSync(vault);
     assert.equal(rest.length, 0);
+    // eslint-disable-next-line no-control-regex -- the file name must hold no control characters
     assert.match(name!, /^mallory_md 1900000000000000601 [^\\/:*?"<>|#^[\]\u0000-\u001f]+\.md$/);
     assert.ok(Buffer.byteLength(name!) <= 130);
     assert.equal(dirname(r.stdout.trimEnd().split('\t')[1]!), vault);

@@ -1,6 +1,6 @@
 // The real `threadmark` bin (or any command) as a child process, with only the environment a test gives it (plus PATH), so
 // nothing leaks in from the test runner.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 
@@ -37,4 +37,17 @@ export async function runProcess(command: string, args: string[], opts: RunOptio
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
+}
+
+/** Whether util-linux `script` is here to give the bin a pseudo-terminal. */
+export function hasScript(): boolean {
+  return spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+
+/** Runs the bin with a pseudo-terminal as stdout and stderr (util-linux `script`): both arrive in `stdout`. */
+export function runBinInTerminal(args: string[], opts: RunOptions): Promise<Run> {
+  const argv = [process.execPath, BIN, ...args].map(shellQuote).join(' ');
+  return runProcess('script', ['-qec', argv, '/dev/null'], opts);
 }

@@ -44,7 +44,7 @@ export async function spawnInstance(env: Record<string, string>, timeoutMs = 60_
   const lines: LogLine[] = [];
   let partial = '';
   let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stderr.on('data', (d) => (stderr += d));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   const port = await new Promise<number>((resolve, reject) => {
     // A child that never reports its port is killed: left running, it would keep the test file's process (and
@@ -57,7 +57,7 @@ export async function spawnInstance(env: Record<string, string>, timeoutMs = 60_
       clearTimeout(timer);
       reject(new Error(`instance exited (${code}) before listening; stderr: ${stderr}`));
     });
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       partial += d.toString('utf8');
       const parts = partial.split('\n');
       partial = parts.pop() ?? '';

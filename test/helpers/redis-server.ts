@@ -24,8 +24,8 @@ function pong(port: number): Promise<boolean> {
     let got = '';
     s.setTimeout(500, () => s.destroy());
     s.on('connect', () => s.write('PING\r\n'));
-    s.on('data', (d) => {
-      got += d;
+    s.on('data', (d: Buffer) => {
+      got += d.toString();
       if (got.includes('\r\n')) s.end();
     });
     s.on('close', () => resolve(got.startsWith('+PONG')));

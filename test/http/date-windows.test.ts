@@ -126,7 +126,7 @@ describe('date windows', () => {
     assert.ok(first.nextCursor);
     assert.match(first.markdown, /since=2026-02-01&until=2026-03-02T09%3A05%3A00Z/, 'Continue → keeps the window');
     const second = (await (
-      await s.get(`${base}&cursor=${encodeURIComponent(first.nextCursor!)}`, fresh())
+      await s.get(`${base}&cursor=${encodeURIComponent(first.nextCursor)}`, fresh())
     ).json()) as ProfileJson;
     const all = [...first.posts, ...second.posts];
     assert.ok(
@@ -136,7 +136,7 @@ describe('date windows', () => {
     );
     assert.equal(new Set(all.map((p) => p.id)).size, all.length);
     const other = await s.get(
-      `/api/v1/profiles/${HANDLES.alice}?since=2026-02-02&limit=5&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      `/api/v1/profiles/${HANDLES.alice}?since=2026-02-02&limit=5&cursor=${encodeURIComponent(first.nextCursor)}`,
       fresh(),
     );
     assert.equal(other.status, 400);

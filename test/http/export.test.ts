@@ -364,13 +364,13 @@ describe('exports against a failing or slow upstream (no cache, 3 s time limit)'
     assert.equal(end.reason, 'upstream_error');
     assert.equal(end.posts, 100);
     assert.equal(end.problem?.status, 502);
-    assert.match(end.problem!.code, /^(fxtwitter_network|all_providers_failed|upstream_error)$/);
+    assert.match(end.problem.code, /^(fxtwitter_network|all_providers_failed|upstream_error)$/);
     assert.ok(end.cursor);
     s.sim.clearFaults();
     const resumed = split(
       (
         await readLines(
-          await s.get(`${EXPORT(HANDLES.prolific)}?max_posts=150&cursor=${encodeURIComponent(end.cursor!)}`),
+          await s.get(`${EXPORT(HANDLES.prolific)}?max_posts=150&cursor=${encodeURIComponent(end.cursor)}`),
         )
       ).lines,
     );

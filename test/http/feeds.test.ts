@@ -59,7 +59,7 @@ function attr(n: Node, name: string): string | undefined {
 /** Everything an entry's HTML could run or load: script elements, event handlers, non-http(s) URLs. */
 function assertInert(html: string): string {
   let text = '';
-  walk(parseFragment(html) as unknown as Node, (n) => {
+  walk(parseFragment(html), (n) => {
     assert.notEqual(n.nodeName, 'script');
     for (const a of n.attrs ?? []) {
       assert.ok(!a.name.startsWith('on'), `event handler ${a.name}`);
@@ -224,7 +224,7 @@ describe('versioned feeds: Atom and JSON Feed', () => {
     assert.equal(feed.feed_url, `${TEST_BASE}/api/v1/profiles/${HANDLES.alice}/feed?type=json`);
     assert.equal(feed.home_page_url, `${TEST_BASE}/${HANDLES.alice}`);
     const items = feed.items ?? [];
-    assertNewestFirst(dates(items.map((i) => i.date_published as string | undefined)));
+    assertNewestFirst(dates(items.map((i) => i.date_published)));
     for (const it of items) {
       assert.equal(it.url, it.id);
       assert.match(it.external_url ?? '', /^https:\/\/x\.com\/alice_dev\/status\/\d+$/);
@@ -470,7 +470,7 @@ describe('routing and discovery', () => {
   test('the profile HTML page announces its feeds', async () => {
     const { text } = await fetchText(`/${HANDLES.alice}`, { headers: { accept: 'text/html' } });
     const feeds: Array<{ href?: string; title?: string }> = [];
-    walk(parse(text) as unknown as Node, (n) => {
+    walk(parse(text), (n) => {
       if (n.nodeName === 'link' && attr(n, 'rel') === 'alternate' && attr(n, 'type') === 'application/rss+xml') {
         feeds.push({ href: attr(n, 'href'), title: attr(n, 'title') });
       }

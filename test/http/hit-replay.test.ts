@@ -338,6 +338,7 @@ describe('cache-hit replay over kept-alive connections (the head written without
   /** Counts ServerResponse.writeHead calls made while `fn` runs (the replay's own head skips it). */
   async function writeHeadCalls<T>(fn: () => Promise<T>): Promise<[T, number]> {
     const proto = ServerResponse.prototype;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the response as `this`, then put back
     const original = proto.writeHead;
     let calls = 0;
     proto.writeHead = function (this: ServerResponse, ...args: unknown[]) {

@@ -22,7 +22,7 @@ function* walk(node: Node): Generator<Node> {
 /** Every <meta property|name> of the page, parsed by a real HTML parser (so values come back unescaped). */
 function metaOf(html: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const n of walk(parse(html) as unknown as Node)) {
+  for (const n of walk(parse(html))) {
     if (n.tagName !== 'meta') continue;
     const key = n.attrs?.find((a) => a.name === 'property' || a.name === 'name')?.value;
     const content = n.attrs?.find((a) => a.name === 'content')?.value;

@@ -40,12 +40,12 @@ describe('profile', () => {
       const { res, body } = await json(path);
       assert.equal(body.profile?.handle, HANDLES.alice);
       assert.ok(body.posts && body.posts.length > 0);
-      for (const p of body.posts!) {
+      for (const p of body.posts) {
         assert.equal(p.replyTo, undefined, 'replies are filtered out');
         assert.equal(p.repostOf, undefined, 'reposts are filtered out');
       }
       assert.equal(res.headers.get('x-browse-resource'), 'profile');
-      assert.equal(res.headers.get('x-result-count'), String(body.posts!.length));
+      assert.equal(res.headers.get('x-result-count'), String(body.posts.length));
       assert.equal(res.headers.get('x-api-key-status'), 'anonymous');
       assert.ok(res.headers.get('x-source'));
       assert.ok(res.headers.get('x-cache'));

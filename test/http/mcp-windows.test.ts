@@ -26,8 +26,7 @@ const call = async (name: string, args: Record<string, unknown>) =>
 
 test('the tool schemas carry the window and the timeline options', async () => {
   const { tools } = await client.listTools();
-  const props = (name: string) =>
-    Object.keys((tools.find((t) => t.name === name)!.inputSchema.properties ?? {}) as object);
+  const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
   for (const p of ['since', 'until', 'with_replies', 'with_reposts']) assert.ok(props('read_profile').includes(p), p);
   for (const p of ['since', 'until']) assert.ok(props('search').includes(p), p);
 });

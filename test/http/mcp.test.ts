@@ -44,7 +44,7 @@ async function call(name: string, args: Record<string, unknown>, c = client): Pr
 
 function textOf(r: ToolResult): string {
   assert.equal(r.content[0]?.type, 'text');
-  return r.content[0]!.text!;
+  return r.content[0].text!;
 }
 
 describe('handshake and tool list', () => {
@@ -64,7 +64,7 @@ describe('handshake and tool list', () => {
     const post = tools.find((t) => t.name === 'read_post')!;
     assert.equal(post.inputSchema.type, 'object');
     assert.ok(post.inputSchema.properties?.url);
-    assert.match(String((post.inputSchema.properties!.thread as { description?: string }).description), /off/);
+    assert.match(String((post.inputSchema.properties.thread as { description?: string }).description), /off/);
     assert.equal(post.inputSchema.properties?.format, undefined, 'tools always answer Markdown');
     assert.equal(post.annotations?.readOnlyHint, true);
     const profile = tools.find((t) => t.name === 'read_profile')!;

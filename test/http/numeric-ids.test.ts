@@ -2,6 +2,9 @@
 // addressed with the wrong handle, and pasted x.com/i/… URLs in url=. All through the real server and simulator.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { getCorpus, HANDLES, IDS } from '../../sim/corpus.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 
@@ -103,7 +106,7 @@ describe('numeric ids', () => {
     const first = (await (await s.get(`/api/v1/users/${alice.id}?format=json&limit=5`)).json()) as ProfileJson;
     assert.ok(first.nextCursor, 'alice has more than five posts');
     const second = await s.get(
-      `/api/v1/users/${alice.id}?format=json&limit=5&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      `/api/v1/users/${alice.id}?format=json&limit=5&cursor=${encodeURIComponent(first.nextCursor)}`,
     );
     assert.equal(second.status, 200);
     const ids = ((await second.json()) as ProfileJson).posts.map((p) => p.id);
@@ -111,7 +114,7 @@ describe('numeric ids', () => {
       ids.every((id) => !first.posts.some((p) => p.id === id)),
       'no post repeated',
     );
-    const elsewhere = await s.get(`/api/v1/profiles/${HANDLES.alice}?cursor=${encodeURIComponent(first.nextCursor!)}`);
+    const elsewhere = await s.get(`/api/v1/profiles/${HANDLES.alice}?cursor=${encodeURIComponent(first.nextCursor)}`);
     assert.equal(elsewhere.status, 400);
     assert.equal((await problemOf(elsewhere)).code, 'invalid_cursor');
   });
@@ -138,5 +141,39 @@ describe('numeric ids', () => {
     const res = await s.get(`/i/user/${alice.id}`, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
     assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(await res.text(), /<meta property="og:type" content="profile">/);
+  });
+});
+
+describe('numeric account ids on the X provider alone (UserByRestId)', () => {
+  let s: Stack;
+  let dir: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'threadmark-user-by-id-'));
+    const sessions = join(dir, 'sessions.jsonl');
+    writeFileSync(sessions, JSON.stringify({ username: 'u', auth_token: 'user_by_id_tok', ct0: 'c' }) + '\n');
+    s = await startStack({ THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: sessions });
+  });
+  after(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('/i/user/{id} reads the profile through UserByRestId, then its posts under the handle it found', async () => {
+    const res = await s.get(`/i/user/${alice.id}?format=json&limit=3`);
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal(res.headers.get('x-source'), 'x');
+    const json = (await res.json()) as ProfileJson;
+    assert.equal(json.profile.handle, HANDLES.alice);
+    assert.ok(json.posts.length > 0 && json.posts.length <= 3, String(json.posts.length));
+    assert.equal(res.headers.get('link'), `<${TEST_BASE}/${HANDLES.alice}>; rel="canonical"`);
+    assert.equal(s.sim.calls({ target: 'x', path: '/UserByRestId?' }), 1);
+  });
+
+  test('an id X has no account for, and a suspended account, are 404 not_found', async () => {
+    for (const id of ['999999999999', suspended.id, locked.id]) {
+      const res = await s.get(`/api/v1/users/${id}?format=json`);
+      assert.equal(res.status, 404, id);
+      assert.equal((await problemOf(res)).code, 'not_found');
+    }
   });
 });

@@ -24,6 +24,30 @@ test('post and profile permalinks under the base URL', () => {
   assert.deepEqual(parseOembedTarget('https://tm.example/bob?x=1#y', base), { kind: 'profile', handle: 'bob' });
 });
 
+test("X's handle-less shapes under the base URL: a post by id alone, an account by numeric id", () => {
+  const base = 'https://tm.example';
+  assert.deepEqual(parseOembedTarget('https://tm.example/i/status/123', base), { kind: 'post', id: '123' });
+  assert.deepEqual(parseOembedTarget('https://tm.example/i/web/status/123/', base), { kind: 'post', id: '123' });
+  assert.deepEqual(parseOembedTarget('https://tm.example/i/user/783214', base), {
+    kind: 'profile',
+    accountId: '783214',
+  });
+  for (const url of [
+    'https://tm.example/i/status/abc',
+    'https://tm.example/i/status',
+    'https://tm.example/i/web/status/',
+    'https://tm.example/i/user/123456789012345678901',
+    'https://tm.example/i/lists/1',
+    'https://tm.example/i/other/status/1',
+    'https://x.com/i/status/123',
+  ])
+    assert.equal(
+      code(() => parseOembedTarget(url, base)),
+      'not_found',
+      url,
+    );
+});
+
 test('a base URL with a path prefix', () => {
   const base = 'https://host.example/tm';
   assert.deepEqual(parseOembedTarget('https://host.example/tm/bob/status/9', base), {

@@ -48,6 +48,21 @@ describe('posts', () => {
     });
   }
 
+  test("handle-less permalinks (/i/status, /i/web/status) embed the post under its author's permalink", async () => {
+    for (const path of [`/i/status/${IDS.threadRoot}`, `/i/web/status/${IDS.threadRoot}`]) {
+      const { status, body } = await oembed(`${TEST_BASE}${path}`, '', '/oembed');
+      assert.equal(status, 200, `${path}: ${JSON.stringify(body)}`);
+      assertOembed(body);
+      assert.ok(
+        body.html.startsWith(`<blockquote class="threadmark-embed" cite="${postUrl(HANDLES.alice, IDS.threadRoot)}"`),
+      );
+      assert.equal(body.author_url, `${TEST_BASE}/${HANDLES.alice}`);
+    }
+    const missing = await oembed(`${TEST_BASE}/i/status/${IDS.unknown}`);
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'not_found');
+  });
+
   test('maxwidth and maxheight are honoured', async () => {
     const { body } = await oembed(postUrl(HANDLES.alice, IDS.threadRoot), '&maxwidth=300&maxheight=90');
     assert.equal(body.width, 300);
@@ -78,6 +93,14 @@ describe('posts', () => {
 describe('profiles', () => {
   test('a profile permalink gives a rich blockquote with the bio', async () => {
     const { status, body } = await oembed(`${TEST_BASE}/${HANDLES.alice}`, '', '/oembed');
+    assert.equal(status, 200, JSON.stringify(body));
+    assertOembed(body);
+    assert.ok(body.html.includes(`@${HANDLES.alice}`));
+    assert.equal(body.author_url, `${TEST_BASE}/${HANDLES.alice}`);
+  });
+
+  test('/i/user/{id} embeds the account behind the id, under its handle', async () => {
+    const { status, body } = await oembed(`${TEST_BASE}/i/user/1461000001`);
     assert.equal(status, 200, JSON.stringify(body));
     assertOembed(body);
     assert.ok(body.html.includes(`@${HANDLES.alice}`));

@@ -306,7 +306,7 @@ describe('server timeouts', () => {
   /** Resolves with what the server wrote once it closes the connection. */
   function closed(sock: Socket): Promise<string> {
     let got = '';
-    sock.on('data', (d) => (got += d));
+    sock.on('data', (d: Buffer) => (got += d.toString()));
     sock.on('error', () => {});
     return once(sock, 'close').then(() => got);
   }

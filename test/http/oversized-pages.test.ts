@@ -70,7 +70,7 @@ for (const [kind, total] of [
     const { ids, sizes } = await walk(kind, 20);
     assert.ok(
       sizes.every((n) => n > 0 && n <= 20),
-      `page sizes ${sizes}`,
+      `page sizes ${sizes.join(',')}`,
     );
     assert.equal(ids.length, total, 'no account repeated or lost');
     assert.equal(new Set(ids).size, total);

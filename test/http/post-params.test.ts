@@ -1,7 +1,7 @@
 // Every parameter of GET /api/v1/posts with its exact error code, on both surfaces and the legacy alias.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, type Stack, problemOf } from '../helpers/stack.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
 import { IDS, HANDLES } from '../../sim/corpus.ts';
 
 let s: Stack;

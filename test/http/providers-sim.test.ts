@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
-import { isUnavailable, type Post } from '../../src/domain/models.ts';
+import { isUnavailable } from '../../src/domain/models.ts';
 import { ProviderChain } from '../../src/providers/chain.ts';
 import { FxTwitterProvider } from '../../src/providers/fxtwitter/provider.ts';
 import { buildProviders } from '../../src/providers/registry.ts';
@@ -53,7 +53,7 @@ test('polls, videos, gifs, note tweets and articles map from both upstreams', as
 
   const video = await fx.getPost(IDS.threadVideo, {});
   assert.equal(video.media[0]?.kind, 'video');
-  assert.match(video.media[0]!.url, /\.mp4/);
+  assert.match(video.media[0].url, /\.mp4/);
   assert.equal((await syn.getPost(IDS.threadVideo, {})).media[0]?.kind, 'video');
   assert.equal((await fx.getPost(IDS.gif, {})).media[0]?.kind, 'gif');
 
@@ -174,7 +174,7 @@ test('the chain built from the registry falls back to syndication when FxTwitter
   sim.addFault({ target: 'fxtwitter', kind: 'status', status: 500, times: 1 });
   const r = await chain.run('post', (p) => p.getPost!(IDS.threadRoot, {}));
   assert.equal(r.source, 'syndication');
-  assert.equal((r.value as Post).id, IDS.threadRoot);
+  assert.equal(r.value.id, IDS.threadRoot);
   await assert.rejects(
     chain.run('post', (p) => p.getPost!(IDS.deleted, {})),
     (e: unknown) => e instanceof Problem && e.code === 'not_found',

@@ -65,11 +65,11 @@ describe('timeline options', () => {
     assert.ok(first.nextCursor);
     assert.match(first.markdown, /with_replies=true/);
     const next = await s.get(
-      `/api/v1/profiles/${HANDLES.alice}?with_replies=true&limit=3&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      `/api/v1/profiles/${HANDLES.alice}?with_replies=true&limit=3&cursor=${encodeURIComponent(first.nextCursor)}`,
     );
     assert.equal(next.status, 200);
     const other = await s.get(
-      `/api/v1/profiles/${HANDLES.alice}?limit=3&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      `/api/v1/profiles/${HANDLES.alice}?limit=3&cursor=${encodeURIComponent(first.nextCursor)}`,
     );
     assert.equal(other.status, 400);
     assert.equal((await problemOf(other)).code, 'invalid_cursor');

@@ -180,7 +180,7 @@ describe('x provider on the simulator: reads', () => {
     );
     for (const r of bundle.replies) for (const c of r.children) assert.equal(c.post.replyTo?.id, r.post.id);
     assert.ok(first.nextCursor);
-    const more = await x.getMoreReplies(IDS.threadRoot, { ranking: 'top', cursor: first.nextCursor! });
+    const more = await x.getMoreReplies(IDS.threadRoot, { ranking: 'top', cursor: first.nextCursor });
     assert.ok(more.items.length > 0);
     const firstIds = new Set(bundle.replies.map((r) => r.post.id));
     assert.ok(more.items.every((r) => !firstIds.has(r.post.id)));

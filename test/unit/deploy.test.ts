@@ -52,7 +52,7 @@ function finalStage(all: Instruction[]): Instruction[] {
 function execForm(args: string): string[] {
   const parsed = JSON.parse(args) as unknown;
   assert.ok(Array.isArray(parsed) && parsed.every((a) => typeof a === 'string'), `not exec form: ${args}`);
-  return parsed as string[];
+  return parsed;
 }
 
 function healthcheckCommand(stage: Instruction[]): string[] {

@@ -54,8 +54,8 @@ export function parseStatusUrl(raw: string): StatusRef {
     rest.length === 0;
   if (!shaped)
     throw new Problem('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
-  checkIdRange(id!);
-  return handleLess ? { id: id! } : { handle: handle!, id: id! };
+  checkIdRange(id);
+  return handleLess ? { id: id } : { handle: handle, id: id };
 }
 
 /** A numeric id the platform cannot have issued (over 19 digits, or 2^63 and above) is 404 with no upstream call. */

@@ -24,7 +24,7 @@ export interface ExportReply {
   /** What the walk gave first: the first post, or already its end. */
   first: IteratorResult<Post, ExportEnd>;
   /** The problem document of what cut the export short. */
-  problemOf(error: unknown): Record<string, unknown>;
+  problemOf: (error: unknown) => Record<string, unknown>;
   headers: Record<string, string>;
 }
 

@@ -1,19 +1,23 @@
 // oEmbed 1.0 for the service's own permalinks: which URLs are ours, and the `rich` response for a post or a profile.
 import { profilePath, statusPath } from '../../domain/links.ts';
 import type { Author, Post } from '../../domain/models.ts';
-import { HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../params/common.ts';
+import { ACCOUNT_ID_RE, HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../params/common.ts';
 import { Problem } from '../../problems/problem.ts';
 import { esc } from '../../surface/docs/html.ts';
 import { SERVICE_NAME } from '../../surface/service-info.ts';
 
-export type OembedTarget = { kind: 'post'; handle: string; id: string } | { kind: 'profile'; handle: string };
+export type OembedTarget =
+  | { kind: 'post'; handle?: string; id: string }
+  | { kind: 'profile'; handle: string }
+  | { kind: 'profile'; accountId: string };
 
 export const DEFAULT_WIDTH = 550;
 
 /**
- * Only `${base}/{handle}/status/{id}` and `${base}/{handle}` are ours (http or https, any letter case of the host,
- * an optional trailing slash; query and fragment ignored). Platform URLs are not accepted: this provider embeds
- * its own pages, and the same post is reachable by swapping the host.
+ * Only `${base}/{handle}/status/{id}` and `${base}/{handle}` are ours, and the handle-less shapes X also uses
+ * (`${base}/i/status/{id}`, `${base}/i/web/status/{id}`, `${base}/i/user/{id}`); http or https, any letter case of
+ * the host, an optional trailing slash; query and fragment ignored. Platform URLs are not accepted: this provider
+ * embeds its own pages, and the same post is reachable by swapping the host.
  */
 export function parseOembedTarget(raw: string, baseUrl: string): OembedTarget {
   let url: URL;
@@ -27,7 +31,7 @@ export function parseOembedTarget(raw: string, baseUrl: string): OembedTarget {
   const foreign = () =>
     new Problem(
       'not_found',
-      `No oEmbed for ${url.host}${url.pathname}: only this service's permalinks ${baseUrl}/{handle}/status/{id} and ${baseUrl}/{handle} are embeddable.`,
+      `No oEmbed for ${url.host}${url.pathname}: only this service's permalinks ${baseUrl}/{handle}/status/{id} (or ${baseUrl}/i/status/{id}) and ${baseUrl}/{handle} (or ${baseUrl}/i/user/{id}) are embeddable.`,
     );
   if (!/^https?:$/.test(url.protocol) || url.host.toLowerCase() !== base.host.toLowerCase()) throw foreign();
   if (basePath && !url.pathname.startsWith(`${basePath}/`)) throw foreign();
@@ -37,11 +41,23 @@ export function parseOembedTarget(raw: string, baseUrl: string): OembedTarget {
   } catch {
     throw foreign();
   }
+  const handleless = handlelessTarget(parts);
+  if (handleless) return handleless;
   const [handle, second, id] = parts;
   if (!handle || isReservedPath(handle) || !HANDLE_RE.test(handle)) throw foreign();
   if (parts.length === 1) return { kind: 'profile', handle };
   if (parts.length === 3 && second === 'status' && id && STATUS_ID_RE.test(id)) return { kind: 'post', handle, id };
   throw foreign();
+}
+
+/** X's handle-less permalinks, mirrored by this service: a post by id alone, or an account by its numeric id. */
+function handlelessTarget(parts: string[]): OembedTarget | undefined {
+  if (parts[0] !== 'i') return undefined;
+  const id = parts.at(-1) ?? '';
+  const shape = parts.slice(1, -1).join('/');
+  if ((shape === 'status' || shape === 'web/status') && STATUS_ID_RE.test(id)) return { kind: 'post', id };
+  if (shape === 'user' && ACCOUNT_ID_RE.test(id)) return { kind: 'profile', accountId: id };
+  return undefined;
 }
 
 export interface OembedOptions {

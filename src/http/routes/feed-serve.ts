@@ -4,6 +4,7 @@ import { groupThreads, type FeedDoc, type FeedKind, type FeedType, type ThreadMo
 import { readListFeed, readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
 import type { Post } from '../../domain/models.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
+import type { WindowInput } from '../../domain/lists.ts';
 import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
@@ -22,6 +23,15 @@ export interface FeedOptions {
   selfUrl: string;
   /** Only posts newer than this status id (a poller that keeps the newest id it has seen). */
   since?: string;
+  /** A window of time (since ≤ time < until), read straight away through X search. */
+  window?: WindowInput;
+}
+
+/** The window in a feed's title: ` · from … to before …` (ISO 8601 UTC). */
+function windowTitle(w: WindowInput | undefined): string {
+  const { since, until } = w?.iso ?? {};
+  if (since && until) return ` · from ${since} to before ${until}`;
+  return since ? ` · since ${since}` : until ? ` · before ${until}` : '';
 }
 
 const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', with_replies: ' · posts and replies' };
@@ -72,8 +82,12 @@ export async function serveProfileFeed(
   opts: FeedOptions,
 ): Promise<Rendered> {
   const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const read = await readProfileFeed(ctx.services.lists, { handles, kind }, policy);
+  // A windowed feed reads X search: a live search lookup, charged like one.
+  const policy = guards.policy(ctx.req, {
+    nocache: opts.nocache,
+    ...(opts.window ? { search: 'plain' as const } : {}),
+  });
+  const read = await readProfileFeed(ctx.services.lists, { handles, kind, window: opts.window }, policy);
   const { authors } = read;
   const base = config.baseUrl;
   const people = authors.map((a) => feedPerson(a, base));
@@ -84,7 +98,7 @@ export async function serveProfileFeed(
     return respond(
       ctx,
       {
-        title: `${person.name} (@${a.handle})${KIND_LABEL[kind]}`,
+        title: `${person.name} (@${a.handle})${KIND_LABEL[kind]}${windowTitle(opts.window)}`,
         description: bio || `Posts by @${a.handle} on X.`,
         homeUrl: person.url ?? base,
         ...(person.avatarUrl ? { imageUrl: person.avatarUrl } : {}),
@@ -98,7 +112,7 @@ export async function serveProfileFeed(
   return respond(
     ctx,
     {
-      title: `${names}${KIND_LABEL[kind]}`,
+      title: `${names}${KIND_LABEL[kind]}${windowTitle(opts.window)}`,
       description: `Posts by ${names} on X, newest first.`,
       homeUrl: base,
       authors: people,
@@ -116,12 +130,12 @@ export async function serveSearchFeed(
 ): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache, search: searchCharge(feed) });
-  const read = await readSearchFeed(ctx.services.lists, { q, feed }, policy);
+  const read = await readSearchFeed(ctx.services.lists, { q, feed, window: opts.window }, policy);
   const qs = new URLSearchParams({ q, feed });
   return respond(
     ctx,
     {
-      title: `Search: ${q} · ${feed}`,
+      title: `Search: ${q} · ${feed}${windowTitle(opts.window)}`,
       description: `Posts on X matching “${q}” (${feed}).`,
       homeUrl: `${config.baseUrl}/search?${qs.toString()}`,
       authors: [],

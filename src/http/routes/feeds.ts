@@ -10,14 +10,15 @@ import {
   type FeedType,
   type ThreadMode,
 } from '../../domain/feeds.ts';
-import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { serveListFeed, serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
-import { DEFAULT_FEED, normalizeQuery } from '../../domain/search.ts';
+import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
+import { sinceParam, untilParam } from '../params/dates.ts';
+import { windowInput } from './profiles.ts';
 
 function splitHandles(raw: string): string[] {
   return raw.split(',');
@@ -66,13 +67,20 @@ const searchFeedParam = z
 const qParam = z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).');
 
 const handleParams = z.object({ handle: feedHandles });
-const permalinkProfileQuery = z.object({ threads: threadsParam, nocache: nocacheParam, since_id: sinceIdParam });
+const windowShape = { since: sinceParam, until: untilParam };
+const permalinkProfileQuery = z.object({
+  threads: threadsParam,
+  nocache: nocacheParam,
+  since_id: sinceIdParam,
+  ...windowShape,
+});
 const v1ProfileQuery = z.object({
   type: typeParam,
   kind: kindParam,
   threads: threadsParam,
   nocache: nocacheParam,
   since_id: sinceIdParam,
+  ...windowShape,
 });
 const searchFeedQuery = z.object({
   q: qParam,
@@ -80,11 +88,15 @@ const searchFeedQuery = z.object({
   type: typeParam,
   nocache: nocacheParam,
   since_id: sinceIdParam,
+  ...windowShape,
 });
 const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
-/** What every feed route reads: the feed's threading, whether to bypass the cache, and an incremental since_id. */
-type FeedQuery = { threads?: ThreadMode; nocache?: boolean; since_id?: string };
+/**
+ * What every feed route reads: the feed's threading, whether to bypass the cache, an incremental since_id and
+ * (profile and search feeds) a date window.
+ */
+type FeedQuery = { threads?: ThreadMode; nocache?: boolean; since_id?: string; since?: string; until?: string };
 
 const POLLING =
   ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
@@ -92,6 +104,8 @@ const POLLING =
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
 
 const PROFILE_ERRORS: CatalogCode[] = [
+  'invalid_date',
+  'search_unavailable',
   'invalid_since_id',
   'invalid_handle',
   'too_many_handles',
@@ -102,6 +116,7 @@ const PROFILE_ERRORS: CatalogCode[] = [
   'upstream_error',
 ];
 const SEARCH_ERRORS: CatalogCode[] = [
+  'invalid_date',
   'invalid_since_id',
   'missing_query',
   'invalid_query',
@@ -130,8 +145,21 @@ function withQuery(url: string, params: Record<string, string | undefined>): str
 }
 
 function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
-  return { type, threads: q.threads ?? 'separate', nocache: q.nocache ?? false, selfUrl, since: q.since_id };
+  const window = windowInput(q.since, q.until);
+  return {
+    type,
+    threads: q.threads ?? 'separate',
+    nocache: q.nocache ?? false,
+    selfUrl,
+    since: q.since_id,
+    ...(window ? { window } : {}),
+  };
 }
+
+const WINDOW_NOTE =
+  ' `since` and `until` (ISO 8601 date or date-time; since ≤ time < until) read one window of time straight away ' +
+  'through X search, charged as a live search lookup (503 search_unavailable when search cannot be served); a bad ' +
+  'or reversed window is 400 invalid_date.';
 
 const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summary: string }> = [
   { kind: 'posts', segment: '', op: 'profileFeedPermalink', summary: "RSS feed of a profile's posts (permalink)" },
@@ -159,6 +187,7 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
       'The same path Nitter used, so a subscription only needs its host swapped. Several handles separated by ' +
       `commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first. One item per post (or per self-thread ` +
       'with threads=grouped); reposts appear only in with_replies, labelled.' +
+      WINDOW_NOTE +
       POLLING,
     tags: ['permalinks'],
     params: handleParams,
@@ -172,6 +201,8 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
     const handles = handlesOf(ctx.params.handle);
     const self = withQuery(`${ctx.services.config.baseUrl}/${handles.join(',')}${segment}/rss`, {
       threads: ctx.query.threads,
+      since: ctx.query.since,
+      until: ctx.query.until,
     });
     return serveProfileFeed(ctx, handles, kind, options(ctx.query, 'rss', self));
   });
@@ -185,6 +216,7 @@ const v1ProfileFeedDecl = {
   description:
     '`type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1; `kind` picks posts, media or with_replies. Several handles ' +
     `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` +
+    WINDOW_NOTE +
     POLLING,
   tags: ['feeds'],
   params: handleParams,
@@ -203,6 +235,8 @@ const v1ProfileFeed = defineRoute(v1ProfileFeedDecl, (ctx) => {
     type,
     kind: q.kind,
     threads: q.threads,
+    since: q.since,
+    until: q.until,
   });
   return serveProfileFeed(ctx, handles, q.kind ?? 'posts', options(q, type, self));
 });
@@ -221,6 +255,7 @@ function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(
       'The posts of one search feed (latest by default) as a feed, in the order the search gives them.' +
       (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
       ' Uncached lookups count against the search allowance, as on the search route.' +
+      WINDOW_NOTE.replace('through X search', 'as X search operators') +
       POLLING,
     tags: [v1 ? 'feeds' : 'permalinks'],
     params: NO_PARAMS,
@@ -245,8 +280,13 @@ function searchFeed(
     q,
     feed: ctx.query.feed,
     ...(type ? { type } : {}),
+    since: ctx.query.since,
+    until: ctx.query.until,
   });
-  return serveSearchFeed(ctx, q, feed, { ...options(ctx.query, type ?? 'rss', self), threads: 'separate' });
+  const opts = options(ctx.query, type ?? 'rss', self);
+  // Checked before anything is read: terms and window together must fit the limit.
+  upstreamTerms(q, opts.window);
+  return serveSearchFeed(ctx, q, feed, { ...opts, threads: 'separate' });
 }
 
 const v1SearchFeedDecl = searchFeedDecl('v1', searchFeedQuery);

@@ -148,7 +148,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
       // The transport writes the response itself; keep the headers the shared hooks already set (CORS, request id).
       reply.hijack();
       for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+        if (value !== undefined) reply.raw.setHeader(name, value);
       }
       reply.raw.setHeader('access-control-expose-headers', 'Mcp-Session-Id, Mcp-Protocol-Version, X-Request-Id');
       try {

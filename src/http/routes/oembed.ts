@@ -26,7 +26,8 @@ const oembedQuery = z.object({
     .string(code('invalid_url'))
     .optional()
     .describe(
-      'A permalink of this service: {base}/{handle}/status/{id} (post) or {base}/{handle} (profile). Required.',
+      'A permalink of this service: {base}/{handle}/status/{id} or {base}/i/status/{id} (post), {base}/{handle} or ' +
+        '{base}/i/user/{id} (profile). Required.',
     ),
   maxwidth: dimension.describe(
     'Largest width in pixels the consumer can show; the embed is never wider (default 550).',
@@ -68,8 +69,9 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof
     surface,
     summary: surface === 'v1' ? 'oEmbed for a permalink of this service' : 'oEmbed (permalink)',
     description:
-      "oEmbed 1.0 (`type` rich) for this service's own post permalinks {base}/{handle}/status/{id} and profile " +
-      'permalinks {base}/{handle}. Any other URL, including x.com links, is 404 not_found; a value that is not a URL ' +
+      "oEmbed 1.0 (`type` rich) for this service's own post permalinks {base}/{handle}/status/{id} (and the " +
+      'handle-less {base}/i/status/{id} and {base}/i/web/status/{id}) and profile permalinks {base}/{handle} (and ' +
+      '{base}/i/user/{id}). Any other URL, including x.com links, is 404 not_found; a value that is not a URL ' +
       'is 400 invalid_url. `maxwidth` and `maxheight` are honoured. JSON only.',
     tags: [surface === 'v1' ? 'oembed' : 'permalinks'],
     params: NO_PARAMS,
@@ -112,7 +114,9 @@ async function serveOembed(ctx: HandlerContext<OembedQuery, unknown>): Promise<R
     source = got.read.source;
     cache = got.cache;
   } else {
-    const got = await ctx.services.lists.profile(target.handle, policy);
+    const got = await ('accountId' in target
+      ? ctx.services.lists.profileById(target.accountId, policy)
+      : ctx.services.lists.profile(target.handle, policy));
     body = profileOembed(got.value, opts);
     source = got.source;
     cache = got.cache;

@@ -3,7 +3,6 @@
 import { fetchUpstream, parseJson, retryAfterSeconds, type UpstreamPolicy } from '../http.ts';
 import { ProviderError, type CallOptions, type PageRequest } from '../types.ts';
 import { isTombstone } from './parse.ts';
-import type { FxTombstone } from './wire.ts';
 
 export interface FxTwitterOptions {
   baseUrl: string;
@@ -54,9 +53,8 @@ export class FxTwitterClient {
     return { status: res.status, body: parseJson(this.name, res.text), headers: res.headers };
   }
 
-  failOnTombstone(status: unknown): void {
-    if (!isTombstone(status)) return;
-    const t = status as FxTombstone;
+  failOnTombstone(t: unknown): void {
+    if (!isTombstone(t)) return;
     const gone = t.reason === 'deleted' || t.reason === 'suspended' || t.reason === 'private';
     throw new ProviderError(
       this.name,

@@ -97,7 +97,7 @@ export function parseMedia(m: FxMedia | undefined): Media[] {
   for (const item of items) {
     if (item.type === 'mosaic_photo') continue;
     if ('thumbnail_url' in item || 'duration' in item || 'formats' in item) {
-      const v = item as FxVideo;
+      const v = item;
       out.push(
         compact<Media>({
           kind: v.type === 'gif' ? 'gif' : 'video',

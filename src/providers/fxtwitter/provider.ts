@@ -183,9 +183,7 @@ export class FxTwitterProvider implements Provider {
     this.client.failOnStatus(a, 'timeline');
     const body = this.client.listBody<FxSearchResults>(a, 'timeline');
     const ctx = { now: this.now() };
-    const statuses = body.results.flatMap((r) =>
-      'statuses' in r && r.type === 'thread' ? r.statuses : [r as FxStatus],
-    );
+    const statuses = body.results.flatMap((r) => ('statuses' in r && r.type === 'thread' ? r.statuses : [r]));
     return upstreamPage(
       statuses.filter(isUsableStatus).map((s) => parseStatus(s, ctx)),
       body.cursor?.bottom,

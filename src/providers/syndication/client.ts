@@ -75,6 +75,6 @@ export class SyndicationClient {
         { status: res.status },
       );
     }
-    return body as SynTweet;
+    return body;
   }
 }

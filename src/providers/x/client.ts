@@ -211,7 +211,7 @@ function judge(status: number, text: string): Verdict {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return { kind: 'fail', reason: 'answered with a non-object body' };
   }
-  return { kind: 'ok', body: body as XEnvelope };
+  return { kind: 'ok', body: body };
 }
 
 function tryJson(text: string): unknown {

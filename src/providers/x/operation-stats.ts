@@ -19,8 +19,8 @@ export class OperationStats {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Counts one answer by the client's verdict on it. */
-  count(op: OperationName, verdict: 'ok' | 'stale' | string): void {
+  /** Counts one answer by the client's verdict on it ('ok', 'stale', or any kind of failure). */
+  count(op: OperationName, verdict: string): void {
     const c = this.counts.get(op)!;
     c.last = verdict === 'ok' ? 'success' : verdict === 'stale' ? 'stale' : 'failure';
     c[c.last]++;

@@ -310,7 +310,9 @@ export function parseUserResult(env: XEnvelope, who: string): Author {
     throw new ProviderError(PROVIDER, 'not_found', `${who} is unavailable: ${why}`);
   }
   const author = parseUser(result);
-  if (!author) throw new ProviderError(PROVIDER, 'error', `X answered with an unreadable user for ${who}`);
+  // A protected account comes back as a bare User with error 22 beside it: the error says what happened.
+  if (!author)
+    throw missing(env, who, new ProviderError(PROVIDER, 'error', `X answered with an unreadable user for ${who}`));
   return author;
 }
 

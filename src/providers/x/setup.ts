@@ -36,7 +36,9 @@ export function createXProvider(cfg: XProviderConfig, now: () => number = Date.n
     try {
       loaded = loadSessionsFile(cfg.xSessionsPath);
     } catch (err) {
-      throw new Error(`cannot read THREADMARK_X_SESSIONS (${cfg.xSessionsPath}): ${(err as Error).message}`);
+      throw new Error(`cannot read THREADMARK_X_SESSIONS (${cfg.xSessionsPath}): ${(err as Error).message}`, {
+        cause: err,
+      });
     }
   }
   let operations: OperationTable;
@@ -45,6 +47,7 @@ export function createXProvider(cfg: XProviderConfig, now: () => number = Date.n
   } catch (err) {
     throw new Error(
       `invalid configuration: THREADMARK_X_OPERATIONS (${cfg.xOperationsPath}) ${(err as Error).message}`,
+      { cause: err },
     );
   }
   const pool = new SessionPool(loaded.sessions, now, cfg.log);

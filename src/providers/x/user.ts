@@ -7,7 +7,7 @@ import { segmentsFromRaw, textOf, type TextFacet } from '../shared/segments.ts';
 import type { XEntitySet, XUser, XUserResult } from './wire.ts';
 
 export function isUser(r: XUserResult | undefined): r is XUser {
-  return !!r && r.__typename !== 'UserUnavailable' && !!(r as XUser).rest_id;
+  return !!r && r.__typename !== 'UserUnavailable' && !!r.rest_id;
 }
 
 export function parseUser(result: XUserResult | undefined): Author | undefined {
@@ -59,5 +59,5 @@ function urlFacets(urls: NonNullable<XEntitySet['urls']>): TextFacet[] {
 
 /** Empty strings from X mean "not set". */
 function assign<K extends keyof Author>(a: Author, key: K, value: Author[K] | '' | null | undefined): void {
-  if (value !== undefined && value !== null && value !== '') a[key] = value as Author[K];
+  if (value !== undefined && value !== null && value !== '') a[key] = value;
 }

@@ -102,7 +102,8 @@ export type XItemContent =
 export interface XTimelineTweet {
   itemType: 'TimelineTweet';
   __typename?: 'TimelineTweet';
-  tweetDisplayType?: 'Tweet' | 'SelfThread' | 'MediaGrid' | string;
+  // The values seen so far; `string & {}` keeps them visible to the editor while accepting others.
+  tweetDisplayType?: 'Tweet' | 'SelfThread' | 'MediaGrid' | (string & {});
   tweet_results?: { result?: XTweetResult };
   /** Present on ads. */
   promotedMetadata?: unknown;

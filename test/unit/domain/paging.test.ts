@@ -159,7 +159,7 @@ describe('paging', () => {
     assert.deepEqual(seen, items, 'every item once, in order');
     assert.ok(
       sizes.every((n) => n <= 2),
-      `no page exceeds limit: ${sizes}`,
+      `no page exceeds limit: ${sizes.join(',')}`,
     );
     // A resumed page asks for the same upstream page exactly as before (same provider, cursor and count).
     assert.deepEqual(

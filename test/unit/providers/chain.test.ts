@@ -10,7 +10,7 @@ import { ProviderError, type Capability, type FailureKind, type Provider } from 
 function fake(
   name: string,
   caps: Capability[],
-  outcome: string | FailureKind | Error,
+  outcome: 'ok' | FailureKind | Error,
   opts: { retryAfterS?: number; status?: number } = {},
 ) {
   const calls: string[] = [];
@@ -21,8 +21,8 @@ function fake(
     async getPost(id: string) {
       calls.push(id);
       if (outcome instanceof Error) throw outcome;
-      if (outcome.startsWith('ok')) return { id, from: name } as never;
-      throw new ProviderError(name, outcome as FailureKind, `${name} said ${outcome}`, opts);
+      if (outcome === 'ok') return { id, from: name } as never;
+      throw new ProviderError(name, outcome, `${name} said ${outcome}`, opts);
     },
   };
   return p;

@@ -98,6 +98,7 @@ describe('escapeInline', () => {
       .map((parts) =>
         parts
           .join('')
+          // eslint-disable-next-line no-control-regex -- control characters are what this strips
           .replace(/[\u0000-\u001f\u007f]/g, '')
           .trim(),
       )

@@ -10,7 +10,7 @@ function roundTrip(v: unknown): unknown {
 function hasNull(v: unknown): boolean {
   if (v === null) return true;
   if (Array.isArray(v)) return v.some(hasNull);
-  if (typeof v === 'object') return Object.values(v as object).some(hasNull);
+  if (typeof v === 'object') return Object.values(v).some(hasNull);
   return false;
 }
 

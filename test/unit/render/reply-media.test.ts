@@ -18,9 +18,9 @@ test('a GIF in a reply keeps its alt text in the reply line', () => {
 });
 
 test('a video in a reply keeps its alt text after its duration', () => {
-  const base = structuredClone(
+  const base = structuredClone<ReplyNode>(
     parseConversation(fixture<XEnvelope>('x/tweet_detail_gif_reply.json'), '1649191520250245121').bundle.replies[0]!,
-  ) as ReplyNode;
+  );
   base.post.media = [{ kind: 'video', url: 'https://video.twimg.com/v.mp4', durationSeconds: 12, altText: 'A demo' }];
   assert.ok(
     renderReplyList([base], false, markdownDialect).includes('[video 0:12: A demo](https://video.twimg.com/v.mp4)'),

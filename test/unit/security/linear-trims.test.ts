@@ -1,6 +1,5 @@
 // The linear replacements of issue 21 (Medium 5) behave exactly like the quadratic patterns they replace.
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { withoutTrailingTco } from '../../../src/providers/shared/article-post.ts';
 import { codeBlock } from '../../../src/render/markdown/escape.ts';

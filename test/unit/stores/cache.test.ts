@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
 import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { RedisCache } from '../../../src/stores/cache/redis.ts';

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
 import { runKeysCommand } from '../../../src/cli/keys.ts';
 import { RedisKeyStore } from '../../../src/stores/keys/redis.ts';
 import { SqliteKeyStore } from '../../../src/stores/keys/sqlite.ts';

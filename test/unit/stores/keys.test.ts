@@ -3,7 +3,6 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
 import { hashKey, looksLikeKey, sameHash } from '../../../src/stores/keys/crypto.ts';
 import { RedisKeyStore } from '../../../src/stores/keys/redis.ts';
 import { SqliteKeyStore } from '../../../src/stores/keys/sqlite.ts';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
 import { isIPv4 } from 'node:net';
 import fc from 'fast-check';
 import { clientKey, isPlainIPv4 } from '../../../src/stores/limits/client-key.ts';

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError } from '../../../src/providers/types.ts';
 import { Coalescer, RedisFillLock } from '../../../src/stores/cache/coalesce.ts';
@@ -16,7 +15,7 @@ const LONG = { freshMs: 60_000, staleMs: 60_000, bypass: false };
 function upstream<T>(value: T, delayMs = 0) {
   const u = {
     calls: 0,
-    fail: undefined as unknown,
+    fail: undefined as Error | undefined,
     load: async (): Promise<T> => {
       u.calls++;
       if (delayMs) await sleep(delayMs);
@@ -116,7 +115,7 @@ function readThroughContract(makeCache: () => Cache) {
     const up = upstream({ n: 1 }, 30);
     const results = await Promise.all(Array.from({ length: 10 }, () => cachedRead(cache, c, 'k8', LONG, up.load)));
     assert.equal(up.calls, 1);
-    assert.ok(results.every((r) => r.cacheStatus === 'miss' && (r.value as { n: number }).n === 1));
+    assert.ok(results.every((r) => r.cacheStatus === 'miss' && r.value.n === 1));
     assert.equal(results.filter((r) => r.charged).length, 1);
     assert.equal(c.inflight, 0);
   });

@@ -4,7 +4,6 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import type { Redis } from 'ioredis';
 import { createStores, type StoresLog } from '../../../src/stores/index.ts';
 import { DEAD_REDIS_URL, REDIS_URL, redisSkip, useTestRedis, sleep } from './redis-env.ts';
 

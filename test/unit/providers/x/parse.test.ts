@@ -115,9 +115,9 @@ describe('x parse: TweetDetail (FxEmbed mock, quote with visibility wrapper)', (
   it('unwraps a TweetWithVisibilityResults quote', () => {
     const q = bundle.post.quote;
     assert.ok(q && !isUnavailable(q));
-    assert.equal((q as Post).id, '1900793157786255768');
-    assert.equal((q as Post).author.handle, '__itzt3z');
-    assert.equal((q as Post).text, 'the funniest tik toks be the ones they dont let you save');
+    assert.equal(q.id, '1900793157786255768');
+    assert.equal(q.author.handle, '__itzt3z');
+    assert.equal(q.text, 'the funniest tik toks be the ones they dont let you save');
   });
 });
 
