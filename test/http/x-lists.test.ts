@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../sim/corpus-lists.ts';
 import { HANDLES } from '../../sim/corpus.ts';
+import { xAccounts } from '../../sim/routes/x-accounts.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 
 const ADMIN = 'admin-token-for-list-tests';
@@ -327,6 +328,34 @@ describe('X Lists with sessions', () => {
       assert.match(bad.content[0]!.text!, /invalid_list_id/);
     } finally {
       await client.close();
+    }
+  });
+
+  // Last in this suite: it uses up both sessions' windows.
+  test('every session parked: 503 list_unavailable with Retry-After = seconds until the first one frees up', async () => {
+    xAccounts.setLimits({ limit: 1, windowS: 600 });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await s.get(`/api/v1/lists/${CACHING}/members?limit=1&nocache=true`, caller());
+        assert.equal(r.status, 200, await r.clone().text());
+      }
+      const calls = s.sim.calls({ target: 'x' });
+      // A page read before is still served, from its stale copy, and says so.
+      const stale = await s.get(`/api/v1/lists/${CACHING}/members?limit=1&nocache=true`, caller());
+      assert.equal(stale.status, 200);
+      assert.equal(stale.headers.get('x-cache'), 'stale');
+      assert.match(stale.headers.get('x-warnings') ?? '', /list_unavailable/);
+      // A page no one has read has nothing to fall back on.
+      const res = await s.get(`/api/v1/lists/${CACHING}/members?limit=7&nocache=true`, caller());
+      const problem = await problemOf(res);
+      assert.equal(res.status, 503, JSON.stringify(problem));
+      assert.equal(problem.code, 'list_unavailable');
+      const wait = Number(res.headers.get('retry-after'));
+      assert.ok(wait > 500 && wait <= 600, String(wait));
+      assert.match(String(problem.detail), /parked/);
+      assert.equal(s.sim.calls({ target: 'x' }), calls, 'no request goes to X while every session is parked');
+    } finally {
+      xAccounts.reset();
     }
   });
 });
