@@ -387,9 +387,24 @@ describe('X Lists without sessions', () => {
     assert.equal(s.sim.calls({ target: 'x' }), 0);
   });
 
-  test('the reliability page documents list_unavailable and invalid_list_id', async () => {
+  test('documented: /docs/reliability has both codes; /docs, OpenAPI and llms.txt have the routes', async () => {
     const page = await (await s.get('/docs/reliability')).text();
     assert.ok(page.includes('id="list-unavailable"'));
     assert.ok(page.includes('id="invalid-list-id"'));
+    const docs = await (await s.get('/docs')).text();
+    assert.ok(docs.includes('id="lists"'));
+    assert.ok(docs.includes('id="route-readList"'));
+    const openapi = (await (await s.get('/openapi.json')).json()) as { paths: Record<string, { get: unknown }> };
+    for (const p of [
+      '/api/v1/lists/{id}',
+      '/api/v1/lists/{id}/members',
+      '/api/v1/lists/{id}/feed',
+      '/i/lists/{id}/rss',
+    ])
+      assert.ok(openapi.paths[p]?.get, p);
+    assert.ok(JSON.stringify(openapi.paths['/api/v1/lists/{id}']).includes('list_unavailable'));
+    const llms = await (await s.get('/llms.txt')).text();
+    assert.ok(llms.includes('GET /api/v1/lists/{id}/members'));
+    assert.ok(llms.includes('list_unavailable'));
   });
 });
