@@ -50,6 +50,12 @@ interface ListJson {
 
 const CACHING = LIST_IDS.caching;
 
+interface JsonFeedDoc {
+  title: string;
+  items: Array<{ url: string }>;
+  feed_url: string;
+}
+
 describe('X Lists with sessions', () => {
   let s: Stack;
   before(async () => {
@@ -232,13 +238,23 @@ describe('X Lists with sessions', () => {
 
     const feed = await s.get(`/api/v1/lists/${CACHING}/feed?type=json`, caller());
     assert.match(feed.headers.get('content-type') ?? '', /^application\/feed\+json/);
-    const doc = (await feed.json()) as { title: string; items: Array<{ url: string }>; feed_url: string };
+    const doc = (await feed.json()) as JsonFeedDoc;
     assert.equal(doc.title, 'Caching people (X List by @alice_dev)');
     assert.equal(doc.items.length, 20);
     assert.equal(doc.feed_url, `${TEST_BASE}/api/v1/lists/${CACHING}/feed?type=json`);
 
     const again = await s.get(`/i/lists/${CACHING}/rss`, caller({ 'if-none-match': rss.headers.get('etag')! }));
     assert.equal(again.status, 304);
+
+    // since_id: a poller that keeps the newest id it has seen; nothing newer is an empty feed.
+    const count = async (sinceId: string) =>
+      (
+        (await (
+          await s.get(`/api/v1/lists/${CACHING}/feed?type=json&since_id=${sinceId}`, caller())
+        ).json()) as JsonFeedDoc
+      ).items.length;
+    assert.equal(await count('1'), 20);
+    assert.equal(await count('9223372036854775807'), 0);
 
     const bad = await s.get(`/api/v1/lists/${CACHING}/feed?type=yaml`, caller());
     assert.equal((await problemOf(bad)).code, 'invalid_feed_option');
