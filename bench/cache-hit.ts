@@ -74,6 +74,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const errors = single.median.serviceErrors! + thread.median.serviceErrors!;
     const bound = single.generatorBound ?? thread.generatorBound;
     const ratio = Math.min(single.ratios.service!, thread.ratios.service!);
+    // The size with the lower CPU ratio, as `ratio` takes the lower throughput ratio.
+    const worst = single.median.serviceCpuRatio! <= thread.median.serviceCpuRatio! ? single : thread;
     const prefix = (tag: string, m: Record<string, number>) =>
       Object.fromEntries(Object.entries(m).map(([k, v]) => [`${tag}.${k}`, v]));
     return {
@@ -83,6 +85,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       ...(bound ? { inconclusive: bound } : {}),
       ratio,
       ratioOf: 'service req/s ÷ bare node:http req/s (the lower of the two sizes)',
+      cpu: {
+        ratio: worst.median.serviceCpuRatio!,
+        baselineUs: worst.median.bareUsPerReq!,
+        serviceUs: worst.median.serviceUsPerReq!,
+      },
       median: {
         singleRatio: single.ratios.service!,
         threadRatio: thread.ratios.service!,

@@ -41,6 +41,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       met: !p.generatorBound && p.median.redisErrors === 0 && ratio >= GOAL,
       ratio,
       ratioOf: 'Redis-backed req/s ÷ in-process req/s',
+      cpu: {
+        ratio: p.median.redisCpuRatio!,
+        baselineUs: p.median.inProcessUsPerReq!,
+        serviceUs: p.median.redisUsPerReq!,
+      },
       median: p.median,
       rounds: p.rounds,
       notes: [

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './lib/context.ts';
-import { printResult, type BenchResult } from './lib/result.ts';
+import { cpuLine, printResult, type BenchResult } from './lib/result.ts';
 import { startSim } from './lib/targets.ts';
 import { closeAgent } from './lib/timed-get.ts';
 import { WRK_MISSING, wrkAvailable } from './lib/wrk.ts';
@@ -89,6 +89,7 @@ console.log(`\nsummary (${seconds} s):`);
 for (const r of results) {
   const verdict = r.inconclusive ? 'UNSURE' : r.met ? 'ok    ' : 'MISSED';
   console.log(`  ${verdict} ${r.name.padEnd(14)} ratio ${String(r.ratio).padEnd(8)} ${r.ratioOf}`);
+  if (r.cpu) console.log(`         ${''.padEnd(14)} ${cpuLine(r.cpu)}`);
   if (r.inconclusive) console.log(`         ${''.padEnd(14)} ${r.inconclusive}`);
 }
 for (const f of failures) console.log(`  FAILED ${f.name.padEnd(14)} ${f.error}`);

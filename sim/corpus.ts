@@ -96,6 +96,8 @@ export const IDS = {
   handlelessReply: '1900000000000000904',
   /** A post with an app/website "unified card": X's card URL is a placeholder, the destination is in its JSON. */
   websiteCard: '1900000000000000905',
+  /** reader_0426 quoting alice's 2/12, which itself quotes carol: a quote inside a quote. */
+  quoteOfQuote: '1900000000000000906',
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
@@ -699,6 +701,15 @@ function build(): SimCorpus {
       imageWidth: 1200,
       imageHeight: 628,
     },
+  });
+
+  b.post({
+    id: IDS.quoteOfQuote,
+    author: readerHandle(426),
+    at: F + 2 * HOUR,
+    text: 'The layering point, again.',
+    quoteId: IDS.threadPhoto,
+    likes: 4,
   });
 
   // --- timelines (own posts + reposts), newest first ---------------------------------------------

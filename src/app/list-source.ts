@@ -5,9 +5,10 @@ import type { PageCall } from '../domain/paging.ts';
 import type { Page } from '../domain/models.ts';
 import { Problem } from '../problems/problem.ts';
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
-import type { ProviderChain, RunOptions } from '../providers/chain.ts';
+import type { ProviderChain } from '../providers/chain.ts';
 import type { CallOptions, Capability, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
+import { problemFor, served, type FailureAnswer } from './chain-problem.ts';
 
 export function cachedListSource(chain: ProviderChain, reader: CachedReader): ListSource {
   const paged = <T>(
@@ -15,25 +16,25 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     capability: Capability,
     call: PageCall,
     fn: (p: Provider, c: CallOptions) => Promise<Page<T>>,
-    run: AccountBacked = {},
+    answer: FailureAnswer = {},
   ): Promise<Sourced<Page<T>>> =>
     reader.read(
       `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
-      chargedOnlyIfServable(chain, capability, call, run),
-      () => chain.run(capability, fn, { only: call.provider, ...run }),
+      chargedOnlyIfServable(chain, capability, call, answer),
+      async () => served(await chain.run(capability, fn, { only: call.provider }), answer),
     );
   const req = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
 
   return {
     async profile(handle, policy) {
-      const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, () =>
-        chain.run('profile', (p, c) => p.getProfile!(handle, c)),
+      const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, async () =>
+        served(await chain.run('profile', (p, c) => p.getProfile!(handle, c))),
       );
       return publicOnly(got, `@${handle}`);
     },
     async profileById(id, policy) {
-      const got = await reader.read(`profile-id:${id}`, policy, () =>
-        chain.run('profileById', (p, c) => p.getProfileById!(id, c)),
+      const got = await reader.read(`profile-id:${id}`, policy, async () =>
+        served(await chain.run('profileById', (p, c) => p.getProfileById!(id, c))),
       );
       return publicOnly(got, `account ${id}`);
     },
@@ -60,8 +61,8 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       return got;
     },
     list(id, policy) {
-      return reader.read(`list:${id}`, chargedOnlyIfServable(chain, 'list', { policy }, LISTS), () =>
-        chain.run('list', (p, c) => p.getList!(id, c), LISTS),
+      return reader.read(`list:${id}`, chargedOnlyIfServable(chain, 'list', { policy }, LISTS), async () =>
+        served(await chain.run('list', (p, c) => p.getList!(id, c)), LISTS),
       );
     },
     listPosts(id, call) {
@@ -74,8 +75,7 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
 }
 
 /** How a read that needs logged-in sessions says it cannot be served now (search keeps its own 503 rules). */
-type AccountBacked = Pick<RunOptions, 'search' | 'unavailable'>;
-const LISTS: AccountBacked = { unavailable: 'list_unavailable' };
+const LISTS: FailureAnswer = { unavailable: 'list_unavailable' };
 
 /** Upstreams happily describe a protected account; the contract treats it as not public at all. */
 function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: string): Sourced<T> {
@@ -92,19 +92,15 @@ function chargedOnlyIfServable(
   chain: ProviderChain,
   capability: Capability,
   call: Pick<PageCall, 'provider' | 'policy'>,
-  run: AccountBacked,
+  answer: FailureAnswer,
 ): ReadPolicy {
   const charge = call.policy.beforeLive;
   if (!charge) return call.policy;
   return {
     ...call.policy,
     beforeLive: async () => {
-      if (!chain.capable(capability).some((p) => !call.provider || p.name === call.provider)) {
-        await chain.run(capability, () => Promise.reject(new Error('no capable provider')), {
-          only: call.provider,
-          ...run,
-        });
-      }
+      const refused = chain.unservable(capability, call.provider);
+      if (refused) throw problemFor(refused, answer);
       await charge();
     },
   };

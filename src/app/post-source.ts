@@ -8,15 +8,17 @@ import type { ReadBudget } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import { Deadline } from '../providers/deadline.ts';
 import { canBeStatusId } from '../domain/ids.ts';
-import { isProblem, isUnconfirmedNotFound, Problem } from '../problems/problem.ts';
+import { Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
+import { problemFor, served } from './chain-problem.ts';
 
 export function cachedPostSource(
   chain: ProviderChain,
   reader: CachedReader,
   assembled?: Derived<PostRead>,
 ): PostSource {
-  const single = (id: string, deadline?: Deadline) => chain.run('post', (p, c) => p.getPost!(id, c), { deadline });
+  const single = async (id: string, deadline?: Deadline) =>
+    served(await chain.run('post', (p, c) => p.getPost!(id, c), { deadline }));
   // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
@@ -37,23 +39,25 @@ export function cachedPostSource(
       return reader.read<ConversationBundle>(key, policy, async () => {
         // One budget for the conversation and its fallback: the fallback only gets the time left over.
         const deadline = deadlineOf(budget) ?? chain.deadline();
-        try {
-          return await chain.run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline });
-        } catch (err) {
-          if (isProblem(err) && err.code === 'not_found' && !isUnconfirmedNotFound(err)) throw err;
-          const one = await single(id, deadline);
-          return {
-            source: one.source,
-            value: {
-              post: one.value,
-              ancestors: [],
-              continuations: [],
-              replies: [],
-              repliesAvailable: false,
-              threadAvailable: false,
-            },
-          };
-        }
+        // Only a provider's definite "not found" ends the read; any other failure (or throw, as before the typed
+        // failures) falls back to the single post.
+        const got = await chain
+          .run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline })
+          .catch(() => undefined);
+        if (got?.ok) return { value: got.value, source: got.source };
+        if (got?.failure.kind === 'gone') throw problemFor(got.failure);
+        const one = await single(id, deadline);
+        return {
+          source: one.source,
+          value: {
+            post: one.value,
+            ancestors: [],
+            continuations: [],
+            replies: [],
+            repliesAvailable: false,
+            threadAvailable: false,
+          },
+        };
       });
     },
   };

@@ -132,14 +132,16 @@ export async function* exportPosts(
   const sinceMs = since === undefined ? undefined : Date.parse(since);
   const untilMs = until === undefined ? undefined : Date.parse(until);
   // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
-  const warnings = input.window && input.includes.reposts ? ['reposts are not available inside a date window'] : [];
+  const warnings = new Set<string>(
+    input.window && input.includes.reposts ? ['reposts are not available inside a date window'] : [],
+  );
   let written = 0;
   const end = (reason: ExportStop, at?: Position, error?: unknown): ExportEnd => ({
     reason,
     posts: written,
     ...(at ? { cursor: src.cursors.encode(scope, sealable(at)) } : {}),
     ...(error !== undefined ? { error } : {}),
-    warnings,
+    warnings: [...warnings],
   });
 
   for (;;) {
@@ -156,6 +158,8 @@ export async function* exportPosts(
       if (written === 0) throw err;
       return end(isProblem(err) && err.code === 'rate_limited' ? 'rate_limited' : 'upstream_error', pos, err);
     }
+    // What a page had to leave out or degrade (a stale copy, a fallback search without cursor) is the export's too.
+    for (const w of got.warnings) warnings.add(w);
     const items = got.value.items;
     const here: Position = { ...pos, provider: got.source };
     const next = nextOf(got.value.nextCursor, pos.upstream, got.source);

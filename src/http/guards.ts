@@ -38,6 +38,11 @@ function record(req: FastifyRequest, states: LimitState[]): void {
   req.rateStates = [...(req.rateStates ?? []).filter((s) => !names.has(s.policy)), ...states];
 }
 
+/** The 429 of a refused (or already used-up) allowance. */
+function usedUp(state: LimitState): Problem {
+  return new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
+}
+
 export class Guards {
   constructor(
     private readonly limiter: Limiter,
@@ -74,7 +79,7 @@ export class Guards {
         if (back) t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
       }
       record(req, [...taken.map((t) => t.state), state]);
-      throw new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
+      throw usedUp(state);
     }
     record(
       req,
@@ -89,8 +94,7 @@ export class Guards {
   async chargeApi(req: FastifyRequest, points: number): Promise<void> {
     const state = await this.limiter.consume('api-ip', this.partition(req), points);
     record(req, [state]);
-    if (!state.allowed)
-      throw new Problem('rate_limited', `The api-ip allowance is used up; retry in ${state.resetS} s.`);
+    if (!state.allowed) throw usedUp(state);
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
@@ -191,12 +195,27 @@ export class Guards {
    * stream is not a response to replay).
    */
   async exportPolicy(req: FastifyRequest): Promise<ReadPolicy> {
-    const key = keyStateOf(req);
-    const keyed = key.status === 'valid' && key.id !== undefined;
-    const partition = keyed ? key.id! : this.partition(req);
-    await this.charge(req, keyed ? 'export-key' : 'export-ip', partition);
+    const { keyed, policy, partition } = this.exportQuota(req);
+    await this.charge(req, policy, partition);
     if (!keyed) return { mode: 'shared' };
     return { mode: 'private', beforeLive: () => this.chargeAll(req, [['live-key', partition]]) };
+  }
+
+  /**
+   * The export allowance as it stands, for a HEAD: nothing is charged, but an allowance already used up is the
+   * 429 the GET would answer.
+   */
+  async checkExport(req: FastifyRequest): Promise<void> {
+    const { policy, partition } = this.exportQuota(req);
+    const state = await this.limiter.peek(policy, partition);
+    record(req, [state]);
+    if (!state.allowed) throw usedUp(state);
+  }
+
+  private exportQuota(req: FastifyRequest): { keyed: boolean; policy: FixedPolicyName; partition: string } {
+    const key = keyStateOf(req);
+    const keyed = key.status === 'valid' && key.id !== undefined;
+    return { keyed, policy: keyed ? 'export-key' : 'export-ip', partition: keyed ? key.id! : this.partition(req) };
   }
 
   /**

@@ -35,32 +35,35 @@ interface NodeResponse {
 
 const internals = (res: ServerResponse) => res as unknown as NodeResponse;
 
-/** What shapes Node's Connection/Keep-Alive/Date lines: all must be as recorded for the recorded tail to hold. */
-function tailKey(r: NodeResponse): string | undefined {
-  if (
-    !r.sendDate ||
-    !r.shouldKeepAlive ||
-    r.maxRequestsOnConnectionReached ||
-    r._removedConnection ||
-    r._expect_continue ||
-    !r._defaultKeepAlive ||
-    r.chunkedEncoding ||
-    !r.useChunkedEncodingByDefault
-  )
-    return undefined;
-  return `${r._keepAliveTimeout}/${r._maxRequestsPerSocket ?? 0}`;
+/**
+ * Whether Node would end this response's block with Date and the keep-alive lines (the only ending a block is
+ * split for); their values also depend on the keep-alive timeout and request cap, compared separately.
+ */
+function keepsAlive(r: NodeResponse): boolean {
+  return (
+    r.sendDate &&
+    r.shouldKeepAlive &&
+    !r.maxRequestsOnConnectionReached &&
+    !r._removedConnection &&
+    !r._expect_continue &&
+    r._defaultKeepAlive &&
+    !r.chunkedEncoding &&
+    r.useChunkedEncodingByDefault
+  );
 }
 
 export class RawHead {
   /** Static text around the slots: parts.length === slots.length + 1. */
   readonly #parts: string[];
   readonly #slots: Slot[];
-  readonly #tail: string;
+  readonly #keepAliveTimeout: number;
+  readonly #maxRequests: number | undefined;
 
-  private constructor(parts: string[], slots: Slot[], tail: string) {
+  private constructor(parts: string[], slots: Slot[], r: NodeResponse) {
     this.#parts = parts;
     this.#slots = slots;
-    this.#tail = tail;
+    this.#keepAliveTimeout = r._keepAliveTimeout;
+    this.#maxRequests = r._maxRequestsPerSocket;
   }
 
   get slots(): readonly Slot[] {
@@ -80,8 +83,7 @@ export class RawHead {
   ): RawHead | undefined {
     const r = internals(res);
     const block = r._header;
-    const tail = tailKey(r);
-    if (typeof block !== 'string' || tail === undefined || r._headerSent) return undefined;
+    if (typeof block !== 'string' || !keepsAlive(r) || r._headerSent) return undefined;
     const parts: string[] = [];
     const slots: Slot[] = [];
     let pos = block.indexOf('\r\n') + 2;
@@ -116,7 +118,7 @@ export class RawHead {
     slots.push('date');
     parts.push(`\r\n${block.slice(pos + date[0].length)}`);
     if (!parts.at(-1)!.endsWith('\r\n\r\n')) return undefined;
-    return new RawHead(parts, slots, tail);
+    return new RawHead(parts, slots, r);
   }
 
   /**
@@ -125,7 +127,13 @@ export class RawHead {
    */
   apply(res: ServerResponse, values: readonly string[]): boolean {
     const r = internals(res);
-    if (r._header !== null || tailKey(r) !== this.#tail) return false;
+    if (
+      r._header !== null ||
+      !keepsAlive(r) ||
+      r._keepAliveTimeout !== this.#keepAliveTimeout ||
+      r._maxRequestsPerSocket !== this.#maxRequests
+    )
+      return false;
     const parts = this.#parts;
     let block = parts[0]!;
     for (let i = 0; i < values.length; i++) block += values[i]! + parts[i + 1]!;

@@ -1,7 +1,7 @@
 import { Problem } from '../problems/problem.ts';
-import { providerCode } from '../problems/catalog.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
+import type { ChainFailure, ChainOutcome, Failure } from './failure.ts';
 import {
   ProviderError,
   type CallOptions,
@@ -20,13 +20,6 @@ export interface ChainOptions {
 }
 
 export interface RunOptions {
-  /** Search routes answer 503 (with Retry-After) instead of 502 when every provider fails. */
-  search?: boolean;
-  /**
-   * Account-backed reads other than search (X Lists): the problem to answer, 503 with Retry-After, when no
-   * provider can serve the capability for want of a usable session. Other failures keep their usual codes.
-   */
-  unavailable?: 'list_unavailable';
   /** Restrict the run to one named provider, e.g. to continue with the provider that issued a cursor. */
   only?: string;
   /** The caller's signal: once aborted, the abort is re-thrown instead of trying further providers. */
@@ -34,17 +27,6 @@ export interface RunOptions {
   /** A budget shared with other runs of the same read (e.g. a conversation and its single-post fallback). */
   deadline?: Deadline;
 }
-
-export interface Failure {
-  provider: string;
-  kind: FailureKind;
-  message: string;
-  status?: number;
-  retryAfterS?: number;
-}
-
-/** Seconds advertised on search 503s when no provider said when to come back. */
-export const DEFAULT_SEARCH_RETRY_AFTER_S = 30;
 
 /** One provider's line in GET /api, /readyz and metrics. */
 export interface ProviderHealth {
@@ -62,25 +44,22 @@ export interface ProviderHealth {
 }
 
 /**
- * Tries the providers that declare a capability, in configured order, and returns the first answer.
+ * Tries the providers that declare a capability, in configured order, and returns the first answer, or a typed
+ * failure (./failure.ts) that the caller turns into its problem (src/app/chain-problem.ts).
  *
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
- *   chain with Problem `not_found`.
+ *   chain (`gone`).
  * - `unconfirmed` ("not found" from a provider that says so on its own failures too) falls through; when
- *   every tried provider answered that way the read is `not_found` with `confirmed: false`.
- * - `error`, `empty`, `network` and `unavailable` fall through to the next provider.
- * - When every tried provider failed: exactly one failure gives `<provider>_<kind>` (`unavailable` is
- *   reported as `<provider>_error`, the catalog has no `_unavailable` code); several give
- *   `all_providers_failed` with each provider's failure in the detail and in `extensions.failures`.
- *   On search, failures that are all `unavailable` (no usable session) give `search_unavailable`.
- * - No capable provider at all: `upstream_error`, or `search_unavailable` for search (`opts.unavailable` for the
- *   other account-backed reads; so too when every failure was `unavailable`).
+ *   every tried provider answered that way the run ends `unconfirmed`.
+ * - `error`, `empty`, `network` and `unavailable` fall through to the next provider; when every one failed the
+ *   run ends `failed`, with each provider's failure.
+ * - No capable provider at all: `no_provider`.
  * - Providers whose circuit is open are skipped (one half-open trial at a time); when all are skipped the
  *   read fails at once with their last failure kinds. There is one circuit per provider and capability, so
  *   failing searches never switch off a provider's post reads.
  * - An upstream 4xx other than 429 is about the request (a bogus id, a query it refuses), not the provider's
  *   health: the chain falls through as usual but the breaker does not count it, or anyone could open it.
- * Search problems carry status 503 and a Retry-After (the shortest one a provider gave, else 30 s).
+ * Aborts, and Problems thrown by `call`, are re-thrown as they are.
  */
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
@@ -167,9 +146,9 @@ export class ProviderChain {
     capability: Capability,
     call: (p: Provider, opts: CallOptions) => Promise<T>,
     opts: RunOptions = {},
-  ): Promise<{ value: T; source: string }> {
-    const candidates = this.capable(capability).filter((p) => !opts.only || p.name === opts.only);
-    if (candidates.length === 0) return this.noProvider(capability, opts);
+  ): Promise<ChainOutcome<T>> {
+    const candidates = this.candidates(capability, opts.only);
+    if (candidates.length === 0) return { ok: false, failure: this.noProvider(capability, opts.only) };
     const deadline = opts.deadline ?? this.deadline();
     const ctx: CallOptions = { signal: opts.signal, deadline };
 
@@ -201,7 +180,7 @@ export class ProviderChain {
         circuit?.success(ticket);
         this.countsOf(p.name).successes++;
         settleEmpty(false);
-        return { value, source: p.name };
+        return { ok: true, value, source: p.name };
       } catch (err) {
         if (opts.signal?.aborted || isAbort(err) || err instanceof Problem) {
           circuit?.release(ticket);
@@ -220,7 +199,7 @@ export class ProviderChain {
           circuit?.success(ticket);
           this.countsOf(p.name).successes++;
           settleEmpty(true);
-          throw new Problem('not_found', failure.message, { extensions: { source: p.name } });
+          return { ok: false, failure: { kind: 'gone', provider: p.name, message: failure.message } };
         }
         // A provider saying "no session right now" is healthy, just idle; one saying "not found" without vouching
         // for it answered; and one refusing this request (4xx but 429) says nothing about its health. Only real
@@ -236,26 +215,28 @@ export class ProviderChain {
       }
     }
     settleEmpty(false);
+    // Nobody contradicted it and nobody else failed: "not found" is the best answer there is.
     if (failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed')) {
-      // Nobody contradicted it and nobody else failed: "not found" is the best answer there is, marked as
-      // unconfirmed so that a stale copy still stands in for it (read-through) and an ancestor walk retries.
-      throw new Problem(
-        'not_found',
-        `${failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`,
-        {
-          extensions: { source: failures[0]!.provider, confirmed: false },
-        },
-      );
+      return { ok: false, failure: { kind: 'unconfirmed', failures } };
     }
     const anyTried = failures.length > 0;
-    if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, capability, !!opts.search)));
-    const notes = [
-      ...(anyTried && skipped.length > 0
-        ? [`Skipped while failing repeatedly: ${skipped.map((p) => p.name).join(', ')}.`]
-        : []),
-      ...(untried.length > 0 ? [`Not tried, the request deadline had passed: ${untried.join(', ')}.`] : []),
-    ];
-    return this.allFailed(failures, notes, opts);
+    if (!anyTried) failures.push(...skipped.map((p) => this.skippedFailure(p, capability)));
+    return {
+      ok: false,
+      failure: { kind: 'failed', failures, skipped: anyTried ? skipped.map((p) => p.name) : [], untried },
+    };
+  }
+
+  private candidates(capability: Capability, only: string | undefined): Provider[] {
+    return this.capable(capability).filter((p) => !only || p.name === only);
+  }
+
+  /**
+   * The failure a run would end with at once because no provider can serve `capability` (restricted to `only`),
+   * or undefined when one can: lets a caller refuse before it spends anything on the read.
+   */
+  unservable(capability: Capability, only?: string): ChainFailure | undefined {
+    return this.candidates(capability, only).length === 0 ? this.noProvider(capability, only) : undefined;
   }
 
   private countFailure(name: string, circuit: Circuit | undefined, ticket: Ticket, kind: FailureKind): void {
@@ -266,7 +247,7 @@ export class ProviderChain {
   }
 
   /** A provider skipped by its open circuit, reported as the failure that opened it. */
-  private skippedFailure(p: Provider, capability: Capability, search: boolean): Failure {
+  private skippedFailure(p: Provider, capability: Capability): Failure {
     const circuit = this.circuitOf(p.name, capability);
     const waitS = Math.max(1, Math.ceil((circuit?.retryInMs ?? 0) / 1000));
     const last = this.countsOf(p.name).lastFailure;
@@ -274,104 +255,19 @@ export class ProviderChain {
       provider: p.name,
       kind: last?.kind ?? 'error',
       message: `${p.name} is failing repeatedly (last: ${last?.kind ?? 'error'}) and is not asked for the next ${waitS} s`,
-      ...(search ? { retryAfterS: waitS } : {}),
+      skippedForS: waitS,
     };
   }
 
-  private noProvider(capability: Capability, opts: RunOptions): never {
-    const detail = opts.only
-      ? `Provider ${opts.only} cannot serve ${capability} right now.`
-      : `No configured provider can serve ${capability}.`;
-    // A provider that has the capability back after a known wait (X sessions parked until their reset).
-    const code = opts.search ? 'search_unavailable' : opts.unavailable;
-    if (code) {
-      const wait = this.soonestWait(capability, opts);
-      const retryAfter = wait ?? DEFAULT_SEARCH_RETRY_AFTER_S;
-      const why =
-        wait !== undefined
-          ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.`
-          : opts.search
-            ? ''
-            : ' It is read with logged-in sessions, and the deployment has none configured.';
-      throw new Problem(code, `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
-    }
-    // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.
+  /** No provider can serve the capability; `parked` is the one that has it back soonest, if one only lacks it now. */
+  private noProvider(capability: Capability, only: string | undefined): ChainFailure {
     const parked = this.providers
-      .filter((p) => !opts.only || p.name === opts.only)
-      .map((p) => ({ name: p.name, waitS: p.retryAfterS?.(capability) }))
-      .filter((p): p is { name: string; waitS: number } => typeof p.waitS === 'number' && p.waitS > 0)
+      .filter((p) => !only || p.name === only)
+      .map((p) => ({ provider: p.name, waitS: p.retryAfterS?.(capability) }))
+      .filter((p): p is { provider: string; waitS: number } => typeof p.waitS === 'number' && p.waitS > 0)
       .sort((a, b) => a.waitS - b.waitS)[0];
-    if (parked) {
-      throw new Problem(
-        `${parked.name}_error`,
-        `${detail} Every ${parked.name} session that could serve it is parked; the first frees up in ${parked.waitS} s.`,
-        {
-          status: 503,
-          headers: { 'Retry-After': String(parked.waitS) },
-        },
-      );
-    }
-    throw new Problem('upstream_error', detail);
+    return { kind: 'no_provider', capability, ...(only ? { only } : {}), ...(parked ? { parked } : {}) };
   }
-
-  /** Seconds until a provider that lacks `capability` only for now has it back, the soonest of them. */
-  private soonestWait(capability: Capability, opts: RunOptions): number | undefined {
-    const waits = this.providers
-      .filter((p) => !opts.only || p.name === opts.only)
-      .map((p) => p.retryAfterS?.(capability))
-      .filter((s): s is number => typeof s === 'number' && s > 0);
-    return waits.length > 0 ? Math.min(...waits) : undefined;
-  }
-
-  private allFailed(failures: Failure[], notes: string[], opts: RunOptions): never {
-    const search = !!opts.search;
-    const waits = failures.map((f) => f.retryAfterS).filter((s): s is number => typeof s === 'number');
-    const retryAfter = waits.length > 0 ? Math.min(...waits) : undefined;
-    const headers: Record<string, string> = {};
-    if (search || retryAfter !== undefined) headers['Retry-After'] = String(retryAfter ?? DEFAULT_SEARCH_RETRY_AFTER_S);
-    const extensions = {
-      failures: failures.map(({ provider, kind, status }) => ({ provider, kind, ...(status ? { status } : {}) })),
-    };
-    const note = notes.length > 0 ? ` ${notes.join(' ')}` : '';
-
-    if (search && failures.every((f) => f.kind === 'unavailable')) {
-      throw new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, {
-        headers,
-        extensions,
-        search,
-      });
-    }
-    if (opts.unavailable && failures.every((f) => f.kind === 'unavailable')) {
-      throw new Problem(opts.unavailable, `${failures.map(describe).join('; ')}.${note}`, {
-        headers: { 'Retry-After': String(retryAfter ?? DEFAULT_SEARCH_RETRY_AFTER_S) },
-        extensions,
-      });
-    }
-    // Nothing failed, the capable providers only had no usable session: a wait, not an upstream failure.
-    const waiting = failures.every((f) => f.kind === 'unavailable') && retryAfter !== undefined ? { status: 503 } : {};
-    if (failures.length === 1) {
-      const f = failures[0]!;
-      // The code must stay inside the documented family: not_found stops the chain before this, and a lone
-      // unconfirmed "not found" becomes not_found, but a breaker skip reports the last kind it saw (any of them).
-      const kind = f.kind === 'unavailable' || f.kind === 'not_found' || f.kind === 'unconfirmed' ? 'error' : f.kind;
-      throw new Problem(providerCode(f.provider, kind), `${f.message}${note}`, {
-        headers,
-        extensions,
-        search,
-        ...waiting,
-      });
-    }
-    throw new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, {
-      headers,
-      extensions,
-      search,
-      ...waiting,
-    });
-  }
-}
-
-function describe(f: Failure): string {
-  return `${f.provider}: ${f.kind}${f.status ? ` (HTTP ${f.status})` : ''} ${f.message}`;
 }
 
 function toFailure(provider: string, err: unknown): Failure {

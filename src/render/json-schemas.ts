@@ -294,7 +294,12 @@ export const exportEndSchema = z
           'there is nothing more to read.',
       ),
     problem: problemDocument.optional(),
-    warnings: z.array(z.string()).optional().describe('What the export could not include, e.g. reposts in a window.'),
+    warnings: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'What the export could not include or read only degraded: reposts in a window, a stale page, a fallback search.',
+      ),
   })
   .describe('The last line of an NDJSON export (and `end` of the JSON one): why it stopped and where to resume.');
 

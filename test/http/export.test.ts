@@ -318,6 +318,47 @@ describe('exports', () => {
     assert.equal((await problemOf(unknown)).code, 'invalid_key');
   });
 
+  test('HEAD: the status and headers a GET would start with, reading nothing upstream and charging no export', async () => {
+    const ip = fresh();
+    const head = (qs = '', init: RequestInit = ip) =>
+      s.get(`${EXPORT(HANDLES.prolific)}${qs}`, { ...init, method: 'HEAD' });
+    const calls = s.sim.calls();
+    const res = await head();
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/x-ndjson; charset=utf-8');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    assert.equal(res.headers.get('x-api-key-status'), 'anonymous');
+    assert.match(res.headers.get('ratelimit-policy')!, /"export-ip";q=5;w=900/);
+    assert.match(res.headers.get('ratelimit')!, /"export-ip";r=5;t=\d+/);
+    assert.equal(res.headers.get('ratelimit-remaining'), '5');
+    assert.match((await head('?format=json')).headers.get('content-type')!, /^application\/json/);
+    // Bad input still gets its problem status.
+    const bad = await head('?max_posts=0');
+    assert.equal(bad.status, 400);
+    assert.match(bad.headers.get('content-type')!, /^application\/problem\+json/);
+    assert.match(bad.headers.get('link')!, /invalid-max-posts/);
+    assert.equal((await head('?cursor=not-a-cursor')).status, 400);
+    assert.equal(s.sim.calls(), calls, 'a HEAD reads nothing upstream');
+    // Nothing was charged: the first GET from this address still takes the first of five points ...
+    for (let i = 1; i <= 5; i++) {
+      const got = await s.get(`${EXPORT(HANDLES.alice)}?max_posts=1`, ip);
+      assert.match(got.headers.get('ratelimit')!, new RegExp(`"export-ip";r=${5 - i};`));
+      await got.text();
+    }
+    // ... and once they are used up, HEAD answers the 429 a GET would, still without charging.
+    const refused = await head();
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.match(refused.headers.get('ratelimit')!, /"export-ip";r=0;/);
+    // A key holder's HEAD shows export-key, untouched, and the private cache rule.
+    const { key } = await s.app.services.stores.keys.create({ name: 'export-head' });
+    const keyed = await head('', fresh({ authorization: `Bearer ${key}` }));
+    assert.equal(keyed.status, 200);
+    assert.equal(keyed.headers.get('cache-control'), 'private, no-store');
+    assert.equal(keyed.headers.get('x-api-key-status'), 'valid');
+    assert.match(keyed.headers.get('ratelimit')!, /"export-key";r=30;/);
+  });
+
   test('the route is in OpenAPI, /docs, /docs/reliability and llms.txt', async () => {
     const openapi = (await (await s.get('/openapi.json')).json()) as {
       paths: Record<string, { get: { responses: Record<string, { content?: Record<string, { schema: unknown }> }> } }>;

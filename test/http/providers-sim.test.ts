@@ -5,6 +5,7 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { isUnavailable } from '../../src/domain/models.ts';
 import { ProviderChain } from '../../src/providers/chain.ts';
+import { serve } from '../helpers/chain.ts';
 import { FxTwitterProvider } from '../../src/providers/fxtwitter/provider.ts';
 import { buildProviders } from '../../src/providers/registry.ts';
 import { SyndicationProvider } from '../../src/providers/syndication/provider.ts';
@@ -172,11 +173,11 @@ test('the chain built from the registry falls back to syndication when FxTwitter
     { circuit: false },
   );
   sim.addFault({ target: 'fxtwitter', kind: 'status', status: 500, times: 1 });
-  const r = await chain.run('post', (p) => p.getPost!(IDS.threadRoot, {}));
+  const r = await serve(chain.run('post', (p) => p.getPost!(IDS.threadRoot, {})));
   assert.equal(r.source, 'syndication');
   assert.equal(r.value.id, IDS.threadRoot);
   await assert.rejects(
-    chain.run('post', (p) => p.getPost!(IDS.deleted, {})),
+    serve(chain.run('post', (p) => p.getPost!(IDS.deleted, {}))),
     (e: unknown) => e instanceof Problem && e.code === 'not_found',
   );
 });

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../sim/corpus-lists.ts';
 import { HANDLES } from '../../sim/corpus.ts';
+import { xAccounts } from '../../sim/routes/x-accounts.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 
 const ADMIN = 'admin-token-for-list-tests';
@@ -48,6 +49,12 @@ interface ListJson {
 }
 
 const CACHING = LIST_IDS.caching;
+
+interface JsonFeedDoc {
+  title: string;
+  items: Array<{ url: string }>;
+  feed_url: string;
+}
 
 describe('X Lists with sessions', () => {
   let s: Stack;
@@ -231,13 +238,23 @@ describe('X Lists with sessions', () => {
 
     const feed = await s.get(`/api/v1/lists/${CACHING}/feed?type=json`, caller());
     assert.match(feed.headers.get('content-type') ?? '', /^application\/feed\+json/);
-    const doc = (await feed.json()) as { title: string; items: Array<{ url: string }>; feed_url: string };
+    const doc = (await feed.json()) as JsonFeedDoc;
     assert.equal(doc.title, 'Caching people (X List by @alice_dev)');
     assert.equal(doc.items.length, 20);
     assert.equal(doc.feed_url, `${TEST_BASE}/api/v1/lists/${CACHING}/feed?type=json`);
 
     const again = await s.get(`/i/lists/${CACHING}/rss`, caller({ 'if-none-match': rss.headers.get('etag')! }));
     assert.equal(again.status, 304);
+
+    // since_id: a poller that keeps the newest id it has seen; nothing newer is an empty feed.
+    const count = async (sinceId: string) =>
+      (
+        (await (
+          await s.get(`/api/v1/lists/${CACHING}/feed?type=json&since_id=${sinceId}`, caller())
+        ).json()) as JsonFeedDoc
+      ).items.length;
+    assert.equal(await count('1'), 20);
+    assert.equal(await count('9223372036854775807'), 0);
 
     const bad = await s.get(`/api/v1/lists/${CACHING}/feed?type=yaml`, caller());
     assert.equal((await problemOf(bad)).code, 'invalid_feed_option');
@@ -329,6 +346,34 @@ describe('X Lists with sessions', () => {
       await client.close();
     }
   });
+
+  // Last in this suite: it uses up both sessions' windows.
+  test('every session parked: 503 list_unavailable with Retry-After = seconds until the first one frees up', async () => {
+    xAccounts.setLimits({ limit: 1, windowS: 600 });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await s.get(`/api/v1/lists/${CACHING}/members?limit=1&nocache=true`, caller());
+        assert.equal(r.status, 200, await r.clone().text());
+      }
+      const calls = s.sim.calls({ target: 'x' });
+      // A page read before is still served, from its stale copy, and says so.
+      const stale = await s.get(`/api/v1/lists/${CACHING}/members?limit=1&nocache=true`, caller());
+      assert.equal(stale.status, 200);
+      assert.equal(stale.headers.get('x-cache'), 'stale');
+      assert.match(stale.headers.get('x-warnings') ?? '', /list_unavailable/);
+      // A page no one has read has nothing to fall back on.
+      const res = await s.get(`/api/v1/lists/${CACHING}/members?limit=7&nocache=true`, caller());
+      const problem = await problemOf(res);
+      assert.equal(res.status, 503, JSON.stringify(problem));
+      assert.equal(problem.code, 'list_unavailable');
+      const wait = Number(res.headers.get('retry-after'));
+      assert.ok(wait > 500 && wait <= 600, String(wait));
+      assert.match(String(problem.detail), /parked/);
+      assert.equal(s.sim.calls({ target: 'x' }), calls, 'no request goes to X while every session is parked');
+    } finally {
+      xAccounts.reset();
+    }
+  });
 });
 
 describe('X Lists without sessions', () => {
@@ -358,9 +403,24 @@ describe('X Lists without sessions', () => {
     assert.equal(s.sim.calls({ target: 'x' }), 0);
   });
 
-  test('the reliability page documents list_unavailable and invalid_list_id', async () => {
+  test('documented: /docs/reliability has both codes; /docs, OpenAPI and llms.txt have the routes', async () => {
     const page = await (await s.get('/docs/reliability')).text();
     assert.ok(page.includes('id="list-unavailable"'));
     assert.ok(page.includes('id="invalid-list-id"'));
+    const docs = await (await s.get('/docs')).text();
+    assert.ok(docs.includes('id="lists"'));
+    assert.ok(docs.includes('id="route-readList"'));
+    const openapi = (await (await s.get('/openapi.json')).json()) as { paths: Record<string, { get: unknown }> };
+    for (const p of [
+      '/api/v1/lists/{id}',
+      '/api/v1/lists/{id}/members',
+      '/api/v1/lists/{id}/feed',
+      '/i/lists/{id}/rss',
+    ])
+      assert.ok(openapi.paths[p]?.get, p);
+    assert.ok(JSON.stringify(openapi.paths['/api/v1/lists/{id}']).includes('list_unavailable'));
+    const llms = await (await s.get('/llms.txt')).text();
+    assert.ok(llms.includes('GET /api/v1/lists/{id}/members'));
+    assert.ok(llms.includes('list_unavailable'));
   });
 });

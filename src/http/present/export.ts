@@ -7,6 +7,8 @@ import type { Post } from '../../domain/models.ts';
 import type { Rendered } from '../rendered.ts';
 
 export const NDJSON_TYPE = 'application/x-ndjson';
+const NDJSON_CONTENT = `${NDJSON_TYPE}; charset=utf-8`;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface ExportEndLine {
   type: 'end';
@@ -39,6 +41,11 @@ export function endLine(end: ExportEnd, problemOf: (error: unknown) => Record<st
   };
 }
 
+/** A HEAD's answer: the media type and headers of the GET, no body. */
+export function presentExportHead(format: 'ndjson' | 'json', headers: Record<string, string>): Rendered {
+  return { body: '', contentType: format === 'json' ? JSON_TYPE : NDJSON_CONTENT, headers };
+}
+
 /** One line per post as it arrives, then the end line; closing the response stops the walk. */
 export function presentNdjson(r: ExportReply): Rendered {
   async function* lines(): AsyncGenerator<string> {
@@ -52,7 +59,7 @@ export function presentNdjson(r: ExportReply): Rendered {
   // The walk is pulled line by line: once Fastify destroys the stream (the client went away), nothing asks for
   // another post, so no further page is read.
   const stream = Readable.from(lines(), { objectMode: false });
-  return { body: '', stream, contentType: `${NDJSON_TYPE}; charset=utf-8`, headers: r.headers };
+  return { body: '', stream, contentType: NDJSON_CONTENT, headers: r.headers };
 }
 
 /** The whole export as one document: a failure after the first post still answers 200, with the posts read. */
@@ -73,5 +80,5 @@ export async function presentExportJson(
     posts,
     end: endLine(step.value, r.problemOf),
   });
-  return { body, contentType: 'application/json; charset=utf-8', headers: r.headers };
+  return { body, contentType: JSON_TYPE, headers: r.headers };
 }

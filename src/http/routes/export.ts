@@ -13,7 +13,13 @@ import { code, flag, profileHandle } from '../params/common.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';
 import { keyStateOf } from '../key-state.ts';
 import { problemBody, toProblem } from '../problem-reply.ts';
-import { NDJSON_TYPE, presentExportJson, presentNdjson, type ExportReply } from '../present/export.ts';
+import {
+  NDJSON_TYPE,
+  presentExportHead,
+  presentExportJson,
+  presentNdjson,
+  type ExportReply,
+} from '../present/export.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../route-decl.ts';
 import { windowInput } from './profiles.ts';
 
@@ -75,7 +81,9 @@ const decl = {
     `\`end.reason\` upstream_error). Pages of ${EXPORT_PAGE_SIZE} are read through the cache, so a repeated or ` +
     'resumed export reuses them. Every export costs one point of `export-ip` (5 per 15 min per address) or, with a ' +
     'key, `export-key` (30 per 15 min); a keyed export skips the shared cache and also costs one `live-key` point ' +
-    'per upstream page.',
+    'per upstream page. A `HEAD` checks the input and the allowance without charging it or reading anything ' +
+    'upstream: 200 (with the quota as it stands), 400 or 429 as the `GET` would start; an account that does not ' +
+    'exist is only found by the `GET` (404).',
   tags: ['profiles'],
   params: z.object({ handle: profileHandle }),
   query: exportQuery,
@@ -111,11 +119,20 @@ export const exportRoutes: RouteDef[] = [
       maxPosts: q.max_posts ?? DEFAULT_EXPORT_POSTS,
       cursor: q.cursor,
     });
+    const key = keyStateOf(req);
+    const headers = {
+      'cache-control': key.status === 'valid' ? 'private, no-store' : 'no-store',
+      'x-api-key-status': key.status,
+    };
+    // A HEAD walks nothing: valid input and an allowance left are what a GET would start its 200 with.
+    if (req.method === 'HEAD') {
+      await guards.checkExport(req);
+      return presentExportHead(q.format ?? 'ndjson', headers);
+    }
     const policy = await guards.exportPolicy(req);
     const walk = exportPosts(services, plan, policy, { until: Date.now() + config.exportTimeLimitS * 1000 });
     // Nothing is sent before the first post: a failure up to here is an ordinary problem answer.
     const first = await walk.next();
-    const key = keyStateOf(req);
     const reply: ExportReply = {
       walk,
       first,
@@ -124,10 +141,7 @@ export const exportRoutes: RouteDef[] = [
         if (p.code === 'internal_error') req.log.error({ err: error }, 'export cut short by an internal error');
         return problemBody(config.baseUrl, p, String(req.id));
       },
-      headers: {
-        'cache-control': key.status === 'valid' ? 'private, no-store' : 'no-store',
-        'x-api-key-status': key.status,
-      },
+      headers,
     };
     return q.format === 'json' ? presentExportJson(reply, { handle, window, includes }) : presentNdjson(reply);
   }),

@@ -6,7 +6,8 @@ import { compact } from './compact.ts';
 // X Articles as X stores them (GraphQL `content_state`) and as FxTwitter passes them on (`content`): Draft.js
 // blocks whose offsets (style ranges, entity ranges and the `data` link ranges) count code points, not UTF-16
 // units — an emoji before a bold word shifts it by one. Links X recognised in the text (URLs, mentions,
-// hashtags, cashtags) come in each block's `data`; LINK entities in the entity map are read as well.
+// hashtags, cashtags) come in each block's `data`. The entity map holds the atomic blocks' content (DIVIDER,
+// MARKDOWN code, MEDIA images, embedded TWEETs) and TWEMOJI images, which the text already carries as emoji.
 
 export interface DraftBlock {
   key?: string;
@@ -111,7 +112,7 @@ function toBlock(
   media: Map<string, ArticleMediaEntity>,
 ): ArticleBlock | undefined {
   if (b.type === 'atomic') return atomic(b, entities, media);
-  const spans = spansOf(b, entities);
+  const spans = spansOf(b);
   const heading = HEADING[b.type];
   if (heading) return { type: 'heading', level: heading, spans };
   switch (b.type) {
@@ -148,14 +149,12 @@ function atomic(
           ? { type: 'code', text: md }
           : undefined;
     }
-    case 'MEDIA':
-    case 'IMAGE': {
+    case 'MEDIA': {
       const item = e.data?.mediaItems?.[0];
       const m = item?.mediaId ? media.get(item.mediaId) : undefined;
       const url = imageUrl(m);
-      const caption = typeof e.data?.caption === 'string' && e.data.caption ? e.data.caption : undefined;
       return url
-        ? compact<ArticleBlock>({ type: 'image', url, caption, altText: m?.media_info?.ext_alt_text ?? undefined })
+        ? compact<ArticleBlock>({ type: 'image', url, altText: m?.media_info?.ext_alt_text ?? undefined })
         : undefined;
     }
     case 'TWEET':
@@ -167,8 +166,6 @@ function atomic(
             ],
           }
         : undefined;
-    case 'LINK':
-      return e.data?.url ? { type: 'paragraph', spans: [{ text: e.data.url, href: e.data.url }] } : undefined;
     default:
       return undefined;
   }
@@ -180,7 +177,7 @@ interface Range {
 }
 
 /** Cuts a block's text at every style/link boundary and gives each run its combined styles and link. */
-function spansOf(b: DraftBlock, entities: Map<string, DraftEntity>): ArticleSpan[] {
+function spansOf(b: DraftBlock): ArticleSpan[] {
   const chars = Array.from(b.text);
   const len = chars.length;
   const cuts = new Set<number>([0, len]);
@@ -190,11 +187,6 @@ function spansOf(b: DraftBlock, entities: Map<string, DraftEntity>): ArticleSpan
     style: r.style.toLowerCase(),
   }));
   const links: (Range & { href: string })[] = [];
-  for (const r of b.entityRanges ?? []) {
-    const url = entities.get(String(r.key));
-    if (url?.type === 'LINK' && typeof url.data?.url === 'string')
-      links.push({ from: r.offset, to: r.offset + r.length, href: url.data.url });
-  }
   for (const kind of ['urls', 'mentions', 'hashtags', 'cashtags'] as const) {
     const ranges = b.data?.[kind];
     if (!Array.isArray(ranges)) continue;
@@ -202,7 +194,6 @@ function spansOf(b: DraftBlock, entities: Map<string, DraftEntity>): ArticleSpan
       if (!Number.isInteger(r?.fromIndex) || !Number.isInteger(r?.toIndex) || r.toIndex <= r.fromIndex) continue;
       const shown = chars.slice(r.fromIndex, r.toIndex).join('');
       const href = linkTarget(kind, typeof r.text === 'string' && r.text ? r.text : shown);
-      // A range already covered by a LINK entity keeps the entity's target.
       if (href && !links.some((l) => l.from < r.toIndex && r.fromIndex < l.to))
         links.push({ from: r.fromIndex, to: r.toIndex, href });
     }

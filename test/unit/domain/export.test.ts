@@ -111,6 +111,22 @@ describe('exportPosts', () => {
     assert.equal((await drain(short, { window })).end.reason, 'window');
   });
 
+  test("what a page degraded is named in the end's warnings, once", async () => {
+    const src = sources({ profiles: { alice }, timelines: { alice: originals(5) } });
+    const stale = {
+      ...src,
+      lists: {
+        ...src.lists,
+        async timeline(handle: string, call: Parameters<typeof src.lists.timeline>[1]) {
+          const got = await src.lists.timeline(handle, call);
+          return { ...got, warnings: ['stale copy: the upstream failed'] };
+        },
+      },
+    };
+    const { end } = await drain(stale, {});
+    assert.deepEqual(end.warnings, ['stale copy: the upstream failed']);
+  });
+
   test('reposts asked for inside a window are named as unavailable', async () => {
     const src = sources({ profiles: { alice }, search: [] });
     const { end } = await drain(src, {

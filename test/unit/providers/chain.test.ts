@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProviderChain } from '../../../src/providers/chain.ts';
+import { serve } from '../../helpers/chain.ts';
 import { Circuit } from '../../../src/providers/circuit.ts';
 import { Deadline } from '../../../src/providers/deadline.ts';
 import { buildProviders, registerProvider, registeredProviders } from '../../../src/providers/registry.ts';
@@ -43,40 +44,44 @@ async function problemOf(p: Promise<unknown>): Promise<Problem> {
 test('first capable provider that answers wins; incapable ones are not called', async () => {
   const a = fake('a', ['profile'], 'ok');
   const b = fake('b', ['post'], 'ok');
-  const r = await new ProviderChain([a, b]).run('post', getPost);
+  const r = await serve(new ProviderChain([a, b]).run('post', getPost));
   assert.equal(r.source, 'b');
   assert.deepEqual(a.calls, []);
 });
 
 test('error, empty, network and unavailable fall through; not_found stops the chain', async () => {
   for (const kind of ['error', 'empty', 'network', 'unavailable'] as const) {
-    const r = await new ProviderChain([fake('a', ['post'], kind), fake('b', ['post'], 'ok')]).run('post', getPost);
+    const r = await serve(
+      new ProviderChain([fake('a', ['post'], kind), fake('b', ['post'], 'ok')]).run('post', getPost),
+    );
     assert.equal(r.source, 'b', kind);
   }
   const c = fake('c', ['post'], 'ok');
-  const p = await problemOf(new ProviderChain([fake('a', ['post'], 'not_found'), c]).run('post', getPost));
+  const p = await problemOf(serve(new ProviderChain([fake('a', ['post'], 'not_found'), c]).run('post', getPost)));
   assert.equal(p.code, 'not_found');
   assert.equal(p.status, 404);
   assert.deepEqual(c.calls, []);
 });
 
 test('one failed provider gives <name>_<kind>; unavailable reads as <name>_error', async () => {
-  const net = await problemOf(new ProviderChain([fake('fxtwitter', ['post'], 'network')]).run('post', getPost));
+  const net = await problemOf(serve(new ProviderChain([fake('fxtwitter', ['post'], 'network')]).run('post', getPost)));
   assert.deepEqual([net.code, net.status], ['fxtwitter_network', 502]);
-  const un = await problemOf(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost));
+  const un = await problemOf(serve(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost)));
   assert.equal(un.code, 'x_error');
   const empty = await problemOf(
-    new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run('post', getPost),
+    serve(new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run('post', getPost)),
   );
   assert.equal(empty.code, 'fxtwitter_empty');
 });
 
 test('several failures give all_providers_failed listing each one', async () => {
   const p = await problemOf(
-    new ProviderChain([
-      fake('fxtwitter', ['post'], 'error', { status: 500 }),
-      fake('syndication', ['post'], 'network'),
-    ]).run('post', getPost),
+    serve(
+      new ProviderChain([
+        fake('fxtwitter', ['post'], 'error', { status: 500 }),
+        fake('syndication', ['post'], 'network'),
+      ]).run('post', getPost),
+    ),
   );
   assert.equal(p.code, 'all_providers_failed');
   assert.equal(p.status, 502);
@@ -89,16 +94,15 @@ test('several failures give all_providers_failed listing each one', async () => 
 });
 
 test('an unexpected exception counts as that provider failing; Problems and aborts pass straight through', async () => {
-  const r = await new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run(
-    'post',
-    getPost,
+  const r = await serve(
+    new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run('post', getPost),
   );
   assert.equal(r.source, 'b');
 
   const abort = Object.assign(new Error('aborted'), { name: 'AbortError' });
   const b = fake('b', ['post'], 'ok');
   await assert.rejects(
-    new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost),
+    serve(new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost)),
     (e: unknown) => e === abort,
   );
   assert.deepEqual(b.calls, []);
@@ -106,30 +110,35 @@ test('an unexpected exception counts as that provider failing; Problems and abor
   const ac = new AbortController();
   ac.abort();
   await assert.rejects(
-    new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { signal: ac.signal }),
+    serve(new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { signal: ac.signal })),
     ProviderError,
   );
 });
 
 test('no capable provider: upstream_error, or search_unavailable with Retry-After for search', async () => {
-  const none = await problemOf(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost));
+  const none = await problemOf(serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost)));
   assert.deepEqual([none.code, none.status], ['upstream_error', 502]);
   const s = await problemOf(
-    new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost, { search: true }),
+    serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost), { search: true }),
   );
   assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '30']);
 });
 
 test('search failures answer 503; all-unavailable becomes search_unavailable with the shortest Retry-After', async () => {
   const err = await problemOf(
-    new ProviderChain([fake('fxtwitter', ['search:latest'], 'error')]).run('search:latest', getPost, { search: true }),
+    serve(new ProviderChain([fake('fxtwitter', ['search:latest'], 'error')]).run('search:latest', getPost), {
+      search: true,
+    }),
   );
   assert.deepEqual([err.code, err.status, err.headers['Retry-After']], ['fxtwitter_error', 503, '30']);
   const un = await problemOf(
-    new ProviderChain([
-      fake('x', ['search:latest'], 'unavailable', { retryAfterS: 120 }),
-      fake('y', ['search:latest'], 'unavailable', { retryAfterS: 45 }),
-    ]).run('search:latest', getPost, { search: true }),
+    serve(
+      new ProviderChain([
+        fake('x', ['search:latest'], 'unavailable', { retryAfterS: 120 }),
+        fake('y', ['search:latest'], 'unavailable', { retryAfterS: 45 }),
+      ]).run('search:latest', getPost),
+      { search: true },
+    ),
   );
   assert.deepEqual([un.code, un.status, un.headers['Retry-After']], ['search_unavailable', 503, '45']);
 });
@@ -137,10 +146,10 @@ test('search failures answer 503; all-unavailable becomes search_unavailable wit
 test('`only` pins the run to the provider that issued a cursor', async () => {
   const a = fake('a', ['post'], 'ok');
   const b = fake('b', ['post'], 'ok');
-  const r = await new ProviderChain([a, b]).run('post', getPost, { only: 'b' });
+  const r = await serve(new ProviderChain([a, b]).run('post', getPost, { only: 'b' }));
   assert.equal(r.source, 'b');
   assert.deepEqual(a.calls, []);
-  const p = await problemOf(new ProviderChain([a]).run('post', getPost, { only: 'gone' }));
+  const p = await problemOf(serve(new ProviderChain([a]).run('post', getPost, { only: 'gone' })));
   assert.equal(p.code, 'upstream_error');
 });
 
@@ -149,18 +158,18 @@ test('repeated failures open the circuit: the provider is skipped until the cool
   const a = fake('a', ['post'], 'network');
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([a, b], { circuit: { threshold: 2, cooldownMs: 1000 }, now: () => now });
-  await chain.run('post', getPost);
-  await chain.run('post', getPost);
+  await serve(chain.run('post', getPost));
+  await serve(chain.run('post', getPost));
   assert.equal(a.calls.length, 2);
   assert.equal(chain.health()[0]!.breaker, 'open');
-  await chain.run('post', getPost);
+  await serve(chain.run('post', getPost));
   assert.equal(a.calls.length, 2, 'skipped while open');
   now = 1500;
   assert.equal(chain.health()[0]!.breaker, 'half-open');
-  await chain.run('post', getPost);
+  await serve(chain.run('post', getPost));
   assert.equal(a.calls.length, 3, 'one trial after the cooldown');
   assert.equal(chain.health()[0]!.breaker, 'open', 'the failed trial re-opens the circuit');
-  await chain.run('post', getPost);
+  await serve(chain.run('post', getPost));
   assert.equal(a.calls.length, 3);
 });
 
@@ -168,17 +177,17 @@ test('a skipped provider is named in the detail when another one was tried and f
   const a = fake('a', ['post'], 'network');
   const b = fake('b', ['post'], 'error');
   const chain = new ProviderChain([a, b], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
-  assert.equal((await problemOf(chain.run('post', getPost))).code, 'all_providers_failed');
-  const p = await problemOf(chain.run('post', getPost));
+  assert.equal((await problemOf(serve(chain.run('post', getPost)))).code, 'all_providers_failed');
+  const p = await problemOf(serve(chain.run('post', getPost)));
   assert.equal(a.calls.length, 1);
   assert.equal(p.code, 'all_providers_failed', 'b is open too: both reported from their last failures');
   const c = fake('c', ['post'], 'empty');
   const mixed = new ProviderChain([a, c], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
-  const first = await mixed.run('post', (p, o) =>
-    p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o),
+  const first = await serve(
+    mixed.run('post', (p, o) => (p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o))),
   );
   assert.equal(first.source, 'c', 'a failed and opened; c answered');
-  const one = await problemOf(mixed.run('post', getPost));
+  const one = await problemOf(serve(mixed.run('post', getPost)));
   assert.equal(one.code, 'c_empty');
   assert.match(one.detail, /Skipped while failing repeatedly: a\./);
 });
@@ -187,13 +196,16 @@ test('with every capable provider open the read fails at once with their last fa
   let now = 0;
   const lone = fake('fxtwitter', ['search:latest'], 'network');
   const solo = new ProviderChain([lone], { circuit: { threshold: 1, cooldownMs: 10_000 }, now: () => now });
-  assert.equal((await problemOf(solo.run('search:latest', getPost))).code, 'fxtwitter_network');
-  const fast = await problemOf(solo.run('search:latest', getPost, { search: true }));
+  assert.equal((await problemOf(serve(solo.run('search:latest', getPost)))).code, 'fxtwitter_network');
+  const fast = await problemOf(serve(solo.run('search:latest', getPost), { search: true }));
   assert.equal(lone.calls.length, 1, 'not asked while open');
   assert.deepEqual([fast.code, fast.status, fast.headers['Retry-After']], ['fxtwitter_network', 503, '10']);
   assert.match(fast.detail, /not asked for the next 10 s/);
   now = 4000;
-  assert.equal((await problemOf(solo.run('search:latest', getPost, { search: true }))).headers['Retry-After'], '6');
+  assert.equal(
+    (await problemOf(serve(solo.run('search:latest', getPost), { search: true }))).headers['Retry-After'],
+    '6',
+  );
 });
 
 test('half-open lets exactly one trial through; concurrent reads keep skipping; success closes', async () => {
@@ -213,12 +225,12 @@ test('half-open lets exactly one trial through; concurrent reads keep skipping; 
   };
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([a, b], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => now });
-  assert.equal((await chain.run('post', getPost)).source, 'b');
+  assert.equal((await serve(chain.run('post', getPost))).source, 'b');
   assert.equal(chain.health()[0]!.breaker, 'open');
   now = 1000;
   mode = 'hold';
-  const trial = chain.run('post', getPost);
-  const others = await Promise.all([chain.run('post', getPost), chain.run('post', getPost)]);
+  const trial = serve(chain.run('post', getPost));
+  const others = await Promise.all([serve(chain.run('post', getPost)), serve(chain.run('post', getPost))]);
   assert.deepEqual(
     others.map((r) => r.source),
     ['b', 'b'],
@@ -229,7 +241,7 @@ test('half-open lets exactly one trial through; concurrent reads keep skipping; 
   release();
   assert.equal((await trial).source, 'a');
   assert.equal(chain.health()[0]!.breaker, 'closed');
-  const after = chain.run('post', getPost);
+  const after = serve(chain.run('post', getPost));
   release();
   assert.equal((await after).source, 'a', 'closed again: the provider is asked first');
 });
@@ -280,14 +292,14 @@ test('a trial answered "unavailable" or aborted is handed back: the circuit stay
     },
   };
   const chain = new ProviderChain([a], { circuit: { threshold: 1, cooldownMs: 100 }, now: () => now });
-  await problemOf(chain.run('post', getPost));
+  await problemOf(serve(chain.run('post', getPost)));
   assert.equal(chain.health()[0]!.breaker, 'open');
   now = 100;
   outcome = 'unavailable';
-  await problemOf(chain.run('post', getPost));
+  await problemOf(serve(chain.run('post', getPost)));
   assert.equal(chain.health()[0]!.breaker, 'half-open');
   outcome = 'abort';
-  await assert.rejects(chain.run('post', getPost), { name: 'AbortError' });
+  await assert.rejects(serve(chain.run('post', getPost)), { name: 'AbortError' });
   assert.equal(chain.health()[0]!.breaker, 'half-open');
   assert.equal(calls.length, 3, 'each read got the trial again');
   assert.equal(chain.health()[0]!.failures, 1, 'neither counts as a failure');
@@ -306,20 +318,22 @@ test('the deadline is handed to providers; once it has passed no further provide
   };
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([slow, b], { circuit: false, deadlineMs: 20 });
-  const p = await problemOf(chain.run('post', (p, o) => p.getPost!('7', o)));
+  const p = await problemOf(serve(chain.run('post', (p, o) => p.getPost!('7', o))));
   assert.equal(p.code, 'slow_network');
   assert.match(p.detail, /Not tried, the request deadline had passed: b/);
   assert.deepEqual(b.calls, []);
   assert.ok(seen[0] instanceof Deadline);
   const shared = chain.deadline();
   const ok = new ProviderChain([b], { deadlineMs: 5000 });
-  await ok.run(
-    'post',
-    (p, o) => {
-      assert.equal(o.deadline, shared, 'a deadline passed in is the one providers get');
-      return p.getPost!('7', o);
-    },
-    { deadline: shared },
+  await serve(
+    ok.run(
+      'post',
+      (p, o) => {
+        assert.equal(o.deadline, shared, 'a deadline passed in is the one providers get');
+        return p.getPost!('7', o);
+      },
+      { deadline: shared },
+    ),
   );
 });
 
@@ -337,7 +351,7 @@ test('a provider the transport did not ask because the deadline passed meanwhile
     new ProviderError('late', 'network', 'late was not asked: the request deadline had passed', { notAsked: true }),
   );
   const breakers = new ProviderChain([slow, late], { deadlineMs: 5000 });
-  const p = await problemOf(breakers.run('post', getPost));
+  const p = await problemOf(serve(breakers.run('post', getPost)));
   assert.equal(p.code, 'slow_network');
   assert.match(p.detail, /Not tried, the request deadline had passed: late/);
   assert.equal(breakers.health().find((h) => h.name === 'late')!.failures, 0, 'not asked is not a failure');
@@ -349,11 +363,13 @@ test('search with no capable provider waits as long as a temporarily incapable o
     retryAfterS: (cap) => (cap === 'search:photos' ? 420 : undefined),
   };
   const s = await problemOf(
-    new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost, { search: true }),
+    serve(new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost), {
+      search: true,
+    }),
   );
   assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '420']);
   assert.match(s.detail, /first frees up in 420 s/);
-  const none = await problemOf(new ProviderChain([x]).run('search:users', getPost, { search: true }));
+  const none = await problemOf(serve(new ProviderChain([x]).run('search:users', getPost), { search: true }));
   assert.equal(none.headers['Retry-After'], '30');
 });
 

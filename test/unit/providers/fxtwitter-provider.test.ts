@@ -70,11 +70,10 @@ test('getPost reads /2/status/{id}', async () => {
 
 test('getPost maps upstream outcomes to failure kinds', async () => {
   const cases: Array<[string, () => [number, unknown, Record<string, string>?], string]> = [
-    ['private (401 + tombstone)', () => [401, fixture('fxtwitter/v2-status-private.json')], 'not_found'],
+    ['private (401, as FxEmbed answers it)', () => [401, fixture('fxtwitter/v2-status-private.json')], 'not_found'],
     // FxTwitter answers a bare 404 also when its own upstream call failed or X limited it: not definitive.
     ['404 NOT_FOUND', () => [404, { code: 404, message: 'NOT_FOUND' }], 'unconfirmed'],
     ['404 with null status', () => [404, { code: 404, status: null, thread: null, author: null }], 'unconfirmed'],
-    ['private (bare 401)', () => [401, { code: 401, status: null, thread: null, author: null }], 'not_found'],
     [
       'deleted tombstone',
       () => [200, { code: 200, status: { type: 'tombstone', reason: 'deleted', message: 'gone' } }],
@@ -127,7 +126,7 @@ test('getConversation splits the thread around the focal post and nests replies'
     b.continuations.map((p) => p.id),
     ['1900000000000000004'],
   );
-  // The continuation that also sits in `replies` is not repeated there; the tombstone is skipped.
+  // The continuation that also sits in `replies` is not repeated there.
   assert.deepEqual(
     b.replies.map((n) => [n.post.id, n.children.map((c) => c.post.id)]),
     [

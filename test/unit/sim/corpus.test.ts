@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BIG_FOLLOWERS, BIG_FOLLOWING, getCorpus, HANDLES, IDS } from '../../../sim/corpus.ts';
-import { ancestorIds, continuationIds, findUser, replyModules, search, timeline } from '../../../sim/corpus-queries.ts';
+import {
+  ancestorIds,
+  continuationIds,
+  findUser,
+  listTimeline,
+  replyModules,
+  search,
+  timeline,
+} from '../../../sim/corpus-queries.ts';
+import { CACHING_LIST_MEMBERS, LIST_IDS } from '../../../sim/corpus-lists.ts';
 import { decodeCursor, encodeCursor, paginate } from '../../../sim/cursor.ts';
 import { syndicationToken } from '../../../sim/wire/syndication.ts';
 import { legacyDate } from '../../../sim/wire/dates.ts';
@@ -114,4 +123,22 @@ test('cursors are opaque, scoped, and end with null', () => {
   assert.equal(p3.bottom, null);
   assert.equal(paginate(all, 2, p1.bottom, 'other'), 'invalid');
   assert.equal(decodeCursor('s', 'garbage'), null);
+});
+
+test('X Lists: the caching list pages through members and posts; the private one is marked', () => {
+  const caching = c.lists.get(LIST_IDS.caching)!;
+  assert.equal(caching.memberIds.length, CACHING_LIST_MEMBERS);
+  assert.equal(new Set(caching.memberIds).size, CACHING_LIST_MEMBERS);
+  assert.equal(c.users.get(caching.ownerId)!.handle, HANDLES.alice);
+  const rows = listTimeline(c, caching);
+  assert.ok(rows.length > 60, `${rows.length} rows: more than three pages of 20`);
+  const members = new Set(caching.memberIds);
+  for (const r of rows) assert.ok(members.has(r.repostedBy ?? c.posts.get(r.postId)!.authorId));
+  assert.deepEqual(
+    rows.map((r) => r.at),
+    [...rows.map((r) => r.at)].sort((a, b) => b - a),
+    'newest first',
+  );
+  assert.equal(c.lists.get(LIST_IDS.private)!.private, true);
+  assert.equal(c.lists.get(LIST_IDS.unknown), undefined);
 });

@@ -13,8 +13,8 @@ import {
   parseTimelinePage,
   parseUserPage,
 } from '../../../../src/providers/x/parse.ts';
-import { parseTweetResult } from '../../../../src/providers/x/post.ts';
-import type { XEnvelope } from '../../../../src/providers/x/wire.ts';
+import { parsePoll, parseTweetResult, unwrapTweet } from '../../../../src/providers/x/post.ts';
+import type { XEnvelope, XTweetResult } from '../../../../src/providers/x/wire.ts';
 import { fixture } from '../fixtures.ts';
 
 const x = (name: string) => fixture<XEnvelope>(`x/${name}`);
@@ -135,6 +135,19 @@ describe('x parse: cards and tombstones', () => {
       endsAt: '2024-04-18T18:37:10.000Z',
     });
     assert.equal(bundle.post.card, undefined);
+  });
+
+  it('the same poll read before its end time is open', () => {
+    // The capture's focal entry, read as plain JSON: data.threaded_conversation….instructions[].entries[0].
+    type Raw = { entries?: { content: { itemContent: { tweet_results: { result: XTweetResult } } } }[] };
+    const raw = fixture<{ data: { threaded_conversation_with_injections_v2: { instructions: Raw[] } } }>(
+      'x/tweet_detail_card_poll.json',
+    );
+    const entry = raw.data.threaded_conversation_with_injections_v2.instructions.flatMap((i) => i.entries ?? [])[0]!;
+    const tweet = unwrapTweet(entry.content.itemContent.tweet_results.result)!;
+    const poll = parsePoll(tweet.card!.legacy!, Date.parse('2024-04-18T00:00:00Z'));
+    assert.equal(poll?.final, false);
+    assert.equal(poll?.totalVotes, 1209063);
   });
 
   it('turns tombstones and unavailable results into UnavailablePost', () => {
