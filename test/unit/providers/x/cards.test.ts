@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Post } from '../../../../src/domain/models.ts';
 import { parseTweetResult } from '../../../../src/providers/x/post.ts';
+import { parseUnifiedCard } from '../../../../src/providers/shared/cards.ts';
 import type { XTweetResult } from '../../../../src/providers/x/wire.ts';
 import { fixture } from '../fixtures.ts';
 
@@ -48,5 +49,30 @@ describe('x parse: cards (twscrape captures)', () => {
       imageUrl: 'https://pbs.twimg.com/card_img/1807101457176653824/7mhMDRKC?format=jpg&name=orig',
     });
     assert.deepEqual(post('audiospace').card, { url: 'https://twitter.com/i/spaces/1vOxwjaWEbdJB' });
+  });
+});
+
+describe('unified app card (built: public captures of one are cut short after the button group)', () => {
+  it('links the store page of the app its install button names', () => {
+    const json = JSON.stringify({
+      type: 'image_app',
+      component_objects: {
+        button_group_1: {
+          type: 'button_group',
+          data: { buttons: [{ action: 'install', destination: 'app_store_1' }] },
+        },
+        media_1: { type: 'media', data: { id: '3_1' } },
+      },
+      destination_objects: { app_store_1: { type: 'app_store', data: { app_id: 'app_1', media_id: '3_1' } } },
+      app_store_data: { app_1: [{ type: 'android_app', id: 'com.example.app', title: { content: 'Example' } }] },
+      media_entities: { '3_1': { media_url_https: 'https://pbs.twimg.com/media/app.jpg' } },
+    });
+    assert.deepEqual(parseUnifiedCard(json), {
+      url: 'https://play.google.com/store/apps/details?id=com.example.app',
+      title: 'Example',
+      domain: 'play.google.com',
+      imageUrl: 'https://pbs.twimg.com/media/app.jpg',
+    });
+    assert.equal(parseUnifiedCard('{"type":"image_app"'), undefined, 'a cut-short card is no card');
   });
 });
