@@ -77,6 +77,8 @@ class Progress {
   private posts = 0;
   private reached = '';
   private drawnAt = 0;
+  /** Whether the bar is on the terminal's current line. */
+  private drawn = false;
 
   constructor(
     private readonly err: Output,
@@ -94,8 +96,22 @@ class Progress {
     }
   }
 
+  /**
+   * Writes a line of stdout that shares the terminal with the bar: the bar is erased first (carriage return, erase
+   * line) so the line starts clean, and drawn again on the next post.
+   */
+  aside(out: Output, line: string): void {
+    if (out.isTTY && this.drawn && this.err.control) {
+      this.err.control('\r\x1b[K');
+      this.drawn = false;
+      this.drawnAt = 0;
+    }
+    out.write(line);
+  }
+
   private draw(now: number): void {
     this.drawnAt = now;
+    this.drawn = true;
     const width = 24;
     const filled = Math.min(width, Math.round((this.posts / this.max) * width));
     // Back to the start of the line (the terminal's own control, not post text), then the bar.
@@ -142,11 +158,11 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   if (fd !== undefined && resume) ftruncateSync(fd, resume.keep);
   let offset = resume?.keep ?? 0;
   const toStdout = fd === undefined && flags.vault === undefined;
+  const progress = new Progress(io.stderr, flags.maxPosts ?? 1000);
   const record = (line: string) => {
     if (fd !== undefined) offset += writeSync(fd, `${line}\n`, offset);
-    else if (toStdout) io.stdout.write(`${line}\n`);
+    else if (toStdout) progress.aside(io.stdout, `${line}\n`);
   };
-  const progress = new Progress(io.stderr, flags.maxPosts ?? 1000);
   let end: EndLine | undefined;
   let written = 0;
   try {
@@ -161,7 +177,7 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
       written++;
       if (flags.vault !== undefined) {
         const result = writeNote(flags.vault, noteOf(post, client.baseUrl));
-        io.stdout.write(`${result.action}\t${result.path}\n`);
+        progress.aside(io.stdout, `${result.action}\t${result.path}\n`);
       }
       progress.post(post.createdAt);
     }

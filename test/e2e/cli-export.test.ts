@@ -104,6 +104,34 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     },
   );
 
+  test(
+    'on a terminal, what goes to stdout (the vault listing, NDJSON) never lands on the line the bar is drawn on',
+    { skip: !hasScript() },
+    async () => {
+      const vault = join(dir, 'tty-vault');
+      for (const [args, marker] of [
+        [['--max-posts', '5', '--vault', vault], 'written\t'],
+        [['--max-posts', '3'], '{"'],
+      ] as const) {
+        const r = await runBinInTerminal(
+          ['export', HANDLES.prolific, ...args, '--server', stack.url, '--api-key', key],
+          { cwd: dir },
+        );
+        assert.equal(r.code, 0, r.stdout);
+        const lines = r.stdout.split('\n').filter((l) => l.includes(marker));
+        assert.equal(lines.length, marker === '{"' ? 4 : 5, r.stdout);
+        for (const l of lines) {
+          // Either a fresh line, or the bar erased first (carriage return, erase line) so none of it shows.
+          const before = l.slice(0, l.indexOf(marker));
+          assert.ok(
+            before === '' || before.endsWith('\r\x1b[K'),
+            `bar left before a stdout line: ${JSON.stringify(l)}`,
+          );
+        }
+      }
+    },
+  );
+
   test('a resume the service refuses leaves the file as it was; a complete file has nothing to resume', async () => {
     assert.equal((await srv('export', HANDLES.alice, '--max-posts', '2', '--out', 'a.ndjson')).code, 0);
     const saved = readFileSync(join(dir, 'a.ndjson'), 'utf8');
