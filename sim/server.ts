@@ -50,7 +50,17 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  /**
+   * How long an idle connection stays open (default 1 s). Node's HTTP client does not reuse a connection whose server
+   * announces a keep-alive of one second or less, so by default every upstream call opens a connection of its own.
+   */
+  keepAliveTimeoutMs?: number;
+}
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const corpus = getCorpus();
   const faults = new FaultBook();
   let log: CallRecord[] = [];
@@ -140,7 +150,7 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
       send(req, res, json(500, { code: 500, message: 'SIMULATOR_ERROR', detail: String(err) }));
     });
   });
-  server.keepAliveTimeout = 1000;
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 1000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

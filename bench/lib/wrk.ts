@@ -48,7 +48,7 @@ export const WRK_MISSING =
   'wrk is not installed: the throughput benchmarks need it (Debian/Ubuntu: `apt-get install -y wrk`; macOS: `brew install wrk`)';
 
 /** utime + stime of a process, all threads, in seconds (Linux /proc). */
-function cpuSeconds(pid: number): number | undefined {
+export function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -18,15 +18,30 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 4_000;
 export class Deadline {
   /** Epoch ms at which the read must give up. */
   readonly at: number;
-  /** Aborts when the deadline passes (reason: a TimeoutError DOMException). */
-  readonly signal: AbortSignal;
+  /** The same moment on the monotonic clock, whatever `now` is: when the signal fires. */
+  readonly #endsAt: number;
+  #signal: AbortSignal | undefined;
 
   constructor(
     budgetMs: number,
     private readonly now: () => number = Date.now,
   ) {
     this.at = now() + budgetMs;
-    this.signal = AbortSignal.timeout(Math.max(1, budgetMs));
+    this.#endsAt = performance.now() + Math.max(1, budgetMs);
+  }
+
+  /**
+   * Aborts when the deadline passes (reason: a TimeoutError DOMException). Made on first use: a read that answers
+   * in time (nearly all of them) never needs one, and each costs a timer that outlives the read by the budget.
+   */
+  get signal(): AbortSignal {
+    this.#signal ??= AbortSignal.timeout(Math.max(1, Math.ceil(this.#endsAt - performance.now())));
+    return this.#signal;
+  }
+
+  /** Real milliseconds until the signal fires (what a per-attempt timer must not outlast). */
+  realRemainingMs(): number {
+    return Math.max(0, this.#endsAt - performance.now());
   }
 
   remainingMs(): number {
@@ -34,6 +49,6 @@ export class Deadline {
   }
 
   get expired(): boolean {
-    return this.signal.aborted || this.remainingMs() === 0;
+    return !!this.#signal?.aborted || this.realRemainingMs() === 0 || this.remainingMs() === 0;
   }
 }

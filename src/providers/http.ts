@@ -117,30 +117,44 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
       notAsked: true,
     });
   }
-  const timeoutMs = Math.max(1, Math.min(opts.timeoutMs, deadline ? deadline.remainingMs() : Infinity));
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = AbortSignal.any([timeout, ...[opts.signal, deadline?.signal].filter((s): s is AbortSignal => !!s)]);
+  const timeoutMs = Math.max(
+    1,
+    Math.min(opts.timeoutMs, deadline ? Math.min(deadline.remainingMs(), deadline.realRemainingMs()) : Infinity),
+  );
+  // One timer per attempt, cleared when the attempt ends. It fires no later than the deadline, so the deadline's own
+  // signal is not needed here; AbortSignal.timeout and AbortSignal.any would leave two timers and weakly held
+  // signals behind every upstream call for seconds.
+  const attempt = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    attempt.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+  }, timeoutMs);
+  timer.unref();
+  const caller = opts.signal;
+  const onCallerAbort = () => attempt.abort(caller!.reason);
+  if (caller?.aborted) onCallerAbort();
+  else caller?.addEventListener('abort', onCallerAbort, { once: true });
   const maxBytes = opts.maxBytes ?? opts.policy?.maxBytes ?? DEFAULT_MAX_BYTES;
   try {
-    const agent: Record<string, string> = opts.policy?.userAgent ? { 'user-agent': opts.policy.userAgent } : {};
-    return await getFollowing(
-      new URL(url),
-      { ...FETCH_HEADERS, ...agent, ...opts.headers },
-      signal,
-      maxBytes,
-      provider,
-    );
+    const headers = opts.policy?.userAgent
+      ? { ...FETCH_HEADERS, 'user-agent': opts.policy.userAgent, ...opts.headers }
+      : opts.headers
+        ? { ...FETCH_HEADERS, ...opts.headers }
+        : FETCH_HEADERS;
+    return await getFollowing(new URL(url), headers, attempt.signal, maxBytes, provider);
   } catch (err) {
-    if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+    if (caller?.aborted) throw caller.reason ?? err;
     if (err instanceof ProviderError) throw err;
-    if (timeout.aborted || deadline?.signal.aborted) {
+    if (timedOut || deadline?.expired) {
       const why =
-        deadline?.signal.aborted || timeoutMs < opts.timeoutMs
-          ? 'before the request deadline'
-          : `within ${opts.timeoutMs} ms`;
+        deadline?.expired || timeoutMs < opts.timeoutMs ? 'before the request deadline' : `within ${opts.timeoutMs} ms`;
       throw new ProviderError(provider, 'network', `${provider} did not answer ${why}`, { cause: err, timedOut: true });
     }
     throw new ProviderError(provider, 'network', `${provider} could not be reached: ${describe(err)}`, { cause: err });
+  } finally {
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', onCallerAbort);
   }
 }
 
@@ -240,24 +254,40 @@ async function readCapped(
     );
   }
   const body = decoded(res, headers.get('content-encoding'));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+  // Plain stream events rather than an async iterator: the iterator costs a promise and a microtask hop per chunk
+  // and a stream-finished watcher per body, on every miss.
+  return new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      // Leaving early (the cap, an abort) must not leave the socket half-read in the pool.
+      if (!res.complete) res.destroy();
+      if (body !== res) body.destroy();
+      reject(err);
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.byteLength;
       if (size > maxBytes) {
-        throw new ProviderError(provider, 'error', `${provider} answer exceeded the ${maxBytes} byte limit`, {
-          status,
-        });
+        fail(
+          new ProviderError(provider, 'error', `${provider} answer exceeded the ${maxBytes} byte limit`, { status }),
+        );
+        return;
       }
       chunks.push(chunk);
-    }
-  } finally {
-    // Leaving the loop early (the cap, an abort) must not leave the socket half-read in the pool.
-    if (!res.complete) res.destroy();
-  }
-  if (!res.complete) throw new Error('the upstream closed the connection before the end of the body');
-  return Buffer.concat(chunks).toString('utf8');
+    });
+    body.once('end', () => {
+      if (!res.complete) return fail(new Error('the upstream closed the connection before the end of the body'));
+      settled = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    body.on('error', fail);
+    // Closed with neither an end nor an error: what the stream iterator reports as a premature close.
+    body.once('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+  });
 }
 
 /** The body as fetch hands it over: content codings undone. */

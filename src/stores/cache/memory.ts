@@ -40,8 +40,9 @@ export class MemoryCache implements Cache {
     const json = JSON.stringify(value);
     if (json === undefined) return;
     const entry = makeEntry(value, freshMs, staleMs);
-    // An entry larger than the byte bound is silently refused by lru-cache; drop any older copy too.
-    this.#lru.delete(key);
+    // An entry larger than the byte bound is refused, and lru-cache then drops any older copy itself (the cache test
+    // holds it to that). No delete beforehand: with a single entry left, lru-cache's delete clears every slot of its
+    // tables (maxEntries of them), on every refresh of that entry.
     this.#lru.set(key, entry, {
       ttl: Math.max(1, entry.staleUntil - entry.storedAt),
       size: Math.max(1, Buffer.byteLength(json)),

@@ -1,8 +1,11 @@
 // fetchUpstream's transport does what fetch() did for it: content codings undone, redirects followed, the
-// same request headers sent (a provider's own win), and a caller's abort mid-body re-thrown as that abort.
+// same request headers sent (a provider's own win), and a caller's abort mid-body re-thrown as that abort; and an
+// answered call leaves no timer running.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHook } from 'node:async_hooks';
 import { deflateSync, gzipSync } from 'node:zlib';
+import { Deadline } from '../../../src/providers/deadline.ts';
 import { fetchUpstream } from '../../../src/providers/http.ts';
 import { startServer } from './local-server.ts';
 
@@ -49,6 +52,31 @@ test("a caller's abort while the body is arriving is re-thrown as the abort itse
     setTimeout(() => ac.abort(new Error('caller went away')), 50);
     await assert.rejects(fetchUpstream('fx', srv.url, { timeoutMs: 5000, signal: ac.signal }), /caller went away/);
   } finally {
+    await srv.close();
+  }
+});
+
+test('an answered call leaves no timer behind for its timeout or its deadline', async () => {
+  // Timers still pending after the answer (AbortSignal.timeout's never are cleared) would pile up by the thousand
+  // under load, each alive for the whole timeout or deadline.
+  const pending = new Map<number, number>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (type === 'Timeout') pending.set(id, (resource as { _idleTimeout: number })._idleTimeout);
+    },
+    destroy(id) {
+      pending.delete(id);
+    },
+  }).enable();
+  const srv = await startServer((_req, res) => void res.writeHead(200).end('{"ok":true}'));
+  try {
+    const deadline = new Deadline(6789);
+    assert.equal((await fetchUpstream('fx', srv.url, { timeoutMs: 2345, deadline })).text, '{"ok":true}');
+    await new Promise((r) => setImmediate(r));
+    const left = [...pending.values()].filter((ms) => ms === 2345 || (ms > 6000 && ms <= 6789));
+    assert.deepEqual(left, []);
+  } finally {
+    hook.disable();
     await srv.close();
   }
 });
