@@ -2,7 +2,7 @@
 import type { CuratedList } from '../../domain/models.ts';
 import type { ListMembersRead, ListPostsRead, RenderContext } from '../../domain/reads.ts';
 import { markdownDialect as md } from './dialect.ts';
-import { escapeHeading, escapeLine } from './escape.ts';
+import { escapeHeading, escapeLine, link } from './escape.ts';
 import { count } from './format.ts';
 import { accountItem, finish, listPostBlock, pageLine, serviceProfileUrl } from './list.ts';
 import { renderText } from './segments.ts';
@@ -13,7 +13,7 @@ export function serviceListUrl(ctx: RenderContext, id: string, members = false):
 }
 
 function about(l: CuratedList, ctx: RenderContext, members: boolean): string[] {
-  const owner = `[@${escapeLine(l.owner.handle)}](${serviceProfileUrl(ctx, l.owner.handle)})`;
+  const owner = link(`@${l.owner.handle}`, serviceProfileUrl(ctx, l.owner.handle, l.owner.id));
   const facts = [`List by ${owner}`];
   if (l.members !== undefined) facts.push(count(l.members, 'member'));
   if (ctx.full && l.subscribers !== undefined) facts.push(count(l.subscribers, 'subscriber'));

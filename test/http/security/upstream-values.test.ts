@@ -5,8 +5,12 @@
 // the page it is on nor become a link target or Markdown syntax in any representation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HANDLES, IDS } from '../../../sim/corpus.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getCorpus, HANDLES, IDS } from '../../../sim/corpus.ts';
 import { startStack, TEST_BASE, type Stack } from '../../helpers/stack.ts';
+import { writeSessions } from '../../helpers/x-sessions.ts';
 import { htmlOf, targets } from '../../unit/render/helpers.ts';
 
 const POST = `/${HANDLES.hostile}/status/${IDS.hostileWire}`;
@@ -98,5 +102,49 @@ describe('malformed upstream values through the real server', () => {
     assert.ok(xml.includes(`${TEST_BASE}/i/status/${IDS.hostileWire}`), 'the entry links the handle-less permalink');
     for (const m of xml.matchAll(/<(link|uri|guid|id)\b[^>]*>([^<]*)<|href="([^"]*)"/g))
       assert.ok(!(m[2] ?? m[3] ?? '').includes('mallory)'), `no link is built from the bogus handle: ${m[0]}`);
+  });
+});
+
+describe('an X List whose owner the upstream names with something that is not a handle', () => {
+  const OWNER_ID = '1461009990';
+  const LIST_ID = '1900000000000098001';
+  let s: Stack;
+  let dir: string;
+  before(async () => {
+    // The simulator runs in this process: one more account and list in its corpus, as a hostile upstream would
+    // describe them.
+    const c = getCorpus();
+    const alice = c.usersByHandle.get(HANDLES.alice)!;
+    c.users.set(OWNER_ID, { ...alice, id: OWNER_ID, handle: 'owner)](javascript:alert(1))', name: 'Owner' });
+    c.lists.set(LIST_ID, {
+      id: LIST_ID,
+      name: 'Odd [list](javascript:alert(2))',
+      description: '',
+      ownerId: OWNER_ID,
+      memberIds: [alice.id],
+      private: false,
+      subscribers: 0,
+      createdAt: Date.parse('2026-01-01T00:00:00Z'),
+    });
+    dir = mkdtempSync(join(tmpdir(), 'threadmark-odd-list-'));
+    s = await startStack({
+      THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
+      THREADMARK_X_SESSIONS: writeSessions(dir, 'oddlist', 1),
+    });
+  });
+  after(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the list and its members read; the owner links to the account id, never to a made-up target', async () => {
+    for (const path of [`/i/lists/${LIST_ID}`, `/i/lists/${LIST_ID}/members`]) {
+      const res = await s.get(path);
+      assert.equal(res.status, 200, path);
+      const md = await res.text();
+      assertNoInjectedTargets(md, path);
+      assert.ok(!markdownTargets(md).includes('undefined'), `${path}: a link to "undefined"`);
+      assert.ok(md.includes(`](${TEST_BASE}/i/user/${OWNER_ID})`), `${path}: the owner links by account id`);
+    }
   });
 });
