@@ -2,6 +2,7 @@
 // upstream GET (BENCH_UPSTREAM) made on a kept-alive connection, nothing read, checked or rendered. What it adds
 // over calling the upstream directly is the cost of the extra hop on this machine, which no code can remove.
 import { Agent, createServer, get } from 'node:http';
+import { serveOnLoopback } from './listen.ts';
 
 const upstream = process.env.BENCH_UPSTREAM ?? '';
 const agent = new Agent({ keepAlive: true });
@@ -17,12 +18,4 @@ const server = createServer((req, res) => {
     });
   }).on('error', () => res.writeHead(502).end());
 });
-server.listen(0, '127.0.0.1', () => {
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  process.send!({ url: `http://127.0.0.1:${port}`, pid: process.pid });
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveOnLoopback(server);
