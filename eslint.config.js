@@ -2,14 +2,15 @@
 // Formatting belongs to Prettier (`npm run lint` runs both): none of the sets below carries a layout rule, so
 // the two never disagree and eslint-config-prettier is not needed.
 import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 // The three plain-JavaScript entry points run on Node; tsconfig.json does not cover them, so they get the
 // type service's default project and Node's globals by name.
 const NODE_SCRIPTS = ['bin/*.mjs', 'scripts/*.mjs'];
 
-export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'test/fixtures/'] },
+export default defineConfig(
+  globalIgnores(['node_modules/', 'dist/', 'data/', 'coverage/', 'test/fixtures/']),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -7,7 +7,7 @@ import { timelineFilter, type ListSources, type TimelineOptions, type WindowInpu
 import type { Post } from './models.ts';
 import { nextOf, type CursorScope, type CursorState } from './paging.ts';
 import { postPages } from './post-pages.ts';
-import type { ReadPolicy } from './sourced.ts';
+import type { CacheStatus, ReadPolicy } from './sourced.ts';
 
 export const MAX_EXPORT_POSTS = 5000;
 export const DEFAULT_EXPORT_POSTS = 1000;
@@ -40,6 +40,8 @@ export interface ExportLimits {
   now?: () => number;
   /** Posts per upstream page (default EXPORT_PAGE_SIZE). */
   pageSize?: number;
+  /** Told where each page came from (provider, cache status), as it is read. */
+  onPage?: (read: { source: string; cache: CacheStatus }) => void;
 }
 
 export interface ExportEnd {
@@ -158,6 +160,7 @@ export async function* exportPosts(
       if (written === 0) throw err;
       return end(isProblem(err) && err.code === 'rate_limited' ? 'rate_limited' : 'upstream_error', pos, err);
     }
+    limits.onPage?.({ source: got.source, cache: got.cache });
     // What a page had to leave out or degrade (a stale copy, a fallback search without cursor) is the export's too.
     for (const w of got.warnings) warnings.add(w);
     const items = got.value.items;

@@ -14,7 +14,8 @@
 //   - a client that would be refused (429) goes through the guards, which answer and count it;
 //   - debug access logging or a draining server turn it off.
 // The profile of the normal path (bench/RESULTS.md) is spread thin over routing, hooks, validation, header
-// building and the promise chain; this path does a map lookup, a limiter charge and one writeHead.
+// building and the promise chain; this path does a map lookup, a limiter charge and one write of the recorded
+// header block (http/raw-head.ts) and body.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';

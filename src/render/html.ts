@@ -85,7 +85,7 @@ function previewMeta(p: LinkPreview, siteName: string): string[] {
   add('name', 'twitter:card', p.card);
   add('name', 'twitter:title', p.title);
   add('name', 'twitter:description', p.description);
-  add('name', 'twitter:creator', `@${p.creator}`);
+  if (p.creator) add('name', 'twitter:creator', `@${p.creator}`);
   if (image) {
     add('name', 'twitter:image', image);
     add('name', 'twitter:image:alt', p.image!.alt);

@@ -1,5 +1,6 @@
 // What a pasted permalink shows as a preview card: Open Graph (https://ogp.me) and Twitter-card metadata for the
 // HTML page of a post or a profile. Pure functions of the domain models; html.ts escapes and emits the tags.
+import { isHandle } from '../domain/handles.ts';
 import type { Author, Media, Post } from '../domain/models.ts';
 
 export interface PreviewImage {
@@ -26,8 +27,8 @@ export interface LinkPreview {
   url: string;
   image?: PreviewImage;
   video?: PreviewVideo;
-  /** Platform handle of the author, for twitter:creator. */
-  creator: string;
+  /** Platform handle of the author, for twitter:creator (absent when the upstream's is not a handle). */
+  creator?: string;
   /** ISO 8601, posts only. */
   publishedTime?: string;
   /** An Author for profile pages (profile:username). */
@@ -57,6 +58,11 @@ function photoOf(m: Media): PreviewImage {
 
 function stillOf(m: Media): PreviewImage | undefined {
   return m.thumbnailUrl ? { url: m.thumbnailUrl, alt: m.altText, width: m.width, height: m.height } : undefined;
+}
+
+/** An upstream's handle names an account in the card only when it is one (it may be anything on the wire). */
+function handleOf<K extends 'creator' | 'username'>(a: Author, key: K): Partial<Record<K, string>> {
+  return isHandle(a.handle) ? ({ [key]: a.handle } as Record<K, string>) : {};
 }
 
 function byline(a: Author): string {
@@ -99,7 +105,7 @@ export function postPreview(post: Post, permalink: string): LinkPreview {
     url: permalink,
     image,
     video: videoFor(post),
-    creator: post.author.handle,
+    ...handleOf(post.author, 'creator'),
     publishedTime: post.createdAt,
   };
 }
@@ -125,7 +131,7 @@ export function profilePreview(author: Author, permalink: string): LinkPreview {
     description: clip([bio, counts].filter(Boolean).join(' — ') || `@${author.handle} on X`),
     url: permalink,
     image: avatar ? { url: avatar, alt: byline(author) } : undefined,
-    creator: author.handle,
-    username: author.handle,
+    ...handleOf(author, 'creator'),
+    ...handleOf(author, 'username'),
   };
 }

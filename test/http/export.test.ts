@@ -80,6 +80,10 @@ describe('exports', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.match(res.headers.get('ratelimit-policy')!, /"export-ip";q=5;w=900/);
     assert.match(res.headers.get('ratelimit')!, /"export-ip";r=4;t=\d+/);
+    // As every 200 of a read: what it varies on, and where its (first page of) posts came from.
+    assert.equal(res.headers.get('vary'), 'Authorization');
+    assert.equal(res.headers.get('x-source'), 'fxtwitter');
+    assert.match(res.headers.get('x-cache')!, /^(hit|miss)$/);
     const { posts, end } = split((await readLines(res)).lines);
     assert.deepEqual(
       posts.map((p) => p.id),
@@ -198,6 +202,8 @@ describe('exports', () => {
     const res = await s.get(`${EXPORT(HANDLES.alice)}?format=json&max_posts=2`, fresh());
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^application\/json/);
+    assert.match(res.headers.get('vary')!, /^Authorization\b/);
+    assert.equal(res.headers.get('x-source'), 'fxtwitter');
     const body = (await res.json()) as { handle: string; includes: unknown; posts: Line[]; end: Line };
     assert.equal(body.handle, HANDLES.alice);
     assert.deepEqual(body.includes, { replies: false, reposts: false });
@@ -331,6 +337,10 @@ describe('exports', () => {
     assert.match(res.headers.get('ratelimit-policy')!, /"export-ip";q=5;w=900/);
     assert.match(res.headers.get('ratelimit')!, /"export-ip";r=5;t=\d+/);
     assert.equal(res.headers.get('ratelimit-remaining'), '5');
+    assert.equal(res.headers.get('vary'), 'Authorization');
+    // Nothing a HEAD cannot know: no entity tag or length of a body it did not produce (the GET streams).
+    assert.equal(res.headers.get('etag'), null);
+    assert.equal(res.headers.get('content-length'), null);
     assert.match((await head('?format=json')).headers.get('content-type')!, /^application\/json/);
     // Bad input still gets its problem status.
     const bad = await head('?max_posts=0');

@@ -41,9 +41,17 @@ export function endLine(end: ExportEnd, problemOf: (error: unknown) => Record<st
   };
 }
 
-/** A HEAD's answer: the media type and headers of the GET, no body. */
+/**
+ * A HEAD's answer: the media type and headers of the GET, no body. Sent as an empty stream, so no entity tag or
+ * length is made up for a body that was never produced.
+ */
 export function presentExportHead(format: 'ndjson' | 'json', headers: Record<string, string>): Rendered {
-  return { body: '', contentType: format === 'json' ? JSON_TYPE : NDJSON_CONTENT, headers };
+  return {
+    body: '',
+    stream: Readable.from([]),
+    contentType: format === 'json' ? JSON_TYPE : NDJSON_CONTENT,
+    headers,
+  };
 }
 
 /** One line per post as it arrives, then the end line; closing the response stops the walk. */

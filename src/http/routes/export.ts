@@ -120,7 +120,9 @@ export const exportRoutes: RouteDef[] = [
       cursor: q.cursor,
     });
     const key = keyStateOf(req);
-    const headers = {
+    const headers: Record<string, string> = {
+      // Keyed exports are read privately and charged to the key: the answer depends on Authorization.
+      vary: 'Authorization',
       'cache-control': key.status === 'valid' ? 'private, no-store' : 'no-store',
       'x-api-key-status': key.status,
     };
@@ -130,9 +132,15 @@ export const exportRoutes: RouteDef[] = [
       return presentExportHead(q.format ?? 'ndjson', headers);
     }
     const policy = await guards.exportPolicy(req);
-    const walk = exportPosts(services, plan, policy, { until: Date.now() + config.exportTimeLimitS * 1000 });
+    let firstPage: { source: string; cache: string } | undefined;
+    const walk = exportPosts(services, plan, policy, {
+      until: Date.now() + config.exportTimeLimitS * 1000,
+      onPage: (read) => (firstPage ??= read),
+    });
     // Nothing is sent before the first post: a failure up to here is an ordinary problem answer.
     const first = await walk.next();
+    // The headers go out with the first post: its page's provenance is the one known by then.
+    if (firstPage) Object.assign(headers, { 'x-source': firstPage.source, 'x-cache': firstPage.cache });
     const reply: ExportReply = {
       walk,
       first,

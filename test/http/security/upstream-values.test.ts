@@ -78,6 +78,16 @@ describe('malformed upstream values through the real server', () => {
     for (const t of targets(page)) assert.ok(/^(https?:\/\/|\/)/.test(t) && !/javascript/i.test(t), t);
   });
 
+  test("a link-preview crawler's card names no author handle the upstream made up", async () => {
+    const res = await s.get(POST, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type')!, /^text\/html/);
+    const page = await res.text();
+    assert.match(page, /<meta property="og:url" content="[^"]*\/i\/status\//);
+    assert.doesNotMatch(page, /twitter:creator/, 'twitter:creator only carries a real handle');
+    assert.doesNotMatch(page, /profile:username/);
+  });
+
   test("the author's profile page and feed, which hold the post, still answer", async () => {
     const profile = await s.get(`/${HANDLES.hostile}`);
     assert.equal(profile.status, 200);
