@@ -8,13 +8,14 @@ import { HANDLES, IDS } from '../sim/corpus.ts';
 import type { BenchContext } from './lib/context.ts';
 import type { BenchResult } from './lib/result.ts';
 import { median, percentile, round } from './lib/stats.ts';
-import { startService, type SimInfo } from './lib/targets.ts';
+import { startBareProxy, startService, type SimInfo, type Target } from './lib/targets.ts';
 import { timedGet } from './lib/timed-get.ts';
 import { cpuSeconds } from './lib/wrk.ts';
 
 const ID = IDS.threadPhoto;
 const PATH = `/${HANDLES.alice}/status/${ID}?thread=off&nocache=true`;
 const SAMPLES = 400;
+const WARMUP = 30;
 
 /** The upstream request the service makes for PATH, as the simulator logged it. */
 async function upstreamUrl(sim: SimInfo): Promise<string> {
@@ -42,6 +43,7 @@ function busyMachine(loads: number[]): string | undefined {
 export async function run(ctx: BenchContext): Promise<BenchResult> {
   const service = await startService(ctx.sim, {}, ctx.serviceExecArgv);
   const loads = [loadavg()[0]!];
+  let proxy: Target | undefined;
   try {
     let ip = 0;
     const viaService = () =>
@@ -49,9 +51,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const first = await viaService();
     if (first.status !== 200) throw new Error(`service answered ${first.status}`);
     const direct = await upstreamUrl(ctx.sim);
+    proxy = await startBareProxy(direct);
+    const viaProxy = proxy.url + PATH;
     const before = (await (await fetch(`${ctx.sim.url}/__sim/calls?path=${ID}`)).json()) as { count: number };
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < WARMUP; i++) {
       await viaService();
+      await timedGet(viaProxy);
       await timedGet(direct);
     }
     const rounds: Array<Record<string, number>> = [];
@@ -59,12 +64,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const s: number[] = [];
       const d: number[] = [];
       const f: number[] = [];
+      const p: number[] = [];
       const cpu0 = cpuSeconds(service.pid);
       for (let i = 0; i < SAMPLES; i++) {
         const a = await viaService();
         if (a.status !== 200 || a.headers['x-cache'] !== 'bypass')
           throw new Error(`unexpected ${a.status} ${String(a.headers['x-cache'])}`);
         s.push(a.ms);
+        p.push((await timedGet(viaProxy)).ms);
         d.push((await timedGet(direct)).ms);
         // The same upstream request through fetch() (the client the providers use), for scale.
         const t0 = performance.now();
@@ -74,6 +81,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const cpu1 = cpuSeconds(service.pid);
       const sp50 = percentile(s, 50);
       const dp50 = percentile(d, 50);
+      const pp50 = percentile(p, 50);
       rounds.push({
         serviceP50Ms: round(sp50),
         serviceP99Ms: round(percentile(s, 99)),
@@ -83,6 +91,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         addedP50Ms: round(sp50 - dp50),
         addedP99Ms: round(percentile(s, 99) - percentile(d, 99)),
         ratio: round(sp50 / dp50),
+        // The same exchange through a proxy that does nothing: the share of the added latency that is the extra
+        // hop itself on this machine, and what the service costs beyond it.
+        bareProxyP50Ms: round(pp50),
+        bareProxyAddedP50Ms: round(pp50 - dp50),
+        serviceOverBareProxyP50Ms: round(sp50 - pp50),
         // Everything the service did per read (logging and metrics after the answer included), at /proc's 10 ms
         // resolution over the round.
         ...(cpu0 !== undefined && cpu1 !== undefined
@@ -92,8 +105,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       loads.push(loadavg()[0]!);
     }
     const after = (await (await fetch(`${ctx.sim.url}/__sim/calls?path=${ID}`)).json()) as { count: number };
-    // The direct calls (node:http and fetch) are counted by the simulator too.
-    const upstreamPerRead = (after.count - before.count - ctx.rounds * SAMPLES) / (30 + ctx.rounds * SAMPLES) - 1;
+    // The direct calls (node:http, and fetch in the rounds) and the bare proxy's are counted by the simulator too.
+    const sampled = ctx.rounds * SAMPLES;
+    const upstreamPerRead = (after.count - before.count - sampled) / (WARMUP + sampled) - 2;
     const med: Record<string, number> = {};
     for (const k of Object.keys(rounds[0]!)) med[k] = round(median(rounds.map((x) => x[k]!)));
     med.upstreamCallsPerServiceRead = round(upstreamPerRead, 2);
@@ -109,11 +123,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       ...(busy ? { inconclusive: busy } : {}),
       rounds,
       notes: [
-        `GET ${PATH} (nocache, so every read is live), ${SAMPLES} sequential samples per round, interleaved with the direct call`,
+        `GET ${PATH} (nocache, so every read is live), ${SAMPLES} sequential samples per round: service, bare proxy, direct call in turn`,
+        `a bare node:http proxy adds ${med.bareProxyAddedP50Ms} ms at p50 on this machine (the extra hop); the service ${med.serviceOverBareProxyP50Ms} ms beyond it`,
         `added p50 ${round(med.addedP50Ms!)} ms, p99 ${round(med.addedP99Ms!)} ms (service p50/p99 ${med.serviceP50Ms}/${med.serviceP99Ms} ms, direct ${med.directP50Ms}/${med.directP99Ms} ms); rounds ranged ${round(Math.min(...added))}–${round(Math.max(...added))} ms at p50; load average ${loads.map((l) => l.toFixed(1)).join(' → ')}`,
       ],
     };
   } finally {
+    await proxy?.stop();
     await service.stop();
   }
 }

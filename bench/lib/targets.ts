@@ -49,6 +49,15 @@ export async function startBare(body: Buffer, headers: Record<string, string>, s
   return { ...c.ready, stop: c.stop };
 }
 
+/** `bare-proxy.ts`, bundled and run like the service: a node:http server answering with one plain GET of `upstream`. */
+export async function startBareProxy(upstream: string): Promise<Target> {
+  const c: Child<{ url: string; pid: number }> = await startChild('bare-proxy.ts', {
+    bundled: true,
+    env: { BENCH_UPSTREAM: upstream },
+  });
+  return { ...c.ready, stop: c.stop };
+}
+
 /** Simulator calls whose path contains `path` (the simulator counts every request it receives). */
 export async function simCalls(sim: SimInfo, path: string): Promise<number> {
   const res = await fetch(`${sim.url}/__sim/calls?path=${encodeURIComponent(path)}`);

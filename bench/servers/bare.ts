@@ -1,6 +1,7 @@
 // Child process: the baseline, a bare node:http server writing fixed bytes with fixed headers
 // (those the service sent for the same request, captured by the harness and passed in BENCH_RESPONSE).
 import { createServer } from 'node:http';
+import { serveOnLoopback } from './listen.ts';
 
 const spec = JSON.parse(process.env.BENCH_RESPONSE ?? '{}') as { body: string; headers: Record<string, string> };
 const body = Buffer.from(spec.body, 'base64');
@@ -10,12 +11,4 @@ const server = createServer((req, res) => {
   res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
 });
-server.listen(0, '127.0.0.1', () => {
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  process.send!({ url: `http://127.0.0.1:${port}`, pid: process.pid });
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
-});
+serveOnLoopback(server);

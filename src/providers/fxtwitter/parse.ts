@@ -219,7 +219,7 @@ export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
       })
     : undefined;
   const segments = article ? withoutArticleLink(segmentsOf(s, quoteId)) : segmentsOf(s, quoteId);
-  const post: Post = {
+  const post = compact<Post>({
     id: s.id,
     url: permalink(author.handle, s.id),
     author,
@@ -244,8 +244,7 @@ export function parseStatus(s: FxStatus, opts: ParseOptions = {}): Post {
     replyTo: replyTarget(s),
     communityNote: s.community_note?.text ? unescapeHtml(s.community_note.text) : undefined,
     sensitive: s.possibly_sensitive || undefined,
-  };
-  compact(post);
+  });
   if (s.reposted_by?.screen_name) return repostWrapper(s.reposted_by, post);
   return post;
 }
