@@ -48,7 +48,12 @@ export class Deadline {
     return Math.max(0, this.at - this.now());
   }
 
+  /** The budget has run out in real time: what the signal reports, asked for or not. */
+  get passed(): boolean {
+    return !!this.#signal?.aborted || this.realRemainingMs() === 0;
+  }
+
   get expired(): boolean {
-    return !!this.#signal?.aborted || this.realRemainingMs() === 0 || this.remainingMs() === 0;
+    return this.passed || this.remainingMs() === 0;
   }
 }

@@ -146,9 +146,9 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
   } catch (err) {
     if (caller?.aborted) throw caller.reason ?? err;
     if (err instanceof ProviderError) throw err;
-    if (timedOut || deadline?.expired) {
+    if (timedOut || deadline?.passed) {
       const why =
-        deadline?.expired || timeoutMs < opts.timeoutMs ? 'before the request deadline' : `within ${opts.timeoutMs} ms`;
+        deadline?.passed || timeoutMs < opts.timeoutMs ? 'before the request deadline' : `within ${opts.timeoutMs} ms`;
       throw new ProviderError(provider, 'network', `${provider} did not answer ${why}`, { cause: err, timedOut: true });
     }
     throw new ProviderError(provider, 'network', `${provider} could not be reached: ${describe(err)}`, { cause: err });
