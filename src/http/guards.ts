@@ -202,14 +202,17 @@ export class Guards {
   }
 
   /**
-   * The export allowance as it stands, for a HEAD: nothing is charged, but an allowance already used up is the
+   * The export allowances as they stand, for a HEAD: nothing is charged, but an allowance already used up is the
    * 429 the GET would answer.
    */
   async checkExport(req: FastifyRequest): Promise<void> {
-    const { policy, partition } = this.exportQuota(req);
-    const state = await this.limiter.peek(policy, partition);
-    record(req, [state]);
-    if (!state.allowed) throw usedUp(state);
+    const { keyed, policy, partition } = this.exportQuota(req);
+    // A keyed export also spends live-key on its first page: a HEAD shows (and honours) that allowance too.
+    const policies: FixedPolicyName[] = keyed ? [policy, 'live-key'] : [policy];
+    const states = await Promise.all(policies.map((p) => this.limiter.peek(p, partition)));
+    record(req, states);
+    const refused = states.find((s) => !s.allowed);
+    if (refused) throw usedUp(refused);
   }
 
   private exportQuota(req: FastifyRequest): { keyed: boolean; policy: FixedPolicyName; partition: string } {

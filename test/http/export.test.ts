@@ -367,6 +367,8 @@ describe('exports', () => {
     assert.equal(keyed.headers.get('cache-control'), 'private, no-store');
     assert.equal(keyed.headers.get('x-api-key-status'), 'valid');
     assert.match(keyed.headers.get('ratelimit')!, /"export-key";r=30;/);
+    // A keyed GET also spends live-key per page: its HEAD shows that allowance too.
+    assert.match(keyed.headers.get('ratelimit')!, /"live-key";r=120;/);
   });
 
   test('the route is in OpenAPI, /docs, /docs/reliability and llms.txt', async () => {
