@@ -108,13 +108,20 @@ async function fillOnce<T>(
   run: { charged: boolean },
 ): Promise<T> {
   const startedAt = Date.now();
+  const notBefore = opts.bypass ? startedAt : 0;
   let token = lock ? await lock.acquire(key) : undefined;
   if (lock && token === null) {
-    const waited = await waitForPeer(cache, lock, key, opts.bypass ? startedAt : 0);
+    const waited = await waitForPeer(cache, lock, key, notBefore);
     if ('entry' in waited) return waited.entry.value as T;
     token = waited.token;
   }
   try {
+    // Our read missed before we led the fill; a peer (or an earlier leader here) may have filled and
+    // released since, and loading again would pay the upstream twice for one key.
+    if (!opts.bypass) {
+      const filled = await peerFill(cache, key, notBefore);
+      if (filled) return filled.value as T;
+    }
     run.charged = true;
     const value = await load();
     await cache.set(key, value, opts.freshMs, opts.staleMs);
@@ -134,10 +141,16 @@ async function waitForPeer(
   const deadline = Date.now() + lock.waitMs;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, lock.pollMs));
-    const entry = await cache.get(key);
-    if (entry && entry.storedAt >= notBefore && Date.now() < entry.freshUntil) return { entry };
+    const entry = await peerFill(cache, key, notBefore);
+    if (entry) return { entry };
     const token = await lock.acquire(key);
     if (token !== null) return { token };
   }
   return { token: undefined };
+}
+
+/** A fresh entry stored no earlier than `notBefore`: another filler's result we can answer from. */
+async function peerFill(cache: Cache, key: string, notBefore: number): Promise<CacheEntry | undefined> {
+  const entry = await cache.get(key);
+  return entry && entry.storedAt >= notBefore && Date.now() < entry.freshUntil ? entry : undefined;
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError } from '../../../src/providers/types.ts';
-import { Coalescer, RedisFillLock } from '../../../src/stores/cache/coalesce.ts';
+import { Coalescer, RedisFillLock, type FillLock } from '../../../src/stores/cache/coalesce.ts';
 import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { cachedRead, isUpstreamFailure } from '../../../src/stores/cache/read-through.ts';
 import { RedisCache } from '../../../src/stores/cache/redis.ts';
@@ -11,19 +11,112 @@ import { redisSkip, useTestRedis, sleep } from './redis-env.ts';
 
 const LONG = { freshMs: 60_000, staleMs: 60_000, bypass: false };
 
-/** A fake upstream that counts its calls and can be told to fail. */
+/** A promise with its resolver: the event a test waits on instead of a fixed sleep. */
+function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Waits for `p`, failing the test after `ms` so a missed event is a clear failure, not a hang. */
+async function within<T>(p: Promise<T>, what: string, ms = 5_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A fake upstream that counts its calls and can be told to fail. `started` settles on the first call;
+ * a `hold` keeps every call open until the test lets it finish.
+ */
 function upstream<T>(value: T, delayMs = 0) {
+  const started = deferred();
   const u = {
     calls: 0,
     fail: undefined as Error | undefined,
+    hold: undefined as Promise<void> | undefined,
+    started: started.promise,
     load: async (): Promise<T> => {
       u.calls++;
+      started.resolve();
       if (delayMs) await sleep(delayMs);
+      if (u.hold) await u.hold;
       if (u.fail) throw u.fail;
       return value;
     },
   };
   return u;
+}
+
+/** A fill lock that records what each acquire answered; `refused` settles when one found the lock held. */
+function observedLock(lock: FillLock) {
+  const refused = deferred();
+  const answers: Array<string | null | undefined> = [];
+  const observed: FillLock & { answers: typeof answers; refused: Promise<void> } = {
+    waitMs: lock.waitMs,
+    pollMs: lock.pollMs,
+    answers,
+    refused: refused.promise,
+    async acquire(key) {
+      const token = await lock.acquire(key);
+      answers.push(token);
+      if (token === null) refused.resolve();
+      return token;
+    },
+    release: (key, token) => lock.release(key, token),
+  };
+  return observed;
+}
+
+/** A coalescer that reports each `run` call, i.e. each time a reader leads or joins a fill. */
+class CountingCoalescer extends Coalescer {
+  runs = 0;
+  readonly #waiters: Array<{ n: number; resolve: () => void }> = [];
+
+  override run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const p = super.run(key, fn);
+    this.runs++;
+    for (const w of this.#waiters) if (this.runs >= w.n) w.resolve();
+    return p;
+  }
+
+  reached(n: number): Promise<void> {
+    const d = deferred();
+    if (this.runs >= n) d.resolve();
+    else this.#waiters.push({ n, resolve: d.resolve });
+    return d.promise;
+  }
+}
+
+/**
+ * Wraps a cache so its first read is answered only once `until` settles: that reader saw a miss
+ * before someone else filled the key, and acts on it after the fill is done.
+ */
+function staleFirstRead(cache: Cache, until: Promise<void>) {
+  const missed = deferred();
+  let first = true;
+  const wrapped: Cache & { missed: Promise<void> } = {
+    missed: missed.promise,
+    async get(key) {
+      const entry = await cache.get(key);
+      if (first) {
+        first = false;
+        missed.resolve();
+        await until;
+      }
+      return entry;
+    },
+    set: (key, value, freshMs, staleMs) => cache.set(key, value, freshMs, staleMs),
+    delete: (key) => cache.delete(key),
+    close: () => cache.close(),
+  };
+  return wrapped;
 }
 
 function readThroughContract(makeCache: () => Cache) {
@@ -119,6 +212,22 @@ function readThroughContract(makeCache: () => Cache) {
     assert.equal(results.filter((r) => r.charged).length, 1);
     assert.equal(c.inflight, 0);
   });
+
+  test('a reader that missed before an earlier fill finished answers from it instead of loading again', async () => {
+    const cache = makeCache();
+    const c = new Coalescer();
+    const firstFillDone = deferred();
+    const late = staleFirstRead(cache, firstFillDone.promise);
+    const up = upstream({ n: 1 });
+    const lateRead = cachedRead(late, c, 'k10', LONG, up.load);
+    await within(late.missed, 'the late reader to see the miss');
+    const first = await cachedRead(cache, c, 'k10', LONG, up.load);
+    firstFillDone.resolve();
+    const second = await lateRead;
+    assert.equal(up.calls, 1);
+    assert.equal(first.charged, true);
+    assert.deepEqual(second, { value: { n: 1 }, cacheStatus: 'miss', charged: false, warnings: [] });
+  });
 }
 
 describe('cachedRead over MemoryCache', () => {
@@ -126,21 +235,24 @@ describe('cachedRead over MemoryCache', () => {
 
   test('a joiner that inherits the leader’s 429 retries with its own load', async () => {
     const cache = new MemoryCache();
-    const c = new Coalescer();
-    const leader = upstream('x', 20);
+    const c = new CountingCoalescer();
+    const leaderMayFail = deferred();
+    const leader = upstream('x');
     leader.fail = new Problem('rate_limited');
+    leader.hold = leaderMayFail.promise;
     const joiner = upstream('joined');
-    const [a, b] = await Promise.allSettled([
-      cachedRead(cache, c, 'k9', LONG, leader.load),
-      (async () => {
-        await sleep(5);
-        return cachedRead(cache, c, 'k9', LONG, joiner.load);
-      })(),
-    ]);
+    const leaderRead = cachedRead(cache, c, 'k9', LONG, leader.load);
+    await within(leader.started, 'the leader’s load');
+    const joinerRead = cachedRead(cache, c, 'k9', LONG, joiner.load);
+    await within(c.reached(2), 'the joiner to join the leader’s fill');
+    leaderMayFail.resolve();
+    const [a, b] = await Promise.allSettled([leaderRead, joinerRead]);
     assert.equal(a.status, 'rejected');
     assert.equal(b.status, 'fulfilled');
     assert.equal(b.status === 'fulfilled' && b.value.value, 'joined');
+    assert.equal(leader.calls, 1);
     assert.equal(joiner.calls, 1);
+    assert.equal(c.runs, 3, 'leader, the joiner joining, the joiner retrying on its own');
   });
 });
 
@@ -161,53 +273,76 @@ describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
 
   readThroughContract(() => new RedisCache(t.redis, { prefix: t.prefix }));
 
-  test('two instances with RedisFillLock: the second waits for the first fill instead of loading', async () => {
-    // Two "instances": separate clients, caches and coalescers sharing only Redis.
+  /** Two "instances": separate clients, caches and coalescers sharing only Redis. */
+  function instances() {
     const a = {
       cache: new RedisCache(t.redis, { prefix: t.prefix }),
       c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }),
     };
-    const b = {
-      cache: new RedisCache(t.peer, { prefix: t.prefix }),
-      c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }),
-    };
-    const up = upstream({ shared: true }, 80);
-    const [ra, rb] = await Promise.all([
-      cachedRead(a.cache, a.c, 'lock1', LONG, up.load),
-      (async () => {
-        await sleep(15);
-        return cachedRead(b.cache, b.c, 'lock1', LONG, up.load);
-      })(),
-    ]);
+    const bLock = observedLock(new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }));
+    const b = { cache: new RedisCache(t.peer, { prefix: t.prefix }), c: new Coalescer({ lock: bLock }), lock: bLock };
+    return { a, b };
+  }
+
+  test('two instances with RedisFillLock: the second waits for the first fill instead of loading', async () => {
+    const { a, b } = instances();
+    const fillMayFinish = deferred();
+    const up = upstream({ shared: true });
+    up.hold = fillMayFinish.promise;
+    const aRead = cachedRead(a.cache, a.c, 'lock1', LONG, up.load);
+    // The load runs only once A holds the lock, and A's fill stays open until B has found the lock held.
+    await within(up.started, 'A to take the lock and load');
+    const bRead = cachedRead(b.cache, b.c, 'lock1', LONG, up.load);
+    await within(b.lock.refused, 'B to find the lock held');
+    fillMayFinish.resolve();
+    const [ra, rb] = await Promise.all([aRead, bRead]);
     assert.equal(up.calls, 1);
     assert.deepEqual(ra.value, { shared: true });
     assert.deepEqual(rb.value, { shared: true });
     assert.equal(ra.charged, true);
     assert.equal(rb.charged, false);
+    assert.equal(rb.cacheStatus, 'miss', 'B waited for the fill rather than reading a finished entry');
+    assert.deepEqual(b.lock.answers, [null], 'B never held the lock');
     assert.equal(await t.redis.exists(`${t.prefix}l:lock1`), 0, 'lock released');
   });
 
   test('a waiter takes over when the lock holder fails without filling', async () => {
-    const a = {
-      cache: new RedisCache(t.redis, { prefix: t.prefix }),
-      c: new Coalescer({ lock: new RedisFillLock(t.redis, { prefix: t.prefix, pollMs: 10 }) }),
-    };
-    const b = {
-      cache: new RedisCache(t.peer, { prefix: t.prefix }),
-      c: new Coalescer({ lock: new RedisFillLock(t.peer, { prefix: t.prefix, pollMs: 10 }) }),
-    };
-    const failing = upstream('x', 40);
+    const { a, b } = instances();
+    const holderMayFail = deferred();
+    const failing = upstream('x');
     failing.fail = new Problem('all_providers_failed');
+    failing.hold = holderMayFail.promise;
     const working = upstream('from b');
-    const [ra, rb] = await Promise.allSettled([
-      cachedRead(a.cache, a.c, 'lock2', LONG, failing.load),
-      (async () => {
-        await sleep(10);
-        return cachedRead(b.cache, b.c, 'lock2', LONG, working.load);
-      })(),
-    ]);
+    const aRead = cachedRead(a.cache, a.c, 'lock2', LONG, failing.load);
+    await within(failing.started, 'A to take the lock and load');
+    const bRead = cachedRead(b.cache, b.c, 'lock2', LONG, working.load);
+    await within(b.lock.refused, 'B to find the lock held');
+    holderMayFail.resolve();
+    const [ra, rb] = await Promise.allSettled([aRead, bRead]);
     assert.equal(ra.status, 'rejected');
     assert.equal(rb.status === 'fulfilled' && rb.value.value, 'from b');
+    assert.equal(failing.calls, 1);
     assert.equal(working.calls, 1);
+    assert.equal(b.lock.answers[0], null, 'B first found the lock held');
+    assert.equal(typeof b.lock.answers.at(-1), 'string', 'then took it over');
+    assert.equal(await t.redis.exists(`${t.prefix}l:lock2`), 0, 'lock released');
+  });
+
+  test('an instance whose read missed before a peer filled and released does not load again', async () => {
+    const { a, b } = instances();
+    const peerDone = deferred();
+    const late = staleFirstRead(b.cache, peerDone.promise);
+    const up = upstream({ shared: true });
+    const bRead = cachedRead(late, b.c, 'lock3', LONG, up.load);
+    await within(late.missed, 'B to see the miss');
+    const ra = await cachedRead(a.cache, a.c, 'lock3', LONG, up.load);
+    assert.equal(await t.redis.exists(`${t.prefix}l:lock3`), 0, 'A released the lock before B goes on');
+    peerDone.resolve();
+    const rb = await bRead;
+    assert.equal(up.calls, 1);
+    assert.equal(ra.charged, true);
+    assert.deepEqual(rb, { value: { shared: true }, cacheStatus: 'miss', charged: false, warnings: [] });
+    assert.equal(typeof b.lock.answers[0], 'string', 'B took the free lock, then found the fill');
+    assert.equal(await t.redis.exists(`${t.prefix}l:lock3`), 0, 'lock released');
   });
 });
