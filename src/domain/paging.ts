@@ -7,7 +7,7 @@
 // route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset in distributed
 // mode, a random secret agreed through Redis (see app/cursor-secret.ts); otherwise each process draws its own
 // and cursors do not survive a restart.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { Problem } from '../problems/problem.ts';
 import type { Page } from './models.ts';
 import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
@@ -50,12 +50,20 @@ function keyOf(secret: string | Buffer): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
+function ivKeyOf(key: Buffer): Buffer {
+  return createHash('sha256').update('threadmark cursor nonce\n').update(key).digest();
+}
+
 export class CursorCodec {
   /** Sealing key first; earlier keys still open cursors issued before a shared secret was adopted. */
   private keys: Buffer[];
 
+  /** Key of the synthetic nonce, derived from the sealing key so that no key serves two primitives. */
+  private ivKey: Buffer;
+
   constructor(secret?: string) {
     this.keys = [keyOf(secret ?? randomBytes(32))];
+    this.ivKey = ivKeyOf(this.key);
   }
 
   private get key(): Buffer {
@@ -67,13 +75,17 @@ export class CursorCodec {
     const next = keyOf(secret);
     if (next.equals(this.key)) return;
     this.keys = [next, ...this.keys.filter((k) => !k.equals(next))].slice(0, 3);
+    this.ivKey = ivKeyOf(next);
   }
 
   encode(scope: CursorScope, state: CursorState): string {
-    const payload: Sealed = { v: 1, s: scopeTag(scope), ...state };
-    const iv = randomBytes(IV_BYTES);
+    const text = JSON.stringify({ v: 1, s: scopeTag(scope), ...state } satisfies Sealed);
+    // The nonce is a keyed hash of the payload (a synthetic IV), not random: the same position always seals to
+    // the same cursor, so a cached page renders to the same bytes and keeps its ETag from one hit to the next.
+    // Distinct payloads still get distinct nonces; equal cursors only reveal that they lead to the same place.
+    const iv = createHmac('sha256', this.ivKey).update(text).digest().subarray(0, IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+    const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
     return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
   }
 

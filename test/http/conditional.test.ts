@@ -160,6 +160,21 @@ describe('If-None-Match', () => {
   });
 });
 
+describe('paged lists', () => {
+  test('a page with a next cursor keeps its tag across cache hits, and If-None-Match answers 304', async () => {
+    const path = `/api/v1/profiles/${HANDLES.alice}/followers?limit=5`;
+    const first = await raw(s.url, path, IDENTITY);
+    assert.equal(first.status, 200);
+    assert.match(first.body.toString('utf8'), /Continue →/, 'the page has a next cursor');
+    const again = await raw(s.url, path, IDENTITY);
+    assert.equal(again.headers['x-cache'], 'hit');
+    assert.deepEqual(again.body, first.body, 'the same cursor, the same bytes');
+    assert.equal(again.headers.etag, first.headers.etag);
+    const cond = await raw(s.url, path, { ...IDENTITY, 'if-none-match': first.headers.etag as string });
+    assert.equal(cond.status, 304);
+  });
+});
+
 describe('compression', () => {
   test('br and gzip bodies decode to the identity bytes, each with its own strong tag', async () => {
     const path = status(IDS.threadRoot, '?full=true');

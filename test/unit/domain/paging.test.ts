@@ -58,6 +58,18 @@ describe('paging', () => {
     assert.equal(pos.limit, 5);
   });
 
+  test('sealing is deterministic: the same position gives the same cursor, another position another one', () => {
+    // A page's body (and so its ETag and the hit replay) must not change from one cache hit to the next.
+    const codec = new CursorCodec('s');
+    const state = { provider: 'x', upstream: 'raw-7', page: 4 };
+    const token = codec.encode(SCOPE, state);
+    assert.equal(codec.encode(SCOPE, { ...state }), token);
+    assert.notEqual(codec.encode(SCOPE, { ...state, page: 5 }), token);
+    assert.notEqual(codec.encode({ ...SCOPE, query: 'bob' }, state), token);
+    assert.notEqual(new CursorCodec('other').encode(SCOPE, state), token);
+    assert.deepEqual(codec.decode(SCOPE, token), state);
+  });
+
   test('a cursor is refused on another route, query or feed, when edited, or when sealed by another secret', () => {
     const codec = new CursorCodec('s');
     const token = codec.encode(SCOPE, { provider: 'x', upstream: 'raw', page: 2 });
