@@ -284,47 +284,54 @@ describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
     return { a, b };
   }
 
-  test('two instances with RedisFillLock: the second waits for the first fill instead of loading', async () => {
+  /**
+   * A reads `key` and holds the lock while its load stays open; B reads once A's load has started and
+   * A's load finishes only after B has found the lock held. Answers both reads, settled.
+   */
+  async function whileAHoldsTheLock<T>(
+    key: string,
+    aLoad: ReturnType<typeof upstream<T>>,
+    bLoad: ReturnType<typeof upstream<T>>,
+  ) {
     const { a, b } = instances();
-    const fillMayFinish = deferred();
-    const up = upstream({ shared: true });
-    up.hold = fillMayFinish.promise;
-    const aRead = cachedRead(a.cache, a.c, 'lock1', LONG, up.load);
-    // The load runs only once A holds the lock, and A's fill stays open until B has found the lock held.
-    await within(up.started, 'A to take the lock and load');
-    const bRead = cachedRead(b.cache, b.c, 'lock1', LONG, up.load);
+    const aMayFinish = deferred();
+    aLoad.hold = aMayFinish.promise;
+    const aRead = cachedRead(a.cache, a.c, key, LONG, aLoad.load);
+    // The load runs only once A holds the lock.
+    await within(aLoad.started, 'A to take the lock and load');
+    const bRead = cachedRead(b.cache, b.c, key, LONG, bLoad.load);
     await within(b.lock.refused, 'B to find the lock held');
-    fillMayFinish.resolve();
-    const [ra, rb] = await Promise.all([aRead, bRead]);
+    aMayFinish.resolve();
+    const [ra, rb] = await Promise.allSettled([aRead, bRead]);
+    return { ra, rb, bAnswers: b.lock.answers };
+  }
+
+  test('two instances with RedisFillLock: the second waits for the first fill instead of loading', async () => {
+    const up = upstream({ shared: true });
+    const settled = await whileAHoldsTheLock('lock1', up, up);
+    assert.ok(settled.ra.status === 'fulfilled' && settled.rb.status === 'fulfilled');
+    const [ra, rb] = [settled.ra.value, settled.rb.value];
     assert.equal(up.calls, 1);
     assert.deepEqual(ra.value, { shared: true });
     assert.deepEqual(rb.value, { shared: true });
     assert.equal(ra.charged, true);
     assert.equal(rb.charged, false);
     assert.equal(rb.cacheStatus, 'miss', 'B waited for the fill rather than reading a finished entry');
-    assert.deepEqual(b.lock.answers, [null], 'B never held the lock');
+    assert.deepEqual(settled.bAnswers, [null], 'B never held the lock');
     assert.equal(await t.redis.exists(`${t.prefix}l:lock1`), 0, 'lock released');
   });
 
   test('a waiter takes over when the lock holder fails without filling', async () => {
-    const { a, b } = instances();
-    const holderMayFail = deferred();
     const failing = upstream('x');
     failing.fail = new Problem('all_providers_failed');
-    failing.hold = holderMayFail.promise;
     const working = upstream('from b');
-    const aRead = cachedRead(a.cache, a.c, 'lock2', LONG, failing.load);
-    await within(failing.started, 'A to take the lock and load');
-    const bRead = cachedRead(b.cache, b.c, 'lock2', LONG, working.load);
-    await within(b.lock.refused, 'B to find the lock held');
-    holderMayFail.resolve();
-    const [ra, rb] = await Promise.allSettled([aRead, bRead]);
+    const { ra, rb, bAnswers } = await whileAHoldsTheLock<string>('lock2', failing, working);
     assert.equal(ra.status, 'rejected');
     assert.equal(rb.status === 'fulfilled' && rb.value.value, 'from b');
     assert.equal(failing.calls, 1);
     assert.equal(working.calls, 1);
-    assert.equal(b.lock.answers[0], null, 'B first found the lock held');
-    assert.equal(typeof b.lock.answers.at(-1), 'string', 'then took it over');
+    assert.equal(bAnswers[0], null, 'B first found the lock held');
+    assert.equal(typeof bAnswers.at(-1), 'string', 'then took it over');
     assert.equal(await t.redis.exists(`${t.prefix}l:lock2`), 0, 'lock released');
   });
 

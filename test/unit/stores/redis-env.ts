@@ -59,6 +59,15 @@ export async function keysByPrefix(redis: Redis, prefix: string): Promise<string
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Polls `check` until it holds; throws after `ms` so a state that never comes fails instead of hanging. */
+export async function until(check: () => boolean, what: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() >= deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
 export interface TestRedis {
   readonly prefix: string;
   /** The suite's client, connected in `before`. */
