@@ -19,7 +19,7 @@ import type { Redis } from 'ioredis';
  * (stores/cache/redis.ts): the last bytes carry the stamp, so the body itself never crosses the wire.
  */
 const SCRIPT = `
-local window, quota = ARGV[1], tonumber(ARGV[2])
+local window, quota = tonumber(ARGV[1]), tonumber(ARGV[2])
 local out = {}
 local k, a = 1, 4
 for c = 1, tonumber(ARGV[3]) do
@@ -37,17 +37,19 @@ for c = 1, tonumber(ARGV[3]) do
   if not same then
     out[#out + 1] = 0; out[#out + 1] = 0; out[#out + 1] = 0
   else
-    local current = tonumber(redis.call('get', counter) or '0')
-    if current + 1 > quota then
-      out[#out + 1] = -1; out[#out + 1] = current; out[#out + 1] = redis.call('pttl', counter)
+    -- Charged first and taken back when over the quota (atomic inside the script): two commands in the common
+    -- case instead of a read, a conditional set, an increment and a ttl read.
+    local consumed = redis.call('incr', counter)
+    local ttl = -1
+    if consumed > 1 then ttl = redis.call('pttl', counter) end
+    if ttl < 0 then
+      redis.call('expire', counter, window)
+      ttl = 1000 * window
+    end
+    if consumed > quota then
+      redis.call('decr', counter)
+      out[#out + 1] = -1; out[#out + 1] = consumed - 1; out[#out + 1] = ttl
     else
-      redis.call('set', counter, 0, 'EX', window, 'NX')
-      local consumed = redis.call('incrby', counter, 1)
-      local ttl = redis.call('pttl', counter)
-      if ttl == -1 then
-        redis.call('expire', counter, window)
-        ttl = 1000 * tonumber(window)
-      end
       out[#out + 1] = 1; out[#out + 1] = consumed; out[#out + 1] = ttl
     end
   end
