@@ -165,7 +165,7 @@ export class ProviderChain {
       }
     };
     for (const p of candidates) {
-      if (failures.length > 0 && deadline.expired) {
+      if (failures.length > 0 && deadline.spent) {
         untried.push(p.name);
         continue;
       }

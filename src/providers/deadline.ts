@@ -15,6 +15,9 @@ export const DEFAULT_DEADLINE_MS = 9_000;
  */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 4_000;
 
+/** Below this much time left, another attempt cannot produce an answer worth waiting for. */
+export const MIN_ATTEMPT_MS = 50;
+
 export class Deadline {
   /** Epoch ms at which the read must give up. */
   readonly at: number;
@@ -51,6 +54,11 @@ export class Deadline {
   /** The budget has run out in real time: what the signal reports, asked for or not. */
   get passed(): boolean {
     return !!this.#signal?.aborted || this.realRemainingMs() === 0;
+  }
+
+  /** Too little time is left to start another provider or attempt (or none at all). */
+  get spent(): boolean {
+    return this.expired || this.realRemainingMs() < MIN_ATTEMPT_MS;
   }
 
   get expired(): boolean {

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import type { Deadline } from './deadline.ts';
+import { MIN_ATTEMPT_MS, type Deadline } from './deadline.ts';
 import { ProviderError } from './types.ts';
 
 /** How hard one upstream read tries: retries after transient failures and the body size it accepts. */
@@ -105,9 +105,6 @@ async function pause(ms: number, opts: UpstreamRequest): Promise<boolean> {
   if (opts.signal?.aborted) throw opts.signal.reason;
   return !opts.deadline?.expired;
 }
-
-/** Below this much time left, another attempt cannot produce an answer worth waiting for. */
-const MIN_ATTEMPT_MS = 50;
 
 async function attemptOnce(provider: string, url: string, opts: UpstreamRequest): Promise<UpstreamResponse> {
   const deadline = opts.deadline;

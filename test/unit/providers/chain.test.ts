@@ -356,6 +356,25 @@ test('a provider the transport did not ask because the deadline passed meanwhile
   assert.match(p.detail, /Not tried, the request deadline had passed: late/);
   assert.equal(breakers.health().find((h) => h.name === 'late')!.failures, 0, 'not asked is not a failure');
 });
+test('with less of the deadline left than an attempt needs, the next provider is not asked', async () => {
+  // The race behind a flaky "every upstream stalled" read: the first provider's last call ends a hair before the
+  // read's deadline, and the next one was started with a few milliseconds left, only to time out as a failure.
+  const slow: Provider = {
+    name: 'slow',
+    capabilities: () => new Set<Capability>(['post']),
+    async getPost() {
+      await new Promise((r) => setTimeout(r, 60));
+      throw new ProviderError('slow', 'network', 'slow did not answer before the request deadline');
+    },
+  };
+  const b = fake('b', ['post'], 'ok');
+  const chain = new ProviderChain([slow, b], { circuit: false, deadlineMs: 90 });
+  const p = await problemOf(serve(chain.run('post', (p, o) => p.getPost!('7', o))));
+  assert.equal(p.code, 'slow_network');
+  assert.match(p.detail, /Not tried, the request deadline had passed: b/);
+  assert.deepEqual(b.calls, []);
+});
+
 test('search with no capable provider waits as long as a temporarily incapable one says', async () => {
   const x: Provider = {
     name: 'x',
