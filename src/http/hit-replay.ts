@@ -25,6 +25,8 @@ import type { Limiter } from '../stores/limits/limiter.ts';
 import { member } from '../stores/limits/headers.ts';
 import { POLICIES, type LimitState } from '../stores/limits/policies.ts';
 import type { SharedHitCheck } from '../stores/shared-hit-check.ts';
+import { storedTail } from '../stores/cache/redis.ts';
+import type { CacheEntry } from '../stores/cache/types.ts';
 import { RawHead, httpDate, type Slot } from './raw-head.ts';
 import { nextRequestId } from './request-id.ts';
 
@@ -55,9 +57,10 @@ interface Record_ {
   body: Buffer;
   /** The header block Node wrote, split around the per-request values (undefined: replayed with writeHead). */
   head: RawHead | undefined;
-  /** Cache key, the entry object it was answered from, and that entry's stored-at stamp. */
-  deps: Array<[string, object, number]>;
-  stamps: Array<[string, number]>;
+  /** Cache key, the entry object it was answered from, and the bytes that entry ends with in Redis. */
+  deps: Deps;
+  /** Cache key and stored tail, as the distributed check takes them. */
+  stamps: Array<[string, string]>;
   freshUntil: number;
   /** Where its exchanges are counted (route, method, 200, hit). */
   series: ExchangeSeries;
@@ -84,7 +87,7 @@ declare module 'fastify' {
 
 const RECORDING = Symbol('threadmark.replay.recording');
 
-type Deps = Array<[string, object, number]>;
+type Deps = Array<[string, object, string]>;
 type Raw = IncomingMessage & { [RECORDING]?: { route: string; deps: Deps; freshUntil: number } };
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const API_IP = POLICIES['api-ip'];
@@ -239,9 +242,10 @@ export class HitReplay {
     let freshUntil = Number.POSITIVE_INFINITY;
     const deps: Deps = [];
     for (const [k, entry, until] of req.cacheHits) {
-      const stamp = (entry as { storedAt?: unknown }).storedAt;
-      if (typeof stamp !== 'number') return;
-      deps.push([k, entry, stamp]);
+      const e = entry as Partial<Record<'storedAt' | 'freshUntil' | 'staleUntil', unknown>>;
+      if (typeof e.storedAt !== 'number' || typeof e.freshUntil !== 'number' || typeof e.staleUntil !== 'number')
+        return;
+      deps.push([k, entry, storedTail(e as CacheEntry)]);
       freshUntil = Math.min(freshUntil, until);
     }
     raw[RECORDING] = { route, deps, freshUntil };
@@ -290,7 +294,7 @@ export class HitReplay {
     const names = Object.keys(h);
     const values = names.map((n) => (PER_REQUEST.has(n) ? '' : h[n]!));
     if (values.some((v) => v === undefined)) return;
-    const stamps = info.deps.map(([k, , stamp]): [string, number] => [k, stamp]);
+    const stamps = info.deps.map(([k, , tail]): [string, string] => [k, tail]);
     this.#records.set(key, {
       names,
       values,

@@ -1,8 +1,8 @@
 // One Redis round trip for a replayed cache hit in distributed mode: a script that charges the caller's api-ip
 // counter (the very key and arithmetic of the shared limiter, so the normal path and the replay count together
-// across every instance) and reads back the stored-at stamp of every cache entry the recorded response was built
-// from. The replay answers only when each stamp is still the one it recorded: an entry refreshed by any
-// instance has a new stamp, an evicted or expired one has none.
+// across every instance) and compares the stamps that end every cache entry the recorded response was built
+// from with the ones it recorded. The replay answers only when each is still the same: an entry refreshed by any
+// instance has new stamps, an evicted or expired one has none.
 //
 // The checks of hits that arrive together (every request read in one turn of the event loop) travel in one
 // script call: one command to build, write and parse instead of one per request, which is most of what a
@@ -11,31 +11,38 @@
 import type { Redis } from 'ioredis';
 
 /**
- * ARGV[1] = window (s), ARGV[2] = quota, ARGV[3] = how many checks; then per check its number of cache entries
- * followed by the stamp each must still carry. KEYS, per check: the api-ip counter, then its cache entries.
- * A check charges one point unless an entry changed or the charge would pass the quota. Returns three numbers
- * per check: status (1 = charged, 0 = an entry changed or is gone, -1 = over the quota), consumed, ttl ms.
- * Cache entries are stored as JSON ending in `"s":<stored at>,"f":<fresh until>,"t":<stale until>}`
- * (stores/cache/redis.ts): the last bytes carry the stamp, so the body itself never crosses the wire.
+ * ARGV[1] = window (s), ARGV[2] = quota, ARGV[3] = how many entry sets; then per set its number of cache entries
+ * followed by the last bytes each must still end with; then per check the number of its set. KEYS: the entries of
+ * every set, then the api-ip counter of every check. The hits of a turn are mostly hits of the same few records,
+ * so each record's entries are read once per call, not once per request: atomic inside the script, that is the
+ * same answer. A check charges one point unless an entry of its set changed or the charge would pass the quota.
+ * Returns two numbers per check: consumed (> 0, charged) or 0 (an entry changed or is gone) or -1 (over the
+ * quota), then ms left in the window.
+ * Cache entries are stored as JSON ending in their stamps (`storedTail` in stores/cache/redis.ts), so the body
+ * itself never crosses the wire; a missing key reads as "" and a shorter value whole, neither equal to a tail.
  */
 const SCRIPT = `
 local window, quota = tonumber(ARGV[1]), tonumber(ARGV[2])
-local out = {}
+local same = {}
 local k, a = 1, 4
-for c = 1, tonumber(ARGV[3]) do
-  local counter = KEYS[k]
+for set = 1, tonumber(ARGV[3]) do
   local entries = tonumber(ARGV[a])
-  local same = true
+  local ok = true
   for i = 1, entries do
-    if same then
-      local tail = redis.call('getrange', KEYS[k + i], -80, -1)
-      same = string.match(tail, '"s":(%d+),"f":%d+,"t":%d+}$') == ARGV[a + i]
+    if ok then
+      local want = ARGV[a + i]
+      ok = redis.call('getrange', KEYS[k + i - 1], -#want, -1) == want
     end
   end
-  k = k + entries + 1
+  same[set] = ok
+  k = k + entries
   a = a + entries + 1
-  if not same then
-    out[#out + 1] = 0; out[#out + 1] = 0; out[#out + 1] = 0
+end
+local out = {}
+for c = 0, #KEYS - k do
+  local counter = KEYS[k + c]
+  if not same[tonumber(ARGV[a + c])] then
+    out[#out + 1] = 0; out[#out + 1] = 0
   else
     -- Charged first and taken back when over the quota (atomic inside the script): two commands in the common
     -- case instead of a read, a conditional set, an increment and a ttl read.
@@ -48,22 +55,24 @@ for c = 1, tonumber(ARGV[3]) do
     end
     if consumed > quota then
       redis.call('decr', counter)
-      out[#out + 1] = -1; out[#out + 1] = consumed - 1; out[#out + 1] = ttl
+      out[#out + 1] = -1
     else
-      out[#out + 1] = 1; out[#out + 1] = consumed; out[#out + 1] = ttl
+      out[#out + 1] = consumed
     end
+    out[#out + 1] = ttl
   end
 end
 return out
 `;
 
 /**
- * Checks per script call. Eight already take the service's CPU per Redis-backed hit from about 25 µs to 18
- * (bench/RESULTS.md); larger calls save little more, and a turn's checks split over several calls sent back to
- * back let Redis answer the first while it runs the next, so the service answers in a stream rather than all at
- * once after the last check (64 per call measured 0.53–0.6 × in-process req/s, 4–16 per call 0.68–0.94).
+ * Checks per script call. Under wrk's 50 connections a turn of the event loop reads about 20 hits; one call for
+ * all of them costs the least CPU on both sides, but the service then idles while Redis runs the whole turn, and a
+ * turn split over calls sent back to back lets Redis answer the first while it runs the next. Measured on the
+ * quiet machine (bench/RESULTS.md, 2026-11-24 afternoon, req/s ÷ in-process): 8 per call 0.85–0.91, 16
+ * 0.88–0.93, 32 0.87–0.93, 64 0.85 (service CPU ratio 0.98, but 0.87 core busy).
  */
-export const MAX_BATCH = 8;
+export const MAX_BATCH = 32;
 
 type WithCommand = Redis & { tmHitCheckBatch(...args: Array<string | number>): Promise<number[]> };
 
@@ -71,7 +80,7 @@ export type HitCheckResult = { consumed: number; ttlMs: number } | 'changed' | '
 
 interface Pending {
   partition: string;
-  deps: ReadonlyArray<readonly [string, number]>;
+  deps: ReadonlyArray<readonly [string, string]>;
   resolve: (r: HitCheckResult) => void;
   reject: (e: unknown) => void;
 }
@@ -99,11 +108,12 @@ export class SharedHitCheck {
   }
 
   /**
-   * Charges one request to `partition` if every entry still carries its stamp and the quota allows it:
+   * Charges one request to `partition` if every entry (cache key, `storedTail` of the entry the response was
+   * built from) still ends with those bytes and the quota allows it:
    * the consumed count and ms left in the window. 'changed' (an entry was refreshed, evicted or expired) and
    * 'refused' (over the quota) charge nothing: the normal path then answers.
    */
-  check(partition: string, deps: ReadonlyArray<readonly [string, number]>): Promise<HitCheckResult> {
+  check(partition: string, deps: ReadonlyArray<readonly [string, string]>): Promise<HitCheckResult> {
     return new Promise((resolve, reject) => {
       // The first check of a turn schedules the call; the ones read in the same turn join it.
       if (this.#pending.push({ partition, deps, resolve, reject }) === 1) setImmediate(this.#flush);
@@ -117,27 +127,36 @@ export class SharedHitCheck {
   };
 
   #send(batch: Pending[]): void {
+    const { cacheKey, limitKey, quota, windowS } = this.#opts;
+    // Checks of one record carry the very same deps array, so identity finds the sets.
+    const sets: Array<Pending['deps']> = [];
     const keys: string[] = [];
-    const args: Array<string | number> = [this.#opts.windowS, this.#opts.quota, batch.length];
+    const args: Array<string | number> = [windowS, quota, 0];
+    const setOf: number[] = [];
     for (const p of batch) {
-      keys.push(this.#opts.limitKey(p.partition));
-      args.push(p.deps.length);
-      for (const [k, stamp] of p.deps) {
-        keys.push(this.#opts.cacheKey(k));
-        args.push(String(stamp));
+      let set = sets.indexOf(p.deps);
+      if (set < 0) {
+        set = sets.push(p.deps) - 1;
+        args.push(p.deps.length);
+        for (const [k, tail] of p.deps) {
+          keys.push(cacheKey(k));
+          args.push(tail);
+        }
       }
+      setOf.push(set + 1);
+    }
+    args[2] = sets.length;
+    for (let i = 0; i < batch.length; i++) {
+      keys.push(limitKey(batch[i]!.partition));
+      args.push(setOf[i]!);
     }
     this.calls++;
     this.#redis.tmHitCheckBatch(keys.length, ...keys, ...args).then(
       (out) => {
         for (let i = 0; i < batch.length; i++) {
-          const status = Number(out[3 * i]);
+          const consumed = Number(out[2 * i]);
           batch[i]!.resolve(
-            status === 0
-              ? 'changed'
-              : status !== 1
-                ? 'refused'
-                : { consumed: Number(out[3 * i + 1]), ttlMs: Number(out[3 * i + 2]) },
+            consumed > 0 ? { consumed, ttlMs: Number(out[2 * i + 1]) } : consumed === 0 ? 'changed' : 'refused',
           );
         }
       },

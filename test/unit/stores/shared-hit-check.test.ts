@@ -3,11 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_BATCH, SharedHitCheck } from '../../../src/stores/shared-hit-check.ts';
+import { RedisCache, storedTail } from '../../../src/stores/cache/redis.ts';
 import { redisSkip, useTestRedis } from './redis-env.ts';
 
 describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
   const t = useTestRedis();
-  const entry = (stamp: number) => JSON.stringify({ v: 'body', s: stamp, f: stamp + 60_000, t: stamp + 120_000 });
+  const stamps = (s: number) => ({ storedAt: s, freshUntil: s + 60_000, staleUntil: s + 120_000 });
+  const entry = (s: number) => JSON.stringify({ v: 'body', s, f: s + 60_000, t: s + 120_000 });
+  const tail = (s: number) => storedTail(stamps(s));
   const make = (quota: number) =>
     new SharedHitCheck(t.redis, {
       limitKey: (p) => `${t.prefix}rl:api-ip:${p}`,
@@ -19,7 +22,7 @@ describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
   test('concurrent checks share one call and stop exactly at the quota', async () => {
     await t.redis.set(`${t.prefix}c:a`, entry(1000));
     const check = make(5);
-    const got = await Promise.all(Array.from({ length: 8 }, () => check.check('client-1', [['a', 1000]])));
+    const got = await Promise.all(Array.from({ length: 8 }, () => check.check('client-1', [['a', tail(1000)]])));
     assert.equal(check.calls, 1);
     assert.deepEqual(
       got.map((g) => (typeof g === 'string' ? g : g.consumed)),
@@ -34,17 +37,17 @@ describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
     await t.redis.set(`${t.prefix}c:c`, entry(3000));
     const check = make(600);
     const got = await Promise.all([
-      check.check('client-2', [['b', 2000]]),
-      check.check('client-2', [['b', 1999]]),
+      check.check('client-2', [['b', tail(2000)]]),
+      check.check('client-2', [['b', tail(1999)]]),
       check.check('client-3', [
-        ['b', 2000],
-        ['c', 3000],
+        ['b', tail(2000)],
+        ['c', tail(3000)],
       ]),
       check.check('client-3', [
-        ['b', 2000],
-        ['gone', 1],
+        ['b', tail(2000)],
+        ['gone', tail(1)],
       ]),
-      check.check('client-2', [['b', 2000]]),
+      check.check('client-2', [['b', tail(2000)]]),
     ]);
     assert.equal(check.calls, 1);
     assert.deepEqual(
@@ -53,11 +56,50 @@ describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
     );
   });
 
+  test('checks of one record share its entries: read once per call, each check still charged on its own', async () => {
+    await t.redis.set(`${t.prefix}c:f`, entry(5000));
+    const check = make(2);
+    const live = [['f', tail(5000)]] as const;
+    const stale = [['f', tail(4999)]] as const;
+    const got = await Promise.all([
+      check.check('client-6', live),
+      check.check('client-7', live),
+      check.check('client-6', stale),
+      check.check('client-6', live),
+      check.check('client-6', live),
+      check.check('client-7', stale),
+    ]);
+    assert.equal(check.calls, 1);
+    assert.deepEqual(
+      got.map((g) => (typeof g === 'string' ? g : g.consumed)),
+      [1, 1, 'changed', 2, 'refused', 'changed'],
+    );
+  });
+
+  test('an entry written by RedisCache is vouched for by its own tail, and by nothing else', async () => {
+    const cache = new RedisCache(t.redis, { prefix: t.prefix });
+    await cache.set('e', { text: 'post "s":1,"f":2,"t":3}' }, 60_000, 120_000);
+    const stored = (await cache.get('e'))!;
+    await t.redis.set(`${t.prefix}c:short`, '}');
+    const check = make(600);
+    const same = storedTail(stored);
+    const got = await Promise.all([
+      check.check('client-5', [['e', same]]),
+      // Same stored-at, other freshness: rewritten by someone else, so not the entry the response was built from.
+      check.check('client-5', [['e', storedTail({ ...stored, freshUntil: stored.freshUntil + 1 })]]),
+      check.check('client-5', [['short', same]]),
+    ]);
+    assert.deepEqual(
+      got.map((g) => (typeof g === 'string' ? g : g.consumed)),
+      [1, 'changed', 'changed'],
+    );
+  });
+
   test('a burst larger than one call is split, and every check is answered once', async () => {
     await t.redis.set(`${t.prefix}c:d`, entry(4000));
     const check = make(10_000);
     const n = MAX_BATCH * 2 + 3;
-    const got = await Promise.all(Array.from({ length: n }, () => check.check('client-4', [['d', 4000]])));
+    const got = await Promise.all(Array.from({ length: n }, () => check.check('client-4', [['d', tail(4000)]])));
     assert.equal(check.calls, 3);
     assert.deepEqual(
       got.map((g) => (typeof g === 'string' ? g : g.consumed)),
@@ -74,7 +116,7 @@ describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
       windowS: 60,
     });
     dead.disconnect();
-    const got = await Promise.allSettled([check.check('x', [['a', 1]]), check.check('y', [['a', 1]])]);
+    const got = await Promise.allSettled([check.check('x', [['a', tail(1)]]), check.check('y', [['a', tail(1)]])]);
     assert.deepEqual(
       got.map((g) => g.status),
       ['rejected', 'rejected'],
