@@ -4,13 +4,17 @@
 //
 // Each slot holds a 64-bit keyed hash of the partition key (two 32-bit halves, seeded per process so
 // nobody can aim keys at one probe chain), the points consumed and the end of the window in ms after `base`.
-// Open addressing with linear probing; a slot whose window has ended is free for reuse, and the table is
+// Open addressing with linear probing; a slot whose window has ended is free for reuse, and a segment is
 // rebuilt without them when it fills up (growing only when the live clients need the room).
+//
+// The slots are split into 16 segments by hash, each grown and rebuilt on its own, in place: a flood of a
+// million addresses once peaked 16 MB higher while the single table was copied from 16 MB into 32 MB, and the
+// copies it swept left the garbage collector as much again (bench/RESULTS.md).
 import { randomBytes } from 'node:crypto';
 
 export interface WindowTableOptions {
   windowMs: number;
-  /** Upper bound on slots (a power of two); 16 bytes each. */
+  /** Upper bound on slots (a power of two, at least 1,024); 16 bytes each. */
   maxSlots?: number;
   now?: () => number;
 }
@@ -24,11 +28,14 @@ export interface WindowState {
 }
 
 /**
- * 2^21 slots (32 MB) keep every client exact up to about 1.5 million clients per window per policy; past
- * that the least-charged of a few neighbouring clients is forgotten to make room (see `#place`).
+ * 2^20 slots (16 MB) keep every client exact up to about 800,000 clients per window per policy; past that
+ * the least-charged of a few neighbouring clients is forgotten to make room (see `Segment.place`): a client
+ * that made one request first, so the ones that keep coming back stay exact.
  */
-export const DEFAULT_MAX_SLOTS = 1 << 21;
-const MIN_SLOTS = 1 << 10;
+export const DEFAULT_MAX_SLOTS = 1 << 20;
+const SEGMENT_BITS = 4;
+const SEGMENTS = 1 << SEGMENT_BITS;
+const MIN_SEGMENT_SLOTS = 64;
 const MAX_LOAD = 0.75;
 /** Window ends are stored as u32 ms after `base`; the base moves forward long before they could overflow. */
 const REBASE_AFTER_MS = 2 ** 31;
@@ -38,38 +45,179 @@ const PACKED_LOAD = 0.85;
 /** Past this load any client may give up its slot: lookups must still end quickly. */
 const FULL_LOAD = 0.97;
 
-export class WindowTable {
-  readonly #windowMs: number;
+function homeOf(k1: number, k2: number): number {
+  return k1 ^ Math.imul(k2, 0x9e3779b1);
+}
+
+/** ArrayBuffer as ES2024 has it (Node 20 does): resizable in place up to a bound reserved, not committed. */
+type Resizable = ArrayBuffer & { resize(bytes: number): void };
+const Resizable = ArrayBuffer as unknown as new (bytes: number, opts: { maxByteLength: number }) => Resizable;
+
+/** Live entries of a segment being rebuilt, four words each; one for every table, reused. */
+let scratch = new Uint32Array(0);
+
+function scratchFor(words: number): Uint32Array {
+  if (scratch.length < words) scratch = new Uint32Array(Math.max(words, scratch.length * 2));
+  return scratch;
+}
+
+/**
+ * One segment's slots; times are ms after the table's base. Its arrays track resizable buffers, so growing,
+ * sweeping and rebasing happen in place: the live entries go to a shared scratch array and come back rehashed.
+ * Nothing is left for the garbage collector (swept copies once added 16 MB of dead arrays to a flood's peak).
+ */
+class Segment {
   readonly #maxSlots: number;
-  readonly #now: () => number;
-  readonly #seed1: number;
-  readonly #seed2: number;
-  #base: number;
-  #mask = 0;
-  #h1 = new Uint32Array(0);
-  #h2 = new Uint32Array(0);
-  #count = new Uint32Array(0);
-  /** 0 = never used; otherwise the window's end, ms after #base (≤ now = ended, reusable). */
-  #ends = new Uint32Array(0);
+  readonly #windowMs: number;
+  readonly #buffers: Resizable[] = [];
+  mask = MIN_SEGMENT_SLOTS - 1;
+  readonly h1: Uint32Array;
+  readonly h2: Uint32Array;
+  readonly count: Uint32Array;
+  /** 0 = never used; otherwise the window's end, ms after the base (≤ now = ended, reusable). */
+  readonly ends: Uint32Array;
   /** Slots ever filled since the last rebuild (ended ones included): the probe chains' real load. */
   #used = 0;
   /** The longest distance of any key from its home slot since the last rebuild. */
   #longest = 0;
-  /** When a table at its bound may next be swept for ended windows (ms after #base). */
+  /** When a segment at its bound may next be swept for ended windows (ms after the base). */
   #nextSweep = 0;
-  // The last hash, kept in fields so hashing allocates nothing.
+
+  constructor(maxSlots: number, windowMs: number) {
+    this.#maxSlots = maxSlots;
+    this.#windowMs = windowMs;
+    const buffer = () => {
+      const b = new Resizable(MIN_SEGMENT_SLOTS * 4, { maxByteLength: maxSlots * 4 });
+      this.#buffers.push(b);
+      // Without a length the view tracks the buffer's: it sees every resize.
+      return new Uint32Array(b);
+    };
+    this.h1 = buffer();
+    this.h2 = buffer();
+    this.count = buffer();
+    this.ends = buffer();
+  }
+
+  /** The slot holding the key hashed to k1/k2 with a live window, or -1. */
+  find(k1: number, k2: number, now: number): number {
+    let i = homeOf(k1, k2) & this.mask;
+    // No key sits further than #longest from its home slot, so a miss never walks the whole segment.
+    for (let probes = 0; probes <= this.#longest; probes++) {
+      const end = this.ends[i]!;
+      if (end === 0) return -1;
+      if (end > now && this.h1[i] === k1 && this.h2[i] === k2) return i;
+      i = (i + 1) & this.mask;
+    }
+    return -1;
+  }
+
+  /**
+   * A slot for a new key: the first ended or empty slot on its probe chain. Once the segment is as large as it
+   * may get and nearly full, a client gives up its slot instead: the least-charged one found on the chain, and
+   * one that has made more than a single request only when the segment is all but full. A flood of one-shot
+   * addresses thus recycles its own slots while the clients that keep coming back stay exact.
+   */
+  place(k1: number, k2: number, now: number): number {
+    const cap = () => this.mask + 1;
+    if (this.#used + 1 > cap() * MAX_LOAD && (cap() < this.#maxSlots || now >= this.#nextSweep)) this.#makeRoom(now);
+    const packed = this.#used + 1 > cap() * PACKED_LOAD;
+    const home = homeOf(k1, k2) & this.mask;
+    let i = home;
+    let victim = -1;
+    for (let probes = 0; ; probes++) {
+      const end = this.ends[i]!;
+      if (end === 0) {
+        const spare = this.#used + 1 < cap() * FULL_LOAD && (victim < 0 || this.count[victim]! > 1);
+        if (packed && victim >= 0 && !spare) return this.#take(victim, home);
+        this.#used++;
+        return this.#take(i, home);
+      }
+      if (end <= now) return this.#take(i, home);
+      if (victim < 0 || this.count[i]! < this.count[victim]!) victim = i;
+      if (packed && probes + 1 >= EVICTION_PROBES && this.count[victim]! <= 1) return this.#take(victim, home);
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  #take(slot: number, home: number): number {
+    this.#longest = Math.max(this.#longest, (slot - home) & this.mask);
+    return slot;
+  }
+
+  /** Rebuilds without ended windows, twice as large when the live clients need it (up to the bound). */
+  #makeRoom(now: number): void {
+    let live = 0;
+    for (let i = 0; i <= this.mask; i++) if (this.ends[i]! > now) live++;
+    let slots = MIN_SEGMENT_SLOTS;
+    while (slots < this.#maxSlots && live + 1 > slots * (MAX_LOAD / 2)) slots *= 2;
+    this.rebuild(slots, now, 0);
+    // At the bound a sweep frees only windows that have ended since the last one: not on every new client.
+    this.#nextSweep = now + Math.max(1, this.#windowMs >> 3);
+  }
+
+  /**
+   * Keeps only the live windows (ending after `now`), in `slots` slots (never fewer than they need; 0 keeps the
+   * size), their times moved back by `shift` ms as the base moves forward by as much.
+   */
+  rebuild(slots: number, now: number, shift: number): void {
+    const { h1, h2, count, ends } = this;
+    const old = this.mask + 1;
+    const tmp = scratchFor(old * 4);
+    let live = 0;
+    for (let i = 0; i < old; i++) {
+      if (ends[i]! <= now) continue;
+      tmp[live * 4] = h1[i]!;
+      tmp[live * 4 + 1] = h2[i]!;
+      tmp[live * 4 + 2] = count[i]!;
+      tmp[live * 4 + 3] = ends[i]! - shift;
+      live++;
+    }
+    const size = slots || old;
+    if (size !== old) for (const b of this.#buffers) b.resize(size * 4);
+    for (const a of [h1, h2, count, ends]) a.fill(0);
+    this.mask = size - 1;
+    this.#nextSweep -= shift;
+    this.#used = live;
+    this.#longest = 0;
+    for (let e = 0; e < live; e++) {
+      const k1 = tmp[e * 4]!;
+      const k2 = tmp[e * 4 + 1]!;
+      let j = homeOf(k1, k2) & this.mask;
+      let probes = 0;
+      while (ends[j] !== 0) {
+        j = (j + 1) & this.mask;
+        probes++;
+      }
+      this.#longest = Math.max(this.#longest, probes);
+      h1[j] = k1;
+      h2[j] = k2;
+      count[j] = tmp[e * 4 + 2]!;
+      ends[j] = tmp[e * 4 + 3]!;
+    }
+  }
+}
+
+export class WindowTable {
+  readonly #windowMs: number;
+  readonly #now: () => number;
+  readonly #seed1: number;
+  readonly #seed2: number;
+  readonly #segments: Segment[] = [];
+  #base: number;
+  // The last hash and its segment, kept in fields so hashing allocates nothing.
   #k1 = 0;
   #k2 = 0;
+  #segment!: Segment;
 
   constructor(opts: WindowTableOptions) {
     this.#windowMs = opts.windowMs;
-    this.#maxSlots = Math.max(MIN_SLOTS, opts.maxSlots ?? DEFAULT_MAX_SLOTS);
     this.#now = opts.now ?? Date.now;
+    const perSegment = Math.max(MIN_SEGMENT_SLOTS, (opts.maxSlots ?? DEFAULT_MAX_SLOTS) >> SEGMENT_BITS);
+    for (let i = 0; i < SEGMENTS; i++) this.#segments.push(new Segment(perSegment, opts.windowMs));
     const seed = randomBytes(8);
     this.#seed1 = seed.readUInt32LE(0);
     this.#seed2 = seed.readUInt32LE(4);
     this.#base = this.#now() - 1;
-    this.#allocate(MIN_SLOTS);
   }
 
   /**
@@ -79,53 +227,58 @@ export class WindowTable {
   consume(key: string, points: number, quota: number, onlyIfAllowed = false): WindowState {
     const now = this.#rel();
     let slot = this.#find(key, now);
+    const seg = this.#segment;
     if (slot < 0) {
       if (onlyIfAllowed && points > quota)
         return { allowed: false, consumed: 0, endsAt: this.#abs(now + this.#windowMs) };
-      slot = this.#place(now);
-      this.#h1[slot] = this.#k1;
-      this.#h2[slot] = this.#k2;
-      this.#count[slot] = 0;
-      this.#ends[slot] = now + this.#windowMs;
+      slot = seg.place(this.#k1, this.#k2, now);
+      seg.h1[slot] = this.#k1;
+      seg.h2[slot] = this.#k2;
+      seg.count[slot] = 0;
+      seg.ends[slot] = now + this.#windowMs;
     }
-    const consumed = Math.min(0xffffffff, this.#count[slot]! + points);
-    const endsAt = this.#abs(this.#ends[slot]!);
+    const consumed = Math.min(0xffffffff, seg.count[slot]! + points);
+    const endsAt = this.#abs(seg.ends[slot]!);
     const allowed = consumed <= quota;
-    if (!allowed && onlyIfAllowed) return { allowed, consumed: this.#count[slot]!, endsAt };
-    this.#count[slot] = consumed;
+    if (!allowed && onlyIfAllowed) return { allowed, consumed: seg.count[slot]!, endsAt };
+    seg.count[slot] = consumed;
     return { allowed, consumed, endsAt };
   }
 
   /** The current window's state without charging; undefined when the key has no live window. */
   peek(key: string): { consumed: number; endsAt: number } | undefined {
     const slot = this.#find(key, this.#rel());
-    return slot < 0 ? undefined : { consumed: this.#count[slot]!, endsAt: this.#abs(this.#ends[slot]!) };
+    const seg = this.#segment;
+    return slot < 0 ? undefined : { consumed: seg.count[slot]!, endsAt: this.#abs(seg.ends[slot]!) };
   }
 
   /** Gives `points` back to the window that ends at `endsAt`, and to no other. Returns whether it did. */
   refund(key: string, points: number, endsAt: number): boolean {
     const slot = this.#find(key, this.#rel());
-    if (slot < 0 || this.#abs(this.#ends[slot]!) !== endsAt) return false;
-    this.#count[slot] = Math.max(0, this.#count[slot]! - points);
+    const seg = this.#segment;
+    if (slot < 0 || this.#abs(seg.ends[slot]!) !== endsAt) return false;
+    seg.count[slot] = Math.max(0, seg.count[slot]! - points);
     return true;
   }
 
   delete(key: string): void {
     const slot = this.#find(key, this.#rel());
     // Ended, not emptied: the probe chains through this slot stay intact.
-    if (slot >= 0) this.#ends[slot] = 1;
+    if (slot >= 0) this.#segment.ends[slot] = 1;
   }
 
   /** Clients with a live window. */
   get size(): number {
     const now = this.#rel();
     let n = 0;
-    for (let i = 0; i <= this.#mask; i++) if (this.#ends[i]! > now) n++;
+    for (const seg of this.#segments) for (let i = 0; i <= seg.mask; i++) if (seg.ends[i]! > now) n++;
     return n;
   }
 
   get slots(): number {
-    return this.#mask + 1;
+    let n = 0;
+    for (const seg of this.#segments) n += seg.mask + 1;
+    return n;
   }
 
   /** Bytes held by the arrays. */
@@ -136,7 +289,9 @@ export class WindowTable {
   #rel(): number {
     let rel = this.#now() - this.#base;
     if (rel >= REBASE_AFTER_MS) {
-      this.#rebuild(this.#mask + 1, rel - 1);
+      const shift = rel - 1;
+      for (const seg of this.#segments) seg.rebuild(0, rel, shift);
+      this.#base += shift;
       rel = this.#now() - this.#base;
     }
     return rel;
@@ -146,7 +301,8 @@ export class WindowTable {
     return this.#base + rel;
   }
 
-  #hash(key: string): number {
+  /** Hashes `key` into #k1/#k2 and picks its segment. */
+  #hash(key: string): void {
     let a = this.#seed1 ^ 0xdeadbeef;
     let b = this.#seed2 ^ 0x41c6ce57;
     for (let i = 0; i < key.length; i++) {
@@ -158,98 +314,13 @@ export class WindowTable {
     b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
     this.#k1 = a >>> 0;
     this.#k2 = b >>> 0;
-    return (this.#k1 ^ Math.imul(this.#k2, 0x9e3779b1)) >>> 0;
+    // The top bits pick the segment; the home slot within it comes from the low bits of homeOf.
+    this.#segment = this.#segments[homeOf(this.#k1, this.#k2) >>> (32 - SEGMENT_BITS)]!;
   }
 
-  /** The slot holding `key`'s live window, or -1 (the hash stays in #k1/#k2 for #place). */
+  /** The slot of `key`'s live window in its segment, or -1 (the hash and segment stay in fields for place). */
   #find(key: string, now: number): number {
-    let i = this.#hash(key) & this.#mask;
-    // No key sits further than #longest from its home slot, so a miss never walks the whole table.
-    for (let probes = 0; probes <= this.#longest; probes++) {
-      const end = this.#ends[i]!;
-      if (end === 0) return -1;
-      if (end > now && this.#h1[i] === this.#k1 && this.#h2[i] === this.#k2) return i;
-      i = (i + 1) & this.#mask;
-    }
-    return -1;
-  }
-
-  /**
-   * A slot for a new key (hash in #k1/#k2): the first ended or empty slot on its probe chain. Once the table is
-   * as large as it may get and nearly full, a client gives up its slot instead: the least-charged one found on
-   * the chain, and one that has made more than a single request only when the table is all but full. A flood of
-   * one-shot addresses thus recycles its own slots while the clients that keep coming back stay exact.
-   */
-  #place(now: number): number {
-    const cap = () => this.#mask + 1;
-    if (this.#used + 1 > cap() * MAX_LOAD && (cap() < this.#maxSlots || now >= this.#nextSweep)) this.#makeRoom(now);
-    const packed = this.#used + 1 > cap() * PACKED_LOAD;
-    const home = (this.#k1 ^ Math.imul(this.#k2, 0x9e3779b1)) & this.#mask;
-    let i = home;
-    let victim = -1;
-    for (let probes = 0; ; probes++) {
-      const end = this.#ends[i]!;
-      if (end === 0) {
-        const spare = this.#used + 1 < cap() * FULL_LOAD && (victim < 0 || this.#count[victim]! > 1);
-        if (packed && victim >= 0 && !spare) return this.#take(victim, home);
-        this.#used++;
-        return this.#take(i, home);
-      }
-      if (end <= now) return this.#take(i, home);
-      if (victim < 0 || this.#count[i]! < this.#count[victim]!) victim = i;
-      if (packed && probes + 1 >= EVICTION_PROBES && this.#count[victim]! <= 1) return this.#take(victim, home);
-      i = (i + 1) & this.#mask;
-    }
-  }
-
-  #take(slot: number, home: number): number {
-    this.#longest = Math.max(this.#longest, (slot - home) & this.#mask);
-    return slot;
-  }
-
-  /** Rebuilds without ended windows, twice as large when the live clients need it (up to the bound). */
-  #makeRoom(now: number): void {
-    let live = 0;
-    for (let i = 0; i <= this.#mask; i++) if (this.#ends[i]! > now) live++;
-    let slots = MIN_SLOTS;
-    while (slots < this.#maxSlots && live + 1 > slots * (MAX_LOAD / 2)) slots *= 2;
-    this.#rebuild(slots, 0);
-    // At the bound a sweep frees only windows that have ended since the last one: not on every new client.
-    this.#nextSweep = now + Math.max(1, this.#windowMs >> 3);
-  }
-
-  /** Copies the live windows into `slots` slots (never fewer than they need), moving the base forward by `shift` ms. */
-  #rebuild(slots: number, shift: number): void {
-    const now = this.#now() - this.#base;
-    const [h1, h2, count, ends, mask] = [this.#h1, this.#h2, this.#count, this.#ends, this.#mask];
-    this.#allocate(slots);
-    this.#base += shift;
-    this.#nextSweep -= shift;
-    for (let i = 0; i <= mask; i++) {
-      const end = ends[i]!;
-      if (end <= now) continue;
-      let j = (h1[i]! ^ Math.imul(h2[i]!, 0x9e3779b1)) & this.#mask;
-      let probes = 0;
-      while (this.#ends[j] !== 0) {
-        j = (j + 1) & this.#mask;
-        probes++;
-      }
-      this.#longest = Math.max(this.#longest, probes);
-      this.#h1[j] = h1[i]!;
-      this.#h2[j] = h2[i]!;
-      this.#count[j] = count[i]!;
-      this.#ends[j] = end - shift;
-      this.#used++;
-    }
-  }
-
-  #allocate(slots: number): void {
-    this.#mask = slots - 1;
-    this.#h1 = new Uint32Array(slots);
-    this.#h2 = new Uint32Array(slots);
-    this.#count = new Uint32Array(slots);
-    this.#ends = new Uint32Array(slots);
-    this.#used = 0;
-    this.#longest = 0;
+    this.#hash(key);
+    return this.#segment.find(this.#k1, this.#k2, now);
   }
 }

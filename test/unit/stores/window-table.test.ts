@@ -75,3 +75,37 @@ test('windows that have ended free their slots: the table does not grow with cli
   assert.ok(table.slots <= 4096, `${table.slots} slots for 500 clients per window`);
   assert.ok(table.size <= 500);
 });
+
+test('the table grows a segment at a time: a rebuild never copies more than a sixteenth of it', () => {
+  const c = clock();
+  const table = new WindowTable({ windowMs: 60_000, now: c.now });
+  let before = table.slots;
+  let largestStep = 0;
+  for (let i = 0; i < 200_000; i++) {
+    table.consume(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, 1, 600);
+    largestStep = Math.max(largestStep, table.slots - before);
+    before = table.slots;
+  }
+  assert.equal(table.size, 200_000, 'every client kept');
+  assert.ok(largestStep <= table.slots / 16, `grew by ${largestStep} of ${table.slots} slots at once`);
+  assert.ok(table.bytes <= 16 * 2 ** 20, `${table.bytes} bytes`);
+});
+
+test('stored times are rebased after about 24 days without losing a live window', () => {
+  const c = clock();
+  const table = new WindowTable({ windowMs: 60_000, now: c.now });
+  for (let i = 0; i < 5_000; i++) table.consume(`old-${i}`, 1, 600);
+  c.advance(2 ** 31 - 10_000);
+  const first = table.consume('10.0.0.1', 1, 600);
+  table.consume('10.0.0.1', 1, 600);
+  for (let i = 0; i < 3_000; i++) table.consume(`live-${i}`, 2, 600);
+  c.advance(20_000);
+  // Past 2^31 ms after the table's base: the next charge rebases every segment.
+  const third = table.consume('10.0.0.1', 1, 600);
+  assert.deepEqual([third.consumed, third.endsAt], [3, first.endsAt]);
+  for (let i = 0; i < 3_000; i += 97) assert.equal(table.peek(`live-${i}`)?.consumed, 2, `live-${i}`);
+  assert.equal(table.peek('old-1'), undefined);
+  assert.equal(table.size, 3_001);
+  c.advance(40_000);
+  assert.equal(table.consume('10.0.0.1', 1, 600).consumed, 1, 'a new window once the old one has ended');
+});
