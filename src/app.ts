@@ -92,6 +92,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     metrics: new Metrics({
       providers: () => chain.health(),
       responses: () => responses.stats(),
+      limitTableBytes: () => stores.limiter.tableBytes(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };

@@ -11,6 +11,8 @@ export interface MetricsSources {
   sharedStoreUp?: () => boolean;
   /** The response cache's size and lookups (stores/cache/responses.ts). */
   responses?: () => { entries: number; bytes: number; hits: number; misses: number };
+  /** Bytes of the in-process rate-limit tables (stores/limits/window-table.ts). */
+  limitTableBytes?: () => number;
 }
 
 /** What one finished HTTP exchange contributes. */
@@ -282,6 +284,18 @@ export class Metrics {
           this.reset();
           this.inc({ result: 'hit' }, hits);
           this.inc({ result: 'miss' }, misses);
+        },
+      });
+    }
+    if (sources.limitTableBytes) {
+      const bytes = sources.limitTableBytes;
+      // Their resizable buffers are not in nodejs_external_memory_bytes: this is where they show.
+      new Gauge({
+        name: 'threadmark_rate_limit_table_bytes',
+        help: 'Bytes held by the in-process rate-limit counters (16 per client slot, at most 16 MB per policy).',
+        registers,
+        collect() {
+          this.set(bytes());
         },
       });
     }

@@ -148,6 +148,9 @@ describe('healthz, readyz and metrics on a healthy instance', () => {
     // Process-wide metrics come along.
     assert.ok((sample(t1, 'process_cpu_user_seconds_total') ?? -1) >= 0);
     assert.ok((sample(t1, 'nodejs_heap_size_used_bytes') ?? 0) > 0);
+    // The in-process rate-limit counters (not in nodejs_external_memory_bytes): 16-byte slots, api-ip's at least.
+    const tables = sample(t1, 'threadmark_rate_limit_table_bytes') ?? 0;
+    assert.ok(tables > 0 && tables % 16 === 0 && tables <= 16 * 2 ** 20 * 8, `${tables} bytes`);
   });
 
   test('metrics: upstream failures by provider, and live-lookup 429s by policy', async () => {

@@ -108,6 +108,13 @@ export class Limiter {
     return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points, onlyIfAllowed);
   }
 
+  /** Bytes held by the in-process window tables (every policy; with Redis, only what an outage counted). */
+  tableBytes(): number {
+    let n = 0;
+    for (const t of this.#tables.values()) n += t.bytes;
+    return n;
+  }
+
   /** The Redis key of a partition's counter (the shared limiter's own naming), for scripts that charge it. */
   redisKey(policy: Policy | FixedPolicyName, partitionKey: string): string {
     return `${this.#prefix}${resolvePolicy(policy).name}:${partitionKey}`;
