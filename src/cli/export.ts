@@ -8,6 +8,7 @@ import type { Client } from './client.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO, Output } from './output.ts';
 import { noteName, writeNote } from './vault.ts';
+import { accountHandle } from './lists.ts';
 
 export interface ExportFlags {
   since?: string;
@@ -143,7 +144,7 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   checkExportFlags(flags);
   const resume = flags.resume ? resumeFrom(flags.out!, io) : undefined;
   if (flags.resume && resume === undefined) return EXIT.ok;
-  const lines = await client.lines(`/api/v1/profiles/${encodeURIComponent(handle.replace(/^@/, ''))}/posts`, {
+  const lines = await client.lines(`/api/v1/profiles/${encodeURIComponent(accountHandle(handle))}/posts`, {
     since: flags.since,
     until: flags.until,
     max_posts: flags.maxPosts === undefined ? undefined : String(flags.maxPosts),

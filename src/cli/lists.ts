@@ -30,7 +30,30 @@ export interface ListTarget {
   query: Query;
 }
 
-/** A leading @ is what people type; the service wants the bare handle. */
+/**
+ * The account people name: a handle, `@handle`, or a pasted profile URL (x.com/<handle>, twitter.com/<handle>/…,
+ * with or without a scheme, or this service's own /<handle> pages): the service wants the bare handle, and checks
+ * it. x.com/i/… addresses name no account and are refused here rather than read as the account "i".
+ */
+export function accountHandle(subject: string): string {
+  const s = subject.trim();
+  if (!s.includes('/')) return s.replace(/^@/, '');
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`);
+  } catch {
+    return s;
+  }
+  const first = (url.pathname.split('/')[1] ?? '').replace(/^@/, '');
+  if (first === 'i')
+    throw new CliError(
+      'invalid_handle',
+      `${s} is not an account's address; give its handle (a profile by numeric id is read at /i/user/<id> on the service)`,
+      EXIT.usage,
+    );
+  return first || s;
+}
+
 export function listTarget(kind: ListKind, subject: string): ListTarget {
   if (kind === 'search') return { path: '/api/v1/search', query: { q: subject } };
   if (kind === 'list' || kind === 'list-members') {
@@ -38,7 +61,7 @@ export function listTarget(kind: ListKind, subject: string): ListTarget {
     const id = encodeURIComponent(/\/lists\/([0-9]+)/.exec(subject)?.[1] ?? subject);
     return { path: `/api/v1/lists/${id}${kind === 'list' ? '' : '/members'}`, query: {} };
   }
-  const handle = encodeURIComponent(subject.replace(/^@/, ''));
+  const handle = encodeURIComponent(accountHandle(subject));
   return { path: `/api/v1/profiles/${handle}${kind === 'profile' ? '' : `/${kind}`}`, query: {} };
 }
 

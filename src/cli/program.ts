@@ -22,6 +22,8 @@ interface ConnectionFlags {
 /** What a finished run asks of the process: exit with a code, or keep running (serve). */
 export type CliOutcome = number | 'serving';
 
+const ACCOUNT_HELP = 'account handle, @handle or profile URL (x.com/<handle>)';
+
 const MODES = `
 Modes:
   With --server URL (or THREADMARK_SERVER) the command calls that running service over HTTP.
@@ -101,9 +103,9 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
 
   const postsKey = (kind: ListKind) => (kind === 'profile' || kind === 'list' ? 'posts' : 'items');
   const lists: Array<[ListKind, string, string, string]> = [
-    ['profile', '<handle>', 'a profile with its most recent original posts', 'account handle (a leading @ is dropped)'],
-    ['followers', '<handle>', 'accounts that follow a profile', 'account handle (a leading @ is dropped)'],
-    ['following', '<handle>', 'accounts a profile follows', 'account handle (a leading @ is dropped)'],
+    ['profile', '<handle>', 'a profile with its most recent original posts', ACCOUNT_HELP],
+    ['followers', '<handle>', 'accounts that follow a profile', ACCOUNT_HELP],
+    ['following', '<handle>', 'accounts a profile follows', ACCOUNT_HELP],
     ['search', '<query...>', 'search public posts and accounts', 'search terms (several words are joined with spaces)'],
     ['list', '<id>', "an X List's latest posts", 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
     ['list-members', '<id>', 'the accounts of an X List', 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
@@ -170,7 +172,7 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
     program
       .command('export')
       .description("export an account's posts (up to 5000 per run) to NDJSON and/or Obsidian notes")
-      .argument('<handle>', 'account handle (a leading @ is dropped)')
+      .argument('<handle>', ACCOUNT_HELP)
       .option(
         '--since <when>',
         'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)',

@@ -105,6 +105,13 @@ describe('server mode (--server)', { concurrency: 4 }, () => {
     assert.equal(body.limit, 5);
   });
 
+  test('a pasted profile URL names the account; an x.com/i/ address is refused as bad usage', async () => {
+    const r = await srv('followers', `https://x.com/${HANDLES.alice}?s=20`, '--format', 'json', '--limit', '2');
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(JSON.parse(r.stdout).items.length > 0);
+    assertProblem(await srv('profile', 'https://x.com/i/user/12'), 2, 'invalid_handle');
+  });
+
   test('profile with a date window and the timeline options', async () => {
     const r = await srv(
       'profile',

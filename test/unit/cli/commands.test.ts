@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client, problemFromReply } from '../../../src/cli/client.ts';
-import { EXIT, exitCodeForStatus, problemLine } from '../../../src/cli/exit.ts';
-import { dropContinueLink, listTarget, mergePages, runList } from '../../../src/cli/lists.ts';
+import { CliError, EXIT, exitCodeForStatus, problemLine } from '../../../src/cli/exit.ts';
+import { accountHandle, dropContinueLink, listTarget, mergePages, runList } from '../../../src/cli/lists.ts';
 import type { CliIO } from '../../../src/cli/output.ts';
 import { runCli } from '../../../src/cli/program.ts';
 import { postIdentity } from '../../../src/cli/read.ts';
@@ -85,6 +85,26 @@ test('list targets use the versioned routes and drop a leading @', () => {
   assert.deepEqual(listTarget('profile', '@bob'), { path: '/api/v1/profiles/bob', query: {} });
   assert.deepEqual(listTarget('followers', 'bob'), { path: '/api/v1/profiles/bob/followers', query: {} });
   assert.deepEqual(listTarget('search', 'a b'), { path: '/api/v1/search', query: { q: 'a b' } });
+});
+
+test('a pasted profile URL names the account: x.com, twitter.com, with or without scheme, or this service', () => {
+  for (const pasted of [
+    'https://x.com/bob',
+    'x.com/bob',
+    'https://twitter.com/bob/',
+    'https://mobile.twitter.com/@bob?s=20',
+    'https://x.com/bob/status/1900000000000000001',
+    'http://localhost:8080/bob/followers',
+  ])
+    assert.deepEqual(listTarget('following', pasted), { path: '/api/v1/profiles/bob/following', query: {} }, pasted);
+  assert.equal(accountHandle(' @bob '), 'bob');
+  // A search query is never taken for a URL.
+  assert.deepEqual(listTarget('search', 'x.com/bob'), { path: '/api/v1/search', query: { q: 'x.com/bob' } });
+  // x.com/i/... is not an account: said so here rather than read as the account "i".
+  assert.throws(
+    () => accountHandle('https://x.com/i/user/12'),
+    (e) => e instanceof CliError && e.exitCode === EXIT.usage && /numeric/.test(e.detail),
+  );
 });
 
 test('Continue links are dropped from concatenated Markdown', () => {
