@@ -214,9 +214,17 @@ export function nextOf(
 }
 
 /**
+ * Upstream pages with nothing to show (every item filtered out by the read, or none sent with a cursor to more)
+ * passed over in a row before an empty page is answered with its Continue cursor: a bound on the upstream calls
+ * one read makes.
+ */
+export const MAX_EMPTY_UPSTREAM_PAGES = 3;
+
+/**
  * Fetches one page at `pos`: at most `limit` items, taken from one upstream page. Pages before the requested
  * one are walked only to learn where it starts (an upstream page is fetched once per walk, however many pages
- * it holds); a list that ends before the requested page yields an empty last page.
+ * it holds); a list that ends before the requested page yields an empty last page. An upstream page with no
+ * items is not a page: the walk goes on to the next (up to MAX_EMPTY_UPSTREAM_PAGES in a row).
  */
 export async function walkToPage<T>(pos: Position, load: PageLoader<T>): Promise<PagedResult<T>> {
   let at: Resume = pos.cursor
@@ -227,11 +235,19 @@ export async function walkToPage<T>(pos: Position, load: PageLoader<T>): Promise
   const fetch = (r: Resume) =>
     load({ provider: r.provider || undefined, cursor: r.upstream || undefined, count: pos.limit, policy: pos.policy });
   let got = await fetch(at);
+  let empty = 0;
   for (;;) {
     const items = got.value.items;
     const start = Math.min(at.skip, items.length);
     const end = Math.min(start + pos.limit, items.length);
     const upstreamNext = nextOf(got.value.nextCursor, at.upstream || undefined, got.source);
+    if (items.length === 0 && upstreamNext && empty < MAX_EMPTY_UPSTREAM_PAGES) {
+      empty++;
+      at = { ...upstreamNext, skip: 0 };
+      got = await fetch(at);
+      continue;
+    }
+    empty = 0;
     // The rest of this upstream page comes first; it is asked for the way it was fetched, so it hits the cache.
     const next: Resume | undefined =
       end < items.length ? { ...at, skip: end } : upstreamNext ? { ...upstreamNext, skip: 0 } : undefined;

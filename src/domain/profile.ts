@@ -8,7 +8,7 @@ import {
   type TimelineOptions,
   type WindowInput,
 } from './lists.ts';
-import { readPage } from './paging.ts';
+import { DEFAULT_LIMIT, readPage } from './paging.ts';
 import { postPages } from './post-pages.ts';
 import { newerThan, reachesSince } from './since.ts';
 import type { ProfileRead } from './reads.ts';
@@ -45,6 +45,7 @@ export async function readProfile(
   const ops = window?.operators ?? '';
   const byId = 'accountId' in ref;
   const includes = input.includes ?? { replies: false, reposts: false };
+  const keep = timelineFilter(includes);
   // Cursors are tied to the timeline options as well as to the window.
   const flags = `${includes.replies ? 'r' : ''}${includes.reposts ? 'p' : ''}`;
   const scope = byId
@@ -61,12 +62,20 @@ export async function readProfile(
       author ??= (
         await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))
       ).value;
-      return postPages(src.lists, author.handle, window)(call);
+      // Pages are cut from the posts the read shows, not from what the timeline holds, so replies and reposts in
+      // between never leave a page short; full upstream pages, whatever the limit, give each page enough to cut
+      // from, and every limit the same upstream pages (and cache entries).
+      const got = await postPages(
+        src.lists,
+        author.handle,
+        window,
+      )({ ...call, count: Math.max(call.count, DEFAULT_LIMIT) });
+      return { ...got, value: { ...got.value, items: got.value.items.filter(keep) } };
     },
     (items) => sinceId !== undefined && reachesSince(items, sinceId, (p) => p.id),
   );
   if (!author) throw new Error('the profile is read before the first page');
-  const posts = page.items.filter(timelineFilter(includes));
+  const posts = page.items;
   // X search (`from:`) returns no reposts, so a window cannot show them: say so rather than drop them silently.
   const warnings =
     window && includes.reposts

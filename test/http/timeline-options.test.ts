@@ -35,6 +35,33 @@ describe('timeline options', () => {
     assert.match(json.markdown, /^## Recent posts$/m);
   });
 
+  test('replies and reposts between original posts never leave a page empty while more follow', async () => {
+    const walk = async (query: string) => {
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const json = await read(`${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        pages.push(json.posts.map((p) => p.id));
+        cursor = json.nextCursor;
+      } while (cursor && pages.length < 30);
+      assert.equal(cursor, undefined, `${query}: the walk ends`);
+      return pages;
+    };
+    const all = (await walk('limit=20')).flat();
+    assert.ok(all.length > 5);
+    for (const limit of [2, 3, 5]) {
+      const pages = await walk(`limit=${limit}`);
+      assert.deepEqual(pages.flat(), all, `limit=${limit}: every original post once, in order`);
+      const sizes = pages.map((p) => p.length);
+      // A page is cut from one upstream page of the timeline, so it can be short where one ends; never empty.
+      assert.ok(
+        sizes.every((n) => n >= 1 && n <= limit),
+        `limit=${limit}: pages ${sizes.join(',')}`,
+      );
+      assert.ok(pages.length <= 2 * Math.ceil(all.length / limit), `limit=${limit}: ${pages.length} pages`);
+    }
+  });
+
   test('with_replies adds the replies, labelled', async () => {
     const json = await read('with_replies=true');
     const ids = json.posts.map((p) => p.id);

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import {
   CursorCodec,
   DEFAULT_LIMIT,
+  MAX_EMPTY_UPSTREAM_PAGES,
   nextOf,
   openPosition,
   readPage,
@@ -101,6 +102,44 @@ describe('paging', () => {
     assert.equal(nextOf(undefined, undefined, 'x'), undefined);
     assert.equal(nextOf('c1', 'c1', 'x'), undefined);
     assert.deepEqual(nextOf('c2', 'c1', 'x'), { provider: 'x', upstream: 'c2' });
+  });
+
+  test('upstream pages with nothing to show are passed over, a bounded number per read', async () => {
+    // Items 1-2, then upstream pages of nothing (as a timeline of replies looks once they are filtered out), then 3.
+    const shown = (empties: number) => {
+      const calls: PageCall[] = [];
+      const pages = [[1, 2], ...Array.from({ length: empties }, () => []), [3]];
+      const load = async (call: PageCall) => {
+        calls.push(call);
+        const n = call.cursor ? Number(call.cursor.slice(1)) : 0;
+        return {
+          value: { items: pages[n]!, ...(n + 1 < pages.length ? { nextCursor: `p${n + 1}` } : {}) },
+          source: 'fake',
+          cache: 'miss' as const,
+          warnings: [],
+        };
+      };
+      return { calls, load };
+    };
+    const within = shown(MAX_EMPTY_UPSTREAM_PAGES);
+    const second = await walkToPage({ page: 2, limit: 2, policy: POLICY }, within.load);
+    assert.deepEqual(second.items, [3], 'the empty pages are not pages');
+    assert.equal(second.next, undefined);
+    assert.equal(within.calls.length, MAX_EMPTY_UPSTREAM_PAGES + 2, 'each upstream page fetched once');
+    const past = shown(MAX_EMPTY_UPSTREAM_PAGES + 1);
+    const cut = await walkToPage({ page: 2, limit: 2, policy: POLICY }, past.load);
+    assert.deepEqual(cut.items, [], 'past the bound an empty page is answered');
+    assert.ok(cut.next, '...with a cursor onwards');
+    const after = await walkToPage(
+      {
+        cursor: { provider: cut.next.provider, upstream: cut.next.upstream, page: 3 },
+        page: 1,
+        limit: 2,
+        policy: POLICY,
+      },
+      past.load,
+    );
+    assert.deepEqual(after.items, [3]);
   });
 
   test('page=N walks the raw cursors from the first page and returns only page N', async () => {
