@@ -17,19 +17,25 @@ const shared = repost('alice', post('3', 'bob', 8));
 const older = post('4', 'alice', 7);
 
 describe('readProfile', () => {
-  test('the account and its original posts: replies and reposts are filtered out, the page may come up short', async () => {
+  test('the account and its original posts: replies and reposts are filtered out before the page is cut', async () => {
     const src = sources({ profiles: { alice }, timelines: { alice: [original, reply, shared, older] } });
-    const { read, cache } = await readProfile(src, { ref: { handle: 'Alice' }, limit: 3 }, POLICY);
+    const { read, cache } = await readProfile(src, { ref: { handle: 'Alice' }, limit: 2 }, POLICY);
     assert.equal(read.profile, alice);
     assert.deepEqual(
       read.posts.map((p) => p.id),
-      ['1'],
+      ['1', '4'],
+      'a page holds `limit` posts when the timeline has them, whatever sits between',
     );
     assert.equal(read.page, 1);
-    assert.equal(read.limit, 3);
-    assert.ok(read.nextCursor, 'a short page is not the end');
+    assert.equal(read.limit, 2);
+    assert.equal(read.nextCursor, undefined);
     assert.equal(cache, 'miss');
-    const next = await readProfile(src, { ref: { handle: 'alice' }, cursor: read.nextCursor, limit: 3 }, POLICY);
+    const first = await readProfile(src, { ref: { handle: 'alice' }, limit: 1 }, POLICY);
+    assert.deepEqual(
+      first.read.posts.map((p) => p.id),
+      ['1'],
+    );
+    const next = await readProfile(src, { ref: { handle: 'alice' }, cursor: first.read.nextCursor, limit: 1 }, POLICY);
     assert.deepEqual(
       next.read.posts.map((p) => p.id),
       ['4'],
@@ -37,12 +43,17 @@ describe('readProfile', () => {
     assert.equal(next.read.nextCursor, undefined);
   });
 
-  test('the profile is read once, even on a page=N walk', async () => {
-    const src = sources({ profiles: { alice }, timelines: { alice: [original, older, original, older] } });
-    await readProfile(src, { ref: { handle: 'alice' }, page: 3, limit: 1 }, POLICY);
+  test('the profile is read once, even on a page=N walk; the timeline is read in full upstream pages', async () => {
+    const third = post('5', 'alice', 6);
+    const src = sources({ profiles: { alice }, timelines: { alice: [original, older, third, post('6', 'alice', 5)] } });
+    const { read } = await readProfile(src, { ref: { handle: 'alice' }, page: 3, limit: 1 }, POLICY);
+    assert.deepEqual(
+      read.posts.map((p) => p.id),
+      ['5'],
+    );
     assert.deepEqual(
       src.calls.map((c) => c.method),
-      ['profile', 'timeline', 'timeline', 'timeline'],
+      ['profile', 'timeline'],
     );
   });
 
@@ -64,6 +75,7 @@ test('readProfile by account id reads the profile behind the id; a window reads 
     search: [
       { kind: 'post', post: older },
       { kind: 'user', user: alice },
+      { kind: 'post', post: post('5', 'alice', 6) },
     ],
   });
   const byId = await readProfile(src, { ref: { accountId: alice.id } }, POLICY);
@@ -77,7 +89,7 @@ test('readProfile by account id reads the profile behind the id; a window reads 
   assert.deepEqual(windowed.read.window, window.iso);
   assert.deepEqual(
     windowed.read.posts.map((p) => p.id),
-    ['4'],
+    ['4', '5'],
     'only posts, from the search',
   );
   assert.ok(src.calls.some((c) => c.method === 'search:latest:from:alice since_time:1772323200'));
