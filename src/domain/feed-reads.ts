@@ -7,7 +7,7 @@ import { upstreamTerms } from './search.ts';
 import type { Author, CuratedList, Post } from './models.ts';
 import { assertListId } from './curated-lists.ts';
 import { DEFAULT_LIMIT } from './paging.ts';
-import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
+import { overallCache, type CacheStatus, type ReadPolicy, type Sourced } from './sourced.ts';
 import { isProblem } from '../problems/problem.ts';
 
 /** What a feed is made of, with the provenance of every read behind it. */
@@ -24,11 +24,7 @@ export interface ProfileFeedRead extends FeedRead {
   authors: Author[];
 }
 
-/** The most telling cache status of several reads: any stale read makes the feed stale, then any miss. */
-export function overallCache(caches: CacheStatus[]): CacheStatus {
-  for (const c of ['stale', 'miss', 'bypass'] as const) if (caches.includes(c)) return c;
-  return 'hit';
-}
+export { overallCache } from './sourced.ts';
 
 class Provenance {
   readonly sources: string[] = [];

@@ -10,7 +10,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { Problem } from '../problems/problem.ts';
 import type { Page } from './models.ts';
-import type { CacheStatus, ReadPolicy, Sourced } from './sourced.ts';
+import { overallCache, type CacheStatus, type ReadPolicy, type Sourced } from './sourced.ts';
 
 /** Items per page when the caller names no limit (also what feeds read). */
 export const DEFAULT_LIMIT = 20;
@@ -235,19 +235,28 @@ export async function walkToPage<T>(pos: Position, load: PageLoader<T>): Promise
   const fetch = (r: Resume) =>
     load({ provider: r.provider || undefined, cursor: r.upstream || undefined, count: pos.limit, policy: pos.policy });
   let got = await fetch(at);
-  let empty = 0;
+  // What the upstream pages passed over said: their cache status and warnings belong to the page answered.
+  let passed: Array<Sourced<Page<T>>> = [];
   for (;;) {
     const items = got.value.items;
     const start = Math.min(at.skip, items.length);
     const end = Math.min(start + pos.limit, items.length);
     const upstreamNext = nextOf(got.value.nextCursor, at.upstream || undefined, got.source);
-    if (items.length === 0 && upstreamNext && empty < MAX_EMPTY_UPSTREAM_PAGES) {
-      empty++;
+    if (items.length === 0 && upstreamNext && passed.length < MAX_EMPTY_UPSTREAM_PAGES) {
+      passed.push(got);
       at = { ...upstreamNext, skip: 0 };
       got = await fetch(at);
       continue;
     }
-    empty = 0;
+    if (passed.length > 0) {
+      const all = [...passed, got];
+      got = {
+        ...got,
+        cache: overallCache(all.map((g) => g.cache)),
+        warnings: [...new Set(all.flatMap((g) => g.warnings))],
+      };
+      passed = [];
+    }
     // The rest of this upstream page comes first; it is asked for the way it was fetched, so it hits the cache.
     const next: Resume | undefined =
       end < items.length ? { ...at, skip: end } : upstreamNext ? { ...upstreamNext, skip: 0 } : undefined;

@@ -63,8 +63,8 @@ export async function readProfile(
         await (byId ? src.lists.profileById(ref.accountId, call.policy) : src.lists.profile(ref.handle, call.policy))
       ).value;
       // Pages are cut from the posts the read shows, not from what the timeline holds, so replies and reposts in
-      // between never leave a page short; full upstream pages, whatever the limit, give each page enough to cut
-      // from, and every limit the same upstream pages (and cache entries).
+      // between never take a post's place on a page; full upstream pages, whatever the limit, give each page
+      // enough to cut from, and every limit the same upstream pages (and cache entries).
       const got = await postPages(
         src.lists,
         author.handle,

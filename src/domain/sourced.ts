@@ -1,6 +1,12 @@
 // A value read through the provider chain and the cache, with its provenance.
 export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
 
+/** The most telling cache status of several reads: any stale read makes the answer stale, then any miss. */
+export function overallCache(caches: CacheStatus[]): CacheStatus {
+  for (const c of ['stale', 'miss', 'bypass'] as const) if (caches.includes(c)) return c;
+  return 'hit';
+}
+
 export interface Sourced<T> {
   value: T;
   /** Provider that produced the value. */

@@ -112,11 +112,12 @@ describe('paging', () => {
       const load = async (call: PageCall) => {
         calls.push(call);
         const n = call.cursor ? Number(call.cursor.slice(1)) : 0;
+        const last = n === pages.length - 1;
         return {
           value: { items: pages[n]!, ...(n + 1 < pages.length ? { nextCursor: `p${n + 1}` } : {}) },
           source: 'fake',
-          cache: 'miss' as const,
-          warnings: [],
+          cache: last ? ('hit' as const) : ('miss' as const),
+          warnings: last ? [] : [`upstream page ${n}`],
         };
       };
       return { calls, load };
@@ -125,6 +126,9 @@ describe('paging', () => {
     const second = await walkToPage({ page: 2, limit: 2, policy: POLICY }, within.load);
     assert.deepEqual(second.items, [3], 'the empty pages are not pages');
     assert.equal(second.next, undefined);
+    // The pages passed over were read too: the page says so.
+    assert.equal(second.cache, 'miss');
+    assert.deepEqual(second.warnings, ['upstream page 1', 'upstream page 2', 'upstream page 3']);
     assert.equal(within.calls.length, MAX_EMPTY_UPSTREAM_PAGES + 2, 'each upstream page fetched once');
     const past = shown(MAX_EMPTY_UPSTREAM_PAGES + 1);
     const cut = await walkToPage({ page: 2, limit: 2, policy: POLICY }, past.load);
