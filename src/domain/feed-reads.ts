@@ -24,8 +24,6 @@ export interface ProfileFeedRead extends FeedRead {
   authors: Author[];
 }
 
-export { overallCache } from './sourced.ts';
-
 class Provenance {
   readonly sources: string[] = [];
   readonly caches: CacheStatus[] = [];

@@ -1,7 +1,8 @@
 // The feed use cases without a server: which posts a feed holds, and the provenance of the reads behind it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { overallCache, readProfileFeed, readSearchFeed } from '../../../src/domain/feed-reads.ts';
+import { readProfileFeed, readSearchFeed } from '../../../src/domain/feed-reads.ts';
+import { overallCache } from '../../../src/domain/sourced.ts';
 import { isProblem } from '../../../src/problems/problem.ts';
 import { author, post, repost } from '../feeds/posts.ts';
 import { POLICY, fakeLists } from './fake-lists.ts';
