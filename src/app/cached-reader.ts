@@ -13,10 +13,17 @@ export interface Loaded<T> {
 /** Stale copies are kept this many times the fresh lifetime (at least an hour) to answer upstream outages. */
 const STALE_FACTOR = 12;
 const MIN_STALE_MS = 3_600_000;
+/**
+ * How long a "not found" (missing, deleted, suspended or protected) is remembered: long enough that repeating a
+ * read of an account or post nobody has costs no upstream call (nor a session), short enough that a new account or
+ * a transient upstream miss is not hidden for long. Never longer than the cache's own lifetime.
+ */
+export const NEGATIVE_CACHE_S = 60;
 
 export class CachedReader {
   private readonly freshMs: number;
   private readonly staleMs: number;
+  private readonly negativeMs: number;
 
   constructor(
     private readonly cache: Cache,
@@ -25,6 +32,7 @@ export class CachedReader {
   ) {
     this.freshMs = ttlS * 1000;
     this.staleMs = Math.max(this.freshMs * STALE_FACTOR, MIN_STALE_MS);
+    this.negativeMs = Math.min(NEGATIVE_CACHE_S * 1000, this.freshMs);
   }
 
   async read<T>(key: string, policy: ReadPolicy, load: () => Promise<Loaded<T>>): Promise<Sourced<T>> {
@@ -44,6 +52,7 @@ export class CachedReader {
         freshMs: this.freshMs,
         staleMs: this.staleMs,
         bypass: policy.mode === 'refresh',
+        negativeMs: this.negativeMs,
         ...(policy.onHit ? { onHit: (e) => policy.onHit!(key, e, e.freshUntil) } : {}),
       },
       live,

@@ -4,8 +4,9 @@ import type { ListSource } from '../domain/lists.ts';
 import type { PageCall } from '../domain/paging.ts';
 import type { Page } from '../domain/models.ts';
 import { Problem } from '../problems/problem.ts';
+import { canBeAccountId, impossibleIdDetail } from '../domain/ids.ts';
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
-import type { ProviderChain } from '../providers/chain.ts';
+import type { ProviderChain, RunOptions } from '../providers/chain.ts';
 import type { CallOptions, Capability, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { problemFor, served, type FailureAnswer } from './chain-problem.ts';
@@ -21,20 +22,23 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     reader.read(
       `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
       chargedOnlyIfServable(chain, capability, call, answer),
-      async () => served(await chain.run(capability, fn, { only: call.provider }), answer),
+      async () =>
+        served(await chain.run(capability, fn, { only: call.provider, ...sessionCharge(call.policy) }), answer),
     );
   const req = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
 
   return {
     async profile(handle, policy) {
       const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, async () =>
-        served(await chain.run('profile', (p, c) => p.getProfile!(handle, c))),
+        served(await chain.run('profile', (p, c) => p.getProfile!(handle, c), sessionCharge(policy))),
       );
       return publicOnly(got, `@${handle}`);
     },
     async profileById(id, policy) {
+      // Every by-id entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an impossible id.
+      if (!canBeAccountId(id)) throw new Problem('not_found', impossibleIdDetail('account', id));
       const got = await reader.read(`profile-id:${id}`, policy, async () =>
-        served(await chain.run('profileById', (p, c) => p.getProfileById!(id, c))),
+        served(await chain.run('profileById', (p, c) => p.getProfileById!(id, c), sessionCharge(policy))),
       );
       return publicOnly(got, `account ${id}`);
     },
@@ -62,7 +66,7 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     },
     list(id, policy) {
       return reader.read(`list:${id}`, chargedOnlyIfServable(chain, 'list', { policy }, LISTS), async () =>
-        served(await chain.run('list', (p, c) => p.getList!(id, c)), LISTS),
+        served(await chain.run('list', (p, c) => p.getList!(id, c), sessionCharge(policy)), LISTS),
       );
     },
     listPosts(id, call) {
@@ -72,6 +76,11 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       return paged(`list-members:${id}`, 'listMembers', call, (p, c) => p.getListMembers!(id, req(call, c)), LISTS);
     },
   };
+}
+
+/** The chain option that charges the client for each session call its read makes (see ReadPolicy). */
+export function sessionCharge(policy: ReadPolicy): RunOptions {
+  return policy.chargeSession ? { chargeSession: policy.chargeSession } : {};
 }
 
 /** How a read that needs logged-in sessions says it cannot be served now (search keeps its own 503 rules). */

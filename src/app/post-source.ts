@@ -4,34 +4,34 @@ import type { PostSource } from '../domain/read-post.ts';
 import type { PostRead } from '../domain/reads.ts';
 import type { Derived } from '../domain/sourced.ts';
 import type { ConversationBundle } from '../domain/models.ts';
-import type { ReadBudget } from '../domain/sourced.ts';
+import type { ReadBudget, ReadPolicy } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import { Deadline } from '../providers/deadline.ts';
-import { canBeStatusId } from '../domain/ids.ts';
+import { canBeStatusId, impossibleIdDetail } from '../domain/ids.ts';
 import { Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { problemFor, served } from './chain-problem.ts';
+import { sessionCharge } from './list-source.ts';
 
 export function cachedPostSource(
   chain: ProviderChain,
   reader: CachedReader,
   assembled?: Derived<PostRead>,
 ): PostSource {
-  const single = async (id: string, deadline?: Deadline) =>
-    served(await chain.run('post', (p, c) => p.getPost!(id, c), { deadline }));
+  const single = async (id: string, policy: ReadPolicy, deadline?: Deadline) =>
+    served(await chain.run('post', (p, c) => p.getPost!(id, c), { deadline, ...sessionCharge(policy) }));
   // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
   const possible = (id: string) => {
-    if (!canBeStatusId(id))
-      throw new Problem('not_found', `No post has the id ${id.slice(0, 30)}: status ids are at most 2^63 − 1.`);
+    if (!canBeStatusId(id)) throw new Problem('not_found', impossibleIdDetail('post', id));
   };
   return {
     ...(assembled ? { assembled } : {}),
     budget: () => chain.deadline(),
     post(id, policy, budget) {
       possible(id);
-      return reader.read(`post:${id}`, policy, () => single(id, deadlineOf(budget)));
+      return reader.read(`post:${id}`, policy, () => single(id, policy, deadlineOf(budget)));
     },
     conversation(id, o, policy, budget) {
       possible(id);
@@ -42,11 +42,14 @@ export function cachedPostSource(
         // Only a provider's definite "not found" ends the read; any other failure (or throw, as before the typed
         // failures) falls back to the single post.
         const got = await chain
-          .run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), { deadline })
+          .run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), {
+            deadline,
+            ...sessionCharge(policy),
+          })
           .catch(() => undefined);
         if (got?.ok) return { value: got.value, source: got.source };
         if (got?.failure.kind === 'gone') throw problemFor(got.failure);
-        const one = await single(id, deadline);
+        const one = await single(id, policy, deadline);
         return {
           source: one.source,
           value: {

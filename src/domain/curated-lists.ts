@@ -2,7 +2,7 @@
 // description, owner, member count) so the reader knows what it is looking at. X Lists are read only through
 // account-backed providers; an id the platform cannot have issued is not_found without asking any of them.
 import type { CuratedList, Page } from './models.ts';
-import { canBeListId } from './ids.ts';
+import { canBeListId, impossibleIdDetail } from './ids.ts';
 import type { Listed, ListSources, PageInput } from './lists.ts';
 import { readPage, type PageCall, type ReadPage } from './paging.ts';
 import type { ListMembersRead, ListPostsRead } from './reads.ts';
@@ -16,8 +16,7 @@ export interface CuratedListInput extends PageInput {
 
 /** An id the platform cannot have issued is not_found before any upstream is asked. */
 export function assertListId(id: string): void {
-  if (!canBeListId(id))
-    throw new Problem('not_found', `No list has the id ${id.slice(0, 30)}: list ids are at most 2^63 − 1.`);
+  if (!canBeListId(id)) throw new Problem('not_found', impossibleIdDetail('list', id));
 }
 
 /**

@@ -26,6 +26,12 @@ export interface ReadPolicy {
   /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
   beforeLive?: () => Promise<void>;
   /**
+   * Runs before each upstream call that spends a logged-in session (fallbacks and confirmations of a "not found"
+   * alike); throws rate_limited when the client's account allowance is used up. Absent where the read's own
+   * charge already covers its session calls (account-backed feeds charge per page in `beforeLive`).
+   */
+  chargeSession?: () => Promise<void>;
+  /**
    * Told of every fresh cache entry a read was answered from (the entry object is its identity), so a
    * response built only from such entries can be replayed while they stay the same (http/hit-replay.ts).
    */

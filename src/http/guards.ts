@@ -153,7 +153,8 @@ export class Guards {
   /**
    * The read policy of one request. Keyed callers never touch the shared cache, so every live upstream read they
    * cause is charged to their live-key budget. Account-backed reads (search feeds, X Lists) charge account-ip or
-   * account-key per upstream page (a page=N walk is N pages of an X session's window). `search` lookups and
+   * account-key per upstream page (a page=N walk is N pages of an X session's window); every other read charges
+   * the same allowance per call it makes with a logged-in session (`chargeSession`). `search` lookups and
    * `nocache` reads also charge the live-lookup quota (search-ip or search-key) once per request, on its first
    * live read.
    */
@@ -166,13 +167,21 @@ export class Guards {
     const mode = keyed ? 'private' : opts.nocache ? 'refresh' : 'shared';
     const lookup = opts.search !== undefined || opts.nocache;
     const account = opts.search === 'account' || opts.accountBacked === true;
-    if (!lookup && !keyed && !account)
-      return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
     const partition = keyed ? key.id! : this.partition(req);
+    const accountCharge: [Policy | FixedPolicyName, string] = [
+      keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip',
+      partition,
+    ];
+    // Any other read that reaches a logged-in session (a fallback, or the confirmation of a "not found") pays for
+    // that call from the same allowance: the sessions are one shared pool, however a read comes to use them.
+    const chargeSession = account ? undefined : () => this.chargeAll(req, [accountCharge]);
+    if (!lookup && !keyed && !account)
+      return mode === 'shared'
+        ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]), chargeSession }
+        : { mode, chargeSession };
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);
-    if (account)
-      perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
+    if (account) perRead.push(accountCharge);
     const once: Array<[Policy | FixedPolicyName, string]> = lookup
       ? [[keyed ? 'search-key' : 'search-ip', partition]]
       : [];
@@ -180,6 +189,7 @@ export class Guards {
     let first: Promise<void> | undefined;
     return {
       mode,
+      ...(chargeSession ? { chargeSession } : {}),
       beforeLive: async () => {
         if (!first) return (first = this.chargeAll(req, [...perRead, ...once]));
         await first;

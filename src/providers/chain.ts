@@ -26,6 +26,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** A budget shared with other runs of the same read (e.g. a conversation and its single-post fallback). */
   deadline?: Deadline;
+  /** Charges the requesting client one session-backed call (handed to providers as `chargeSession`). */
+  chargeSession?: () => Promise<void>;
 }
 
 /** One provider's line in GET /api, /readyz and metrics. */
@@ -50,7 +52,8 @@ export interface ProviderHealth {
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
  *   chain (`gone`).
  * - `unconfirmed` ("not found" from a provider that says so on its own failures too) falls through; when
- *   every tried provider answered that way the run ends `unconfirmed`.
+ *   every tried provider answered that way the run ends `unconfirmed`. The next provider is told it is only
+ *   `confirming` (CallOptions), so a session-backed one may decline with `unconfirmed` rather than spend a session.
  * - `error`, `empty`, `network` and `unavailable` fall through to the next provider; when every one failed the
  *   run ends `failed`, with each provider's failure.
  * - No capable provider at all: `no_provider`.
@@ -150,7 +153,11 @@ export class ProviderChain {
     const candidates = this.candidates(capability, opts.only);
     if (candidates.length === 0) return { ok: false, failure: this.noProvider(capability, opts.only) };
     const deadline = opts.deadline ?? this.deadline();
-    const ctx: CallOptions = { signal: opts.signal, deadline };
+    const base: CallOptions = {
+      signal: opts.signal,
+      deadline,
+      ...(opts.chargeSession ? { chargeSession: opts.chargeSession } : {}),
+    };
 
     const failures: Failure[] = [];
     const skipped: Provider[] = [];
@@ -175,8 +182,10 @@ export class ProviderChain {
         skipped.push(p);
         continue;
       }
+      // Only "not found" without a voucher so far: asking this provider would merely confirm it.
+      const confirming = failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed');
       try {
-        const value = await call(p, ctx);
+        const value = await call(p, confirming ? { ...base, confirming } : base);
         circuit?.success(ticket);
         this.countsOf(p.name).successes++;
         settleEmpty(false);

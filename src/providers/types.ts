@@ -9,6 +9,17 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** The whole read's time budget, shared by every provider and retry the chain tries. */
   deadline?: Deadline;
+  /**
+   * Session-backed providers call this before each upstream operation that spends a logged-in session: it charges
+   * the requesting client (account-ip or account-key) and throws the 429 problem when that allowance is used up.
+   */
+  chargeSession?: () => Promise<void>;
+  /**
+   * Set by the chain when every provider asked before this one answered a "not found" it could not vouch for: the
+   * call would only confirm it, so a session-backed provider may decline (kind `unconfirmed`) instead of spending
+   * a session.
+   */
+  confirming?: boolean;
 }
 
 export interface ConversationOptions extends CallOptions {

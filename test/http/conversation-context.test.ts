@@ -37,7 +37,11 @@ before(async () => {
       .join('\n') + '\n',
   );
   for (const order of ORDERS) {
-    stacks.set(order, await startStack({ THREADMARK_PROVIDERS: order, THREADMARK_X_SESSIONS: sessions }, { sim }));
+    const s = await startStack(
+      { THREADMARK_PROVIDERS: order, THREADMARK_X_SESSIONS: sessions, THREADMARK_TRUST_PROXY: 'true' },
+      { sim },
+    );
+    stacks.set(order, { ...s, get: (path, init) => s.get(path, fromFreshAddress(init)) });
   }
 });
 after(async () => {
@@ -47,6 +51,14 @@ after(async () => {
 });
 
 const stack = (order: string) => stacks.get(order)!;
+
+let ipSeq = 0;
+/** Every call made with an X session costs the client's account allowance: each read comes from its own address. */
+function fromFreshAddress(init: RequestInit = {}): RequestInit {
+  const headers = new Headers(init.headers);
+  headers.set('x-forwarded-for', `10.70.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`);
+  return { ...init, headers };
+}
 
 async function json(order: string, path: string): Promise<{ body: PostJson; headers: Headers }> {
   const res = await stack(order).get(`${path}${path.includes('?') ? '&' : '?'}format=json`);

@@ -1,6 +1,6 @@
 // Turns the `url` parameter into a status reference, with the contract's four distinct failure codes.
 import { Problem } from '../../problems/problem.ts';
-import { canBeStatusId } from '../../domain/ids.ts';
+import { canBeStatusId, impossibleIdDetail } from '../../domain/ids.ts';
 import { HANDLE_RE, STATUS_ID_RE } from './common.ts';
 
 export interface StatusRef {
@@ -58,11 +58,7 @@ export function parseStatusUrl(raw: string): StatusRef {
   return handleLess ? { id: id } : { handle: handle, id: id };
 }
 
-/** A numeric id the platform cannot have issued (over 19 digits, or 2^63 and above) is 404 with no upstream call. */
+/** A numeric id the platform cannot have issued (see domain/ids.ts) is 404 with no upstream call. */
 export function checkIdRange(id: string): void {
-  if (!canBeStatusId(id))
-    throw new Problem(
-      'not_found',
-      `No post has the id ${id.length > 30 ? `${id.slice(0, 30)}…` : id}: status ids are at most 2^63 − 1.`,
-    );
+  if (!canBeStatusId(id)) throw new Problem('not_found', impossibleIdDetail('post', id));
 }

@@ -3,7 +3,9 @@
 // so one bad account costs one extra request, not a failed read.
 import type { Deadline } from '../deadline.ts';
 import { fetchUpstream, parseJson, type UpstreamPolicy } from '../http.ts';
+import { Problem } from '../../problems/problem.ts';
 import { ProviderError } from '../types.ts';
+import { CONFIRMATION_SHARE, Confirmations } from './confirmations.ts';
 import { graphqlUrl, type OperationName } from './operations.ts';
 import { OperationTable } from './operation-table.ts';
 import { OperationStats } from './operation-stats.ts';
@@ -51,15 +53,21 @@ export interface XClientOptions {
 export interface XCallOptions {
   signal?: AbortSignal;
   deadline?: Deadline;
+  /** Charges the requesting client for this session call (see CallOptions). */
+  chargeSession?: () => Promise<void>;
+  /** The call would only confirm another provider's unvouched "not found" (see CallOptions). */
+  confirming?: boolean;
 }
 
 export class XGraphqlClient {
   readonly operations: OperationTable;
   /** Per-operation answers by verdict, for /metrics and GET /api. */
   readonly stats = new OperationStats();
+  private readonly confirmations: Confirmations;
 
   constructor(private readonly opts: XClientOptions) {
     this.operations = opts.operations ?? new OperationTable();
+    this.confirmations = new Confirmations(opts.pool);
   }
 
   get pool(): SessionPool {
@@ -72,6 +80,32 @@ export class XGraphqlClient {
    * session can serve `op`, 'error' for bad statuses or bodies, 'network' from the transport.
    */
   async call(op: OperationName, variables: Record<string, unknown>, call: XCallOptions = {}): Promise<XEnvelope> {
+    // Nothing is charged for a call no session could send.
+    if (!this.opts.pool.isAvailable(op)) throw this.exhausted(op, 0);
+    if (!call.confirming) {
+      await call.chargeSession?.();
+      return this.send(op, variables, call);
+    }
+    // A confirmation: within the service-wide share first (a refused one costs the client nothing), then the
+    // client's own allowance; either refusal leaves the "not found" unconfirmed instead of spending a session.
+    const release = this.confirmations.take(op);
+    if (!release) throw notConfirmed(op, `confirmations may spend ${CONFIRMATION_SHARE * 100}% of its session window`);
+    try {
+      try {
+        await call.chargeSession?.();
+      } catch (err) {
+        if (err instanceof Problem && err.status === 429)
+          throw notConfirmed(op, "the client's account allowance is used up");
+        throw err;
+      }
+      return await this.send(op, variables, call);
+    } finally {
+      release();
+    }
+  }
+
+  /** The session calls of one operation: rotates to the next session on a rate limit, a dead or a refused one. */
+  private async send(op: OperationName, variables: Record<string, unknown>, call: XCallOptions): Promise<XEnvelope> {
     const tried = new Set<XSession>();
     let refreshedIds = false;
     let refreshedSigning = false;
@@ -150,6 +184,11 @@ export class XGraphqlClient {
       retryAfterS === undefined ? {} : { retryAfterS: Math.max(1, retryAfterS) },
     );
   }
+}
+
+/** A confirmation not sent: the other provider's "not found" stands, unconfirmed. */
+function notConfirmed(op: OperationName, why: string): ProviderError {
+  return new ProviderError(PROVIDER, 'unconfirmed', `x ${op} not asked to confirm: ${why}`);
 }
 
 export function sessionHeaders(s: XSession): Record<string, string> {

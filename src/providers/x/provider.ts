@@ -147,22 +147,24 @@ export class XProvider implements Provider {
   }
 
   async getPost(id: string, opts: CallOptions): Promise<Post> {
-    const req = { ranking: 'top' as const, signal: opts.signal, deadline: opts.deadline };
+    const req = { ...callOf(opts), ranking: 'top' as const };
     return (await this.getConversationPage(id, req)).bundle.post;
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
-    const req = { ranking: opts.ranking, signal: opts.signal, deadline: opts.deadline };
+    const req = { ...callOf(opts), ranking: opts.ranking };
     const first = await this.getConversationPage(id, req);
     const { bundle } = first;
     if (!opts.withReplies) return bundle;
     // "Everything available" follows the replies cursor, within a budget of session requests.
+    // The post is there: more pages of its replies are reads, not confirmations.
+    const more = { ...req, confirming: false };
     const { items, notes } = await followReplyCursor(
       this.name,
       { items: bundle.replies, nextCursor: first.nextCursor },
       REPLY_BUDGET,
       opts.signal,
-      (cursor) => this.getMoreReplies(id, { ...req, cursor }),
+      (cursor) => this.getMoreReplies(id, { ...more, cursor }),
     );
     bundle.replies = uniqueBy(items, (n) => n.post.id);
     if (notes.length) bundle.notes = [...(bundle.notes ?? []), ...notes];
@@ -221,10 +223,11 @@ export class XProvider implements Provider {
 
   async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
     const userId = await this.userId(handle, req);
+    // The account exists: its timeline is a read, not a confirmation.
     const env = await this.client.call(
       'UserTweets',
       { userId, count: clampCount('UserTweets', req.count), cursor: req.cursor },
-      req,
+      { ...req, confirming: false },
     );
     return endAware(parseTimelinePage(env), req.cursor);
   }
@@ -260,7 +263,8 @@ export class XProvider implements Provider {
 
   private async connections(op: 'Followers' | 'Following', handle: string, req: PageRequest): Promise<Page<Author>> {
     const userId = await this.userId(handle, req);
-    const env = await this.client.call(op, { userId, count: clampCount(op, req.count), cursor: req.cursor }, req);
+    const vars = { userId, count: clampCount(op, req.count), cursor: req.cursor };
+    const env = await this.client.call(op, vars, { ...req, confirming: false });
     return endAware(parseUserPage(env), req.cursor);
   }
 
@@ -269,6 +273,12 @@ export class XProvider implements Provider {
     if (known) return known;
     return (await this.getProfile(handle, opts)).id;
   }
+}
+
+/** The parts of a call's options the transport needs (abort, deadline, session charge, confirming). */
+function callOf(opts: CallOptions): CallOptions {
+  const { signal, deadline, chargeSession, confirming } = opts;
+  return { signal, deadline, chargeSession, confirming };
 }
 
 function clampCount(op: OperationName, count: number): number {

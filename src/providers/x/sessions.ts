@@ -331,6 +331,33 @@ export class SessionPool {
     });
   }
 
+  /**
+   * What is left of `op`'s rate-limit windows across the sessions in rotation (dead ones left out), as X last
+   * announced them: a parked session has nothing left, a session whose window has reset or was never announced is
+   * counted as a full window of the largest limit seen. Undefined until X has announced a limit for `op`.
+   */
+  pooledWindow(op: OperationName): { remaining: number; limit: number } | undefined {
+    const now = this.now();
+    let largest = 0;
+    for (const s of this.sessions) {
+      const w = this.health.get(s)!.limits.get(op);
+      if (w) largest = Math.max(largest, w.limit ?? w.remaining);
+    }
+    if (largest === 0) return undefined;
+    let remaining = 0;
+    let limit = 0;
+    for (const s of this.sessions) {
+      const h = this.health.get(s)!;
+      if (h.deadUntil > now) continue;
+      const w = h.limits.get(op);
+      const fresh = w && w.resetAt > now;
+      const full = fresh ? (w.limit ?? largest) : largest;
+      limit += full;
+      if (this.waitMs(s, op) === 0) remaining += fresh ? Math.min(w.remaining, full) : full;
+    }
+    return { remaining, limit };
+  }
+
   /** Sessions usable for `op` right now. */
   usableCount(op: OperationName): number {
     return this.sessions.filter((s) => this.waitMs(s, op) === 0).length;

@@ -14,6 +14,33 @@ export interface CachedReadOptions {
   bypass: boolean;
   /** Told of the fresh entry a hit is answered from. */
   onHit?: (entry: CacheEntry) => void;
+  /**
+   * How long a "not found" (missing, deleted, suspended, protected) is remembered, in the same cache: reads of it
+   * in that time are answered from the entry, without an upstream call. 0 or absent: not remembered.
+   */
+  negativeMs?: number;
+}
+
+/** The cached form of a "not found": the problem's detail and extensions, enough to answer it again. */
+interface NegativeValue {
+  notFound: { detail: string; extensions: Record<string, unknown> };
+}
+
+function isNegative(v: unknown): v is NegativeValue {
+  const nf = (v as Partial<NegativeValue> | null)?.notFound;
+  return typeof nf === 'object' && nf !== null && typeof nf.detail === 'string';
+}
+
+/** The remembered "not found", answered again as a cache hit. */
+function negativeHit(v: NegativeValue): Problem {
+  return new Problem('not_found', v.notFound.detail, {
+    extensions: v.notFound.extensions,
+    headers: { 'x-cache': 'hit' },
+  });
+}
+
+function isNotFound(e: unknown): e is Problem {
+  return e instanceof Problem && e.code === 'not_found';
 }
 
 export interface CachedRead<T> {
@@ -58,6 +85,7 @@ export async function cachedRead<T>(
 ): Promise<CachedRead<T>> {
   const entry = opts.bypass ? undefined : await cache.get(key);
   if (entry && Date.now() < entry.freshUntil) {
+    if (isNegative(entry.value)) throw negativeHit(entry.value);
     opts.onHit?.(entry);
     return { value: entry.value as T, cacheStatus: 'hit', charged: false, warnings: [] };
   }
@@ -68,7 +96,7 @@ export async function cachedRead<T>(
   } catch (err) {
     if (!isUpstreamFailure(err)) throw err;
     const stale = entry ?? (await cache.get(key));
-    if (!stale || Date.now() >= stale.staleUntil) throw err;
+    if (!stale || Date.now() >= stale.staleUntil || isNegative(stale.value)) throw err;
     const warning = `stale: upstream failed (${failureCode(err)}); served the copy cached at ${new Date(stale.storedAt).toISOString()}`;
     return { value: stale.value as T, cacheStatus: 'stale', charged: run.charged, warnings: [warning] };
   }
@@ -112,7 +140,7 @@ async function fillOnce<T>(
   let token = lock ? await lock.acquire(key) : undefined;
   if (lock && token === null) {
     const waited = await waitForPeer(cache, lock, key, notBefore);
-    if ('entry' in waited) return waited.entry.value as T;
+    if ('entry' in waited) return answerOf<T>(waited.entry);
     token = waited.token;
   }
   try {
@@ -120,15 +148,40 @@ async function fillOnce<T>(
     // released since, and loading again would pay the upstream twice for one key.
     if (!opts.bypass) {
       const filled = await peerFill(cache, key, notBefore);
-      if (filled) return filled.value as T;
+      if (filled) return answerOf<T>(filled);
     }
     run.charged = true;
-    const value = await load();
+    let value: T;
+    try {
+      value = await load();
+    } catch (err) {
+      if (isNotFound(err) && opts.negativeMs) await remember(cache, key, err, opts.negativeMs);
+      throw err;
+    }
     await cache.set(key, value, opts.freshMs, opts.staleMs);
     return value;
   } finally {
     if (lock && token) await lock.release(key, token);
   }
+}
+
+/** A peer's fill: its value, or the "not found" it remembered. */
+function answerOf<T>(entry: CacheEntry): T {
+  if (isNegative(entry.value)) throw negativeHit(entry.value);
+  return entry.value as T;
+}
+
+/**
+ * Remembers a "not found" in place of the entry. An unconfirmed one never replaces a copy that can still stand in
+ * for it (stale-if-error); a confirmed one does, since the content is gone.
+ */
+async function remember(cache: Cache, key: string, err: Problem, negativeMs: number): Promise<void> {
+  if (isUnconfirmedNotFound(err)) {
+    const kept = await cache.get(key);
+    if (kept && !isNegative(kept.value) && Date.now() < kept.staleUntil) return;
+  }
+  const value: NegativeValue = { notFound: { detail: err.detail, extensions: err.extensions } };
+  await cache.set(key, value, negativeMs, 0);
 }
 
 /** Polls for the lock holder's result; takes the lock over if the holder gives up without filling. */

@@ -1,5 +1,7 @@
 // The "Safeguards and trade-offs" part of /docs/reliability: what the service does so that no caller can use
 // up or switch off what every other caller depends on, and where that deliberately costs something.
+import { NEGATIVE_CACHE_S } from '../../app/cached-reader.ts';
+import { CONFIRMATION_SHARE } from '../../providers/x/confirmations.ts';
 import { prose } from './html.ts';
 
 interface Safeguard {
@@ -28,10 +30,31 @@ export const SAFEGUARDS: readonly Safeguard[] = [
   },
   {
     id: 'impossible-status-ids',
-    title: 'Status ids that cannot exist are 404 without an upstream call',
-    rule: "An id of more than 19 digits, or at or above 2^63, matches the contract's `^[0-9]+$` but names no post the platform can have issued: it is answered 404 `not_found` at once, on every route (posts, permalinks, `url=`, oEmbed, MCP).",
+    title: 'Ids that cannot exist are 404 without an upstream call',
+    rule: "A post, X List or account id of `0`, with a leading zero, of more than 19 digits, or at or above 2^63 names nothing the platform can have issued: it is answered 404 `not_found` at once, on every route (posts, permalinks, `url=`, lists, `/i/user/{id}` and `/api/v1/users/{id}`, oEmbed, MCP). An account id longer than the route's declared 1-20 digits stays 400 `invalid_user_id`.",
     reason:
-      'Such ids make upstreams answer 400; they were a free way to make the service call its providers with requests they refuse.',
+      'Such ids make upstreams answer 400 or “not found”; they were a free way to make the service call its providers, and its logged-in X sessions, with requests that could never succeed.',
+  },
+  {
+    id: 'negative-cache',
+    title: `A “not found” is remembered for ${NEGATIVE_CACHE_S} s`,
+    rule: `A 404 \`not_found\` from the providers (a missing, deleted, suspended or protected post or account, confirmed or not) is kept in the same cache as the reads themselves, in memory or in Redis, for ${NEGATIVE_CACHE_S} s (or the cache lifetime \`THREADMARK_CACHE_TTL_S\`, if shorter; with the cache off, not at all). Reading it again meanwhile is answered from there, with \`X-Cache: hit\` and no upstream call. An unconfirmed “not found” never replaces a cached copy that can still stand in for it.`,
+    reason:
+      'Nothing was cached for a missing account, so each read of a made-up handle asked the providers again, and the X sessions to confirm it. Trade-off: an account or post that appears within the minute (or that FxTwitter failed to find for reasons of its own) answers 404 until the entry expires; `nocache=true` asks again (at its live-lookup price).',
+  },
+  {
+    id: 'session-calls-are-charged',
+    title: 'Every call made with a logged-in X session is charged to the account allowance',
+    rule: "Besides the account-backed feeds (charged per page), any read that ends up calling X with one of the deployment's sessions (a fallback when FxTwitter fails, or the confirmation of FxTwitter's “not found”) costs one point of `account-ip` (10 per 15 minutes per client address; `account-key` for a key holder) per X operation it calls, listed in `RateLimit` / `RateLimit-Policy`. Cache hits cost nothing. Once the allowance is used up, a confirmation is not asked: the answer is the other providers' 404 `not_found` with `confirmed: false` (no session spent). A read that needs a session for any other reason is 429 `rate_limited` with `Retry-After`.",
+    reason:
+      'The sessions are one pool every user shares, rate limited per account and operation by X. A made-up handle cost its reader one `api-ip` point but the operator one session call: 170 such reads from one address spent 122 session calls and left profile fallbacks with no session. Trade-off: an address that relies on the X fallback gets about ten such reads per 15 minutes; retrying after the window, or using a key with a larger account quota, gets more.',
+  },
+  {
+    id: 'confirmation-share',
+    title: `Confirming a “not found” may spend only ${CONFIRMATION_SHARE * 100}% of each session window`,
+    rule: `Service-wide, the session calls that only confirm another provider's “not found” stop while less than ${(1 - CONFIRMATION_SHARE) * 100}% of that X operation's window is left across the sessions in rotation, as X's own rate-limit headers report it (so reads by every instance sharing the sessions count). The “not found” then stands unconfirmed (404 \`not_found\` with \`confirmed: false\`). Fallback reads of accounts and posts that exist are not bounded by this share, only by X's windows and each client's allowance.`,
+    reason:
+      'Per-address allowances do not stop many addresses together: without a service-wide bound, a crowd of made-up handles could still leave legitimate fallback reads with no session. Trade-off: under such a crowd (or when real reads have used most of a window) a missing account is reported unconfirmed rather than confirmed, for up to the rest of the window.',
   },
   {
     id: 'breakers-per-capability',
