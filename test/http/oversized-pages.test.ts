@@ -21,7 +21,7 @@ let stack: Stack;
 before(async () => {
   sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   stack = await startStack(
-    { THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: writeSessions(dir, 'big', 6) },
+    { THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: writeSessions(dir, 'big', 6), THREADMARK_TRUST_PROXY: 'true' },
     { sim, replay: false },
   );
 });
@@ -41,13 +41,19 @@ interface ListJson {
   limit: number;
 }
 
+let ipSeq = 0;
+/** Each upstream page read with an X session costs the client's account allowance: every page its own address. */
+const fresh = (): RequestInit => ({
+  headers: { 'x-forwarded-for': `10.71.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}` },
+});
+
 async function walk(kind: 'followers' | 'following', limit: number): Promise<{ ids: string[]; sizes: number[] }> {
   const ids: string[] = [];
   const sizes: number[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
     const q = new URLSearchParams({ format: 'json', limit: String(limit), ...(cursor ? { cursor } : {}) });
-    const res = await stack.get(`/${HANDLES.big}/${kind}?${q}`);
+    const res = await stack.get(`/${HANDLES.big}/${kind}?${q}`, fresh());
     const text = await res.text();
     assert.equal(res.status, 200, text.slice(0, 300));
     const body = JSON.parse(text) as ListJson;
