@@ -193,3 +193,14 @@ describe('ids that cannot exist', () => {
     assert.equal((await problemOf(long)).code, 'invalid_user_id');
   });
 });
+
+test('/docs/reliability documents the negative cache, the session charge and the confirmation share', async () => {
+  const s = await xStack();
+  const html = await (await s.get('/docs/reliability')).text();
+  for (const id of ['negative-cache', 'session-calls-are-charged', 'confirmation-share', 'impossible-status-ids']) {
+    assert.match(html, new RegExp(`id="${id}"`), id);
+  }
+  assert.match(html, new RegExp(`remembered for ${NEGATIVE_CACHE_S} s`));
+  assert.match(html, new RegExp(`only ${CONFIRMATION_SHARE * 100}% of each session window`));
+  assert.match(html, /<code>account-ip<\/code>/);
+});

@@ -194,6 +194,47 @@ function readThroughContract(makeCache: () => Cache) {
     }
   });
 
+  test('a "not found" is remembered for negativeMs and answered again without loading', async () => {
+    const cache = makeCache();
+    const c = new Coalescer();
+    const up = upstream('x');
+    up.fail = new Problem('not_found', 'nobody is @nb1', { extensions: { source: 'x' } });
+    const opts = { ...LONG, negativeMs: 60_000 };
+    await assert.rejects(cachedRead(cache, c, 'neg1', opts, up.load), (e) => e === up.fail);
+    const again = await cachedRead(cache, c, 'neg1', opts, up.load).then(
+      () => assert.fail('a hit'),
+      (e: unknown) => e,
+    );
+    assert.ok(again instanceof Problem);
+    assert.equal(again.code, 'not_found');
+    assert.equal(again.detail, 'nobody is @nb1');
+    assert.deepEqual(again.extensions, { source: 'x' });
+    assert.equal(again.headers['x-cache'], 'hit');
+    assert.equal(up.calls, 1);
+    const off = upstream('x');
+    off.fail = new Problem('not_found');
+    await assert.rejects(cachedRead(cache, c, 'neg2', LONG, off.load));
+    await assert.rejects(cachedRead(cache, c, 'neg2', LONG, off.load));
+    assert.equal(off.calls, 2, 'without negativeMs nothing is remembered');
+  });
+
+  test('an unconfirmed "not found" never replaces a copy that can stand in; a confirmed one does', async () => {
+    const cache = makeCache();
+    const c = new Coalescer();
+    const opts = { ...LONG, negativeMs: 60_000 };
+    await cache.set('neg3', 'cached', 0, 60_000);
+    const unconfirmed = upstream('x');
+    unconfirmed.fail = new Problem('not_found', 'bare 404', { extensions: { confirmed: false } });
+    const r = await cachedRead(cache, c, 'neg3', opts, unconfirmed.load);
+    assert.equal(r.cacheStatus, 'stale');
+    assert.equal((await cache.get('neg3'))?.value, 'cached');
+    const gone = upstream('x');
+    gone.fail = new Problem('not_found', 'deleted');
+    await assert.rejects(cachedRead(cache, c, 'neg3', opts, gone.load), (e) => e === gone.fail);
+    await assert.rejects(cachedRead(cache, c, 'neg3', opts, gone.load), (e) => (e as Problem).detail === 'deleted');
+    assert.equal(gone.calls, 1, 'the deletion is remembered; the stale copy no longer stands in');
+  });
+
   test('upstream failure without any copy propagates', async () => {
     const cache = makeCache();
     const up = upstream('x');
