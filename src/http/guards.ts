@@ -154,8 +154,9 @@ export class Guards {
    * The read policy of one request. Keyed callers never touch the shared cache, so every live upstream read they
    * cause is charged to their live-key budget. Account-backed reads (search feeds, X Lists) charge account-ip or
    * account-key per upstream page (a page=N walk is N pages of an X session's window). `search` lookups and
-   * `nocache` reads also charge the live-lookup quota (search-ip or search-key) once per request, on its first
-   * live read.
+   * `nocache` reads also charge the live-lookup quota (search-ip or search-key) per live read: one request can
+   * fan out (a merged feed reads every account, a nocache conversation every post of it), and a charge per
+   * request let one point buy tens of upstream calls.
    */
   policy(
     req: FastifyRequest,
@@ -173,17 +174,15 @@ export class Guards {
     if (keyed) perRead.push(['live-key', partition]);
     if (account)
       perRead.push([keyed ? accountKeyPolicy(key.accountQuota ?? DEFAULT_ACCOUNT_QUOTA) : 'account-ip', partition]);
-    const once: Array<[Policy | FixedPolicyName, string]> = lookup
-      ? [[keyed ? 'search-key' : 'search-ip', partition]]
-      : [];
+    if (lookup) perRead.push([keyed ? 'search-key' : 'search-ip', partition]);
     // Later reads wait for the first one's charge, so a refused request stops before any of them go out.
     let first: Promise<void> | undefined;
     return {
       mode,
       beforeLive: async () => {
-        if (!first) return (first = this.chargeAll(req, [...perRead, ...once]));
+        if (!first) return (first = this.chargeAll(req, perRead));
         await first;
-        if (perRead.length > 0) await this.chargeAll(req, perRead);
+        await this.chargeAll(req, perRead);
       },
     };
   }

@@ -20,6 +20,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
       '`If-None-Match: *` matches every representation, so refunding 304s made every live lookup free and let anyone drain the X sessions all users share. The upstream call has already happened when the 304 is decided. Trade-off: a poller that sends `nocache=true` pays for each poll; drop `nocache` and polls inside the cache lifetime are free.',
   },
   {
+    id: 'live-lookups-per-read',
+    title: 'A live lookup is charged per upstream read',
+    rule: "Search lookups, date-windowed feeds and `nocache` reads charge `search-ip` (5 a minute per address) or `search-key` (30 a minute per key) once for every live upstream read they make, not once per request: a merged feed of ten accounts in a date window is up to twenty reads (each account's profile when it is not cached, and its window search), `nocache` on a merged feed re-reads every profile and timeline, and `page=N` costs one point per upstream page. Reads answered from the cache cost nothing. A request that runs out midway is answered 429 `rate_limited` with `Retry-After`; what it had read stays cached (unless it was `nocache`), so the retry pays only for the rest.",
+    reason:
+      'Charged once per request, one point bought up to twenty upstream calls: five requests of a ten-account windowed feed made 50 upstream searches, and five `nocache` points 100 upstream calls, all spent from the providers and X sessions every caller shares. Trade-off: an anonymous address reads at most five things live a minute, so a `nocache` feed of three or more accounts is always refused without a key; drop `nocache` (cached reads are free), use a key (`search-key`), or let a windowed merged feed fill over a few minutes.',
+  },
+  {
     id: 'refund-window',
     title: 'Refunds never reach the next window',
     rule: 'When one policy refuses a request, the points other policies had already taken are given back, but only inside the window they were taken in (with a quarter-second margin).',
