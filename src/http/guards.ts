@@ -21,6 +21,11 @@ declare module 'fastify' {
     rateStates?: LimitState[];
     /** Fresh cache entries this request was answered from (key, entry, fresh until), for the hit replay. */
     cacheHits?: Array<[string, object, number]>;
+    /**
+     * A passing upstream failure shaped the answer (a part that failed to load, a stale copy, a walk cut short):
+     * the hit replay must not remember it, or it would outlive the failure.
+     */
+    degraded?: boolean;
   }
 }
 
@@ -168,7 +173,13 @@ export class Guards {
     const lookup = opts.search !== undefined || opts.nocache;
     const account = opts.search === 'account' || opts.accountBacked === true;
     if (!lookup && !keyed && !account)
-      return mode === 'shared' ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]) } : { mode };
+      return mode === 'shared'
+        ? {
+            mode,
+            onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]),
+            onDegraded: () => (req.degraded = true),
+          }
+        : { mode };
     const partition = keyed ? key.id! : this.partition(req);
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);
