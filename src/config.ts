@@ -191,6 +191,40 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Settings whose whole value is a credential: never echoed. */
+const SECRET_SETTING = /TOKEN|SECRET/;
+/** Settings holding a URL, which may carry a password in its user-info or query. */
+const URL_SETTING = /_URL$/;
+const SECRET_QUERY_PARAM = /^(pass(word)?|secret|token|auth|key)$/i;
+
+/**
+ * A URL-like value with its user-info and credential-looking query values replaced by `***`. Works on text,
+ * not on a parsed URL, because the values that reach an error message are the ones that failed to parse;
+ * everything up to the last `@` counts as user-info, since a malformed password may itself hold `@`, `/` or `#`.
+ */
+export function maskCredentials(value: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  let rest = value.slice(scheme.length);
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) rest = `***@${rest.slice(at + 1)}`;
+  const q = rest.indexOf('?');
+  if (q >= 0) {
+    const params = rest
+      .slice(q + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        return eq >= 0 && SECRET_QUERY_PARAM.test(pair.slice(0, eq)) ? `${pair.slice(0, eq)}=***` : pair;
+      });
+    rest = `${rest.slice(0, q)}?${params.join('&')}`;
+  }
+  return scheme + rest;
+}
+
+function shownValue(name: string, value: string): string {
+  return URL_SETTING.test(name) ? maskCredentials(value) : value;
+}
+
 /** Empty strings count as unset, as most deployment tools cannot unset a variable. */
 function present(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
@@ -206,7 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    const shown = /TOKEN|SECRET/.test(name) ? '' : ` (got ${JSON.stringify(env[name] ?? '')})`;
+    const shown = SECRET_SETTING.test(name) ? '' : ` (got ${JSON.stringify(shownValue(name, env[name] ?? ''))})`;
     throw new ConfigError(`invalid configuration: ${name} ${issue.message}${shown}`);
   }
   const c = parsed.data;

@@ -22,6 +22,7 @@ import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
 import { nextRequestId } from './http/request-id.ts';
 import { isPlainIPv4 } from './stores/limits/client-key.ts';
+import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
 
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
@@ -69,8 +70,10 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const watchForwarding = untrustedForwardingWatch(config, app.log);
   // Callback style: this runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
+    watchForwarding?.(req);
     reply.header('x-request-id', String(req.id));
     if (!isPrivatePath(req.url)) reply.headers(CORS_HEADERS);
     if (req.url.startsWith('/api')) reply.header('access-control-expose-headers', EXPOSED_HEADERS);

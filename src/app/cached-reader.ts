@@ -1,7 +1,7 @@
 // Every upstream read goes through here: the application cache (domain data, not rendered bytes),
 // coalescing of concurrent misses, stale-if-error, and the live-lookup charge of the read policy.
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
-import { cachedRead } from '../stores/cache/read-through.ts';
+import { cachedRead, isUpstreamFailure } from '../stores/cache/read-through.ts';
 import type { Cache } from '../stores/cache/types.ts';
 import type { Coalescer } from '../stores/cache/coalesce.ts';
 
@@ -56,7 +56,12 @@ export class CachedReader {
         ...(policy.onHit ? { onHit: (e) => policy.onHit!(key, e, e.freshUntil) } : {}),
       },
       live,
-    );
+    ).catch((err: unknown) => {
+      // A caller may survive the failure (an ancestor left out): its answer is degraded, not settled.
+      if (isUpstreamFailure(err)) policy.onDegraded?.();
+      throw err;
+    });
+    if (r.cacheStatus === 'stale') policy.onDegraded?.();
     return { value: r.value.value, source: r.value.source, cache: r.cacheStatus, warnings: r.warnings };
   }
 }

@@ -36,6 +36,11 @@ export interface ReadPolicy {
    * response built only from such entries can be replayed while they stay the same (http/hit-replay.ts).
    */
   onHit?: (key: string, entry: object, freshUntil: number) => void;
+  /**
+   * Told when a read failed upstream or was answered from a stale copy: whatever the request answers is then shaped
+   * by a passing failure, which a later read may not repeat.
+   */
+  onDegraded?: () => void;
 }
 
 /**

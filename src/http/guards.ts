@@ -21,6 +21,11 @@ declare module 'fastify' {
     rateStates?: LimitState[];
     /** Fresh cache entries this request was answered from (key, entry, fresh until), for the hit replay. */
     cacheHits?: Array<[string, object, number]>;
+    /**
+     * A passing upstream failure shaped the answer (a part that failed to load, a stale copy, a walk cut short):
+     * the hit replay must not remember it, or it would outlive the failure.
+     */
+    degraded?: boolean;
   }
 }
 
@@ -155,8 +160,9 @@ export class Guards {
    * cause is charged to their live-key budget. Account-backed reads (search feeds, X Lists) charge account-ip or
    * account-key per upstream page (a page=N walk is N pages of an X session's window); every other read charges
    * the same allowance per call it makes with a logged-in session (`chargeSession`). `search` lookups and
-   * `nocache` reads also charge the live-lookup quota (search-ip or search-key) once per request, on its first
-   * live read.
+   * `nocache` reads also charge the live-lookup quota (search-ip or search-key) per live read: one request can
+   * fan out (a merged feed reads every account, a nocache conversation every post of it), and a charge per
+   * request let one point buy tens of upstream calls.
    */
   policy(
     req: FastifyRequest,
@@ -177,23 +183,26 @@ export class Guards {
     const chargeSession = account ? undefined : () => this.chargeAll(req, [accountCharge]);
     if (!lookup && !keyed && !account)
       return mode === 'shared'
-        ? { mode, onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]), chargeSession }
+        ? {
+            mode,
+            onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]),
+            onDegraded: () => (req.degraded = true),
+            chargeSession,
+          }
         : { mode, chargeSession };
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);
     if (account) perRead.push(accountCharge);
-    const once: Array<[Policy | FixedPolicyName, string]> = lookup
-      ? [[keyed ? 'search-key' : 'search-ip', partition]]
-      : [];
+    if (lookup) perRead.push([keyed ? 'search-key' : 'search-ip', partition]);
     // Later reads wait for the first one's charge, so a refused request stops before any of them go out.
     let first: Promise<void> | undefined;
     return {
       mode,
       ...(chargeSession ? { chargeSession } : {}),
       beforeLive: async () => {
-        if (!first) return (first = this.chargeAll(req, [...perRead, ...once]));
+        if (!first) return (first = this.chargeAll(req, perRead));
         await first;
-        if (perRead.length > 0) await this.chargeAll(req, perRead);
+        await this.chargeAll(req, perRead);
       },
     };
   }

@@ -10,6 +10,8 @@
 //     refresh or an eviction makes it stale at once), and within its own byte-bounded LRU. In process that is
 //     checked and api-ip charged synchronously; with Redis both happen in one scripted round trip
 //     (stores/shared-hit-check.ts), so every instance sees every other's refreshes and charges;
+//   - an answer shaped by a passing upstream failure (a part that failed to load, a stale copy, a walk cut short)
+//     is never recorded: it would be replayed past the failure, to clients a fresh read would answer in full;
 //   - conditional requests, Authorization, X-No-Compression and compressed bodies are never replayed;
 //   - a client that would be refused (429) goes through the guards, which answer and count it;
 //   - debug access logging or a draining server turn it off.
@@ -231,6 +233,8 @@ export class HitReplay {
    */
   mark(req: FastifyRequest, reply: FastifyReply): void {
     if (!this.#enabled || reply.statusCode !== 200 || !req.cacheHits?.length) return;
+    // Only what a fresh read would answer again: a failed or stale part would be replayed past its failure.
+    if (req.degraded) return;
     const states = req.rateStates;
     if (states?.length !== 1 || states[0]!.policy !== 'api-ip' || !states[0]!.allowed) return;
     if (reply.getHeader('x-cache') !== 'hit') return;

@@ -109,3 +109,47 @@ test('starts, serves a post from the simulator, and shuts down on SIGTERM', asyn
   const { code } = await exited;
   assert.equal(code, 0);
 });
+
+test('a malformed THREADMARK_REDIS_URL stops start-up without printing its password', async () => {
+  const password = 'Pr1vate-Redis-Pass';
+  const child = start({ THREADMARK_REDIS_URL: `redis://default:${password}@redis.internal:not-a-port/0` });
+  let stdout = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  const { code, stderr } = await collect(child);
+  assert.equal(code, 2);
+  assert.match(stderr, /THREADMARK_REDIS_URL/);
+  assert.match(stderr, /redis\.internal/);
+  for (const out of [stdout, stderr]) {
+    assert.ok(!out.includes(password), out);
+    assert.ok(!out.includes('Pr1vate'), out);
+  }
+});
+
+test('an unreachable Redis is reported without the password of its URL', async () => {
+  const password = 'Pr1vate-Redis-Pass';
+  // Port 1 on loopback refuses at once: the service starts degraded and logs the outage.
+  const child = start({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'debug',
+    THREADMARK_REDIS_URL: `redis://default:${password}@127.0.0.1:1/0`,
+    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
+    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
+    THREADMARK_X_API_URL: sim.xApiUrl,
+  });
+  const exited = collect(child);
+  let stdout = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listen line in: ${stdout}`)), 20_000);
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      if (/listening at/.test(stdout) && /redis unreachable/.test(stdout)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  child.kill('SIGTERM');
+  const { stderr } = await exited;
+  for (const out of [stdout, stderr]) assert.ok(!out.includes(password), out);
+});

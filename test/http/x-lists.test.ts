@@ -274,14 +274,19 @@ describe('X Lists with sessions', () => {
     const walk = await s.get(`/api/v1/lists/${CACHING}/members?limit=5&page=3&nocache=true`, c);
     assert.equal(walk.status, 200);
     assert.equal(remaining(walk, 'account-ip'), 4);
+    assert.equal(remaining(walk, 'search-ip'), 1, 'nocache: one live-lookup point per live read too');
     // Each nocache read of one page is two live reads: the list and the page.
     for (const left of [2, 0]) {
+      // The minute-long search-ip window would end first; its expiry is what this reset stands for.
+      await s.app.services.stores.limiter.reset('search-ip', c.headers['x-forwarded-for']);
       const r = await s.get(`/api/v1/lists/${CACHING}/members?limit=1&nocache=true`, c);
       assert.equal(r.status, 200, await r.clone().text());
       assert.equal(remaining(r, 'account-ip'), left);
     }
+    await s.app.services.stores.limiter.reset('search-ip', c.headers['x-forwarded-for']);
     const refused = await s.get(`/api/v1/lists/${CACHING}?nocache=true`, c);
     assert.equal(refused.status, 429);
+    assert.match((await refused.clone().json()).detail, /account-ip/);
     assert.equal((await problemOf(refused)).code, 'rate_limited');
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
   });

@@ -34,11 +34,20 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
 }
 
-/** Digests first so the comparison is constant-time whatever the lengths. */
-function bearerMatches(req: FastifyRequest, token: string): boolean {
-  const m = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
-  return !!m?.[1] && timingSafeEqual(digest(m[1]), digest(token));
+/** The bearer token a request presents, if any. */
+function presentedBearer(req: FastifyRequest): string | undefined {
+  return /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
 }
+
+/** Digests first so the comparison is constant-time whatever the lengths. */
+function bearerMatches(presented: string, token: string): boolean {
+  return timingSafeEqual(digest(presented), digest(token));
+}
+
+const seenAs = (who: string) => `This request counts for ${who}.`;
+
+/** How the lockout is keyed, told in every 401 so an operator locked out by a neighbour knows why. */
+const LOCKOUT_RULE = `Only a presented, wrong bearer token counts: ${ADMIN_FAILURES.quota} within ${ADMIN_FAILURES.windowS / 60} minutes lock the client address out (IPv4: the address; IPv6: its /64 network; behind a proxy, the address THREADMARK_TRUST_PROXY lets the service see, else the proxy's own) for the rest of the window, right token included.`;
 
 function parseId(params: unknown): string {
   const r = IdParams.safeParse(params);
@@ -99,15 +108,20 @@ export const adminRoutes: FastifyPluginAsync<AdminRoutesOptions> = async (app, o
     if (failures.remaining <= 0) {
       throw new Problem(
         'rate_limited',
-        `Too many wrong admin tokens from this address; retry in ${failures.resetS} s.`,
+        `Too many wrong admin tokens from this address; retry in ${failures.resetS} s. ${LOCKOUT_RULE} ${seenAs(who)}`,
         {
           headers: { 'Retry-After': String(failures.resetS) },
         },
       );
     }
-    if (!bearerMatches(req, token)) {
+    const presented = presentedBearer(req);
+    if (presented === undefined) {
+      // Nothing was guessed: counting bare requests would let anyone sharing the address lock the operator out.
+      throw new Problem('unauthorized', `A valid admin bearer token is required. ${LOCKOUT_RULE} ${seenAs(who)}`);
+    }
+    if (!bearerMatches(presented, token)) {
       await limiter.consume(ADMIN_FAILURES, who);
-      throw new Problem('unauthorized', 'A valid admin bearer token is required.');
+      throw new Problem('unauthorized', `The admin bearer token is wrong. ${LOCKOUT_RULE} ${seenAs(who)}`);
     }
   });
 

@@ -82,7 +82,7 @@ export async function serveProfileFeed(
   opts: FeedOptions,
 ): Promise<Rendered> {
   const { config, guards } = ctx.services;
-  // A windowed feed reads X search: a live search lookup, charged like one.
+  // A windowed feed reads X search: live search lookups, one charge per account read live.
   const policy = guards.policy(ctx.req, {
     nocache: opts.nocache,
     ...(opts.window ? { search: 'plain' as const } : {}),

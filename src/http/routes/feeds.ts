@@ -158,7 +158,8 @@ function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
 
 const WINDOW_NOTE =
   ' `since` and `until` (ISO 8601 date or date-time; since ≤ time < until) read one window of time straight away ' +
-  'through X search, charged as a live search lookup (503 search_unavailable when search cannot be served); a bad ' +
+  'through X search, charged as live search lookups, one per upstream read (a merged feed pays for every account ' +
+  'it reads live; 503 search_unavailable when search cannot be served); a bad ' +
   'or reversed window is 400 invalid_date.';
 
 const PERMALINK_KINDS: Array<{ kind: FeedKind; segment: string; op: string; summary: string }> = [

@@ -222,6 +222,7 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   };
   // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered; nor is a
   // read shaped by a passing failure (an ancestor unreadable just now).
+  if (!settled) ctx.req.degraded = true;
   if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).

@@ -22,6 +22,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
       '`If-None-Match: *` matches every representation, so refunding 304s made every live lookup free and let anyone drain the X sessions all users share. The upstream call has already happened when the 304 is decided. Trade-off: a poller that sends `nocache=true` pays for each poll; drop `nocache` and polls inside the cache lifetime are free.',
   },
   {
+    id: 'live-lookups-per-read',
+    title: 'A live lookup is charged per upstream read',
+    rule: "Search lookups, date-windowed feeds and `nocache` reads charge `search-ip` (5 a minute per address) or `search-key` (30 a minute per key) once for every live upstream read they make, not once per request: a merged feed of ten accounts in a date window is up to twenty reads (each account's profile when it is not cached, and its window search), `nocache` on a merged feed re-reads every profile and timeline, and `page=N` costs one point per upstream page. Reads answered from the cache cost nothing. A request that runs out midway is answered 429 `rate_limited` with `Retry-After`; what it had read stays cached (unless it was `nocache`), so the retry pays only for the rest.",
+    reason:
+      'Charged once per request, one point bought up to twenty upstream calls: five requests of a ten-account windowed feed made 50 upstream searches, and five `nocache` points 100 upstream calls, all spent from the providers and X sessions every caller shares. Trade-off: an anonymous address reads at most five things live a minute, so a `nocache` feed of three or more accounts is always refused without a key; drop `nocache` (cached reads are free), use a key (`search-key`), or let a windowed merged feed fill over a few minutes.',
+  },
+  {
     id: 'refund-window',
     title: 'Refunds never reach the next window',
     rule: 'When one policy refuses a request, the points other policies had already taken are given back, but only inside the window they were taken in (with a quarter-second margin).',
@@ -108,9 +115,9 @@ export const SAFEGUARDS: readonly Safeguard[] = [
   {
     id: 'admin-surface',
     title: 'Admin and operator routes are private',
-    rule: 'Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.',
+    rule: "Ten wrong admin tokens from one client address within 15 minutes lock that address out of the admin routes (429 `rate_limited` with `Retry-After`, even with the right token) until the window ends. Only a presented, wrong `Authorization: Bearer` token counts: a request without one (or with another scheme) answers 401 and costs nothing. The lockout is keyed like the rate limits: an IPv4 address as is, an IPv6 address by its /64 network, and behind a proxy the client address `THREADMARK_TRUST_PROXY` lets the service see; without that setting every caller behind the proxy has the proxy's address, and the service logs a warning on the first request carrying `X-Forwarded-For` or `Forwarded` while an admin token is set. Every 401 and 429 of the admin routes says so and names the address the request counted for. Admin and operator responses (`/admin/*`, `/healthz`, `/readyz`, `/metrics`) carry no `Access-Control-Allow-Origin`.",
     reason:
-      'Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Trade-off: an operator who mistypes the token ten times waits out the window (or uses another address, or the CLI on the host).',
+      "Wrong tokens were never limited, so the token could be guessed at the full request rate; and a CORS grant let any web page read admin answers with a token it had obtained. Requests without a token guess nothing, so counting them only let a neighbour lock the operator out. The right token must wait too while an address is locked, or the lockout would not bound guessing. Trade-off: a /64 is one subscriber's network, so keying by single IPv6 addresses would hand a guesser 2^64 fresh allowances; the cost is that someone guessing from the operator's /64 (or, without `THREADMARK_TRUST_PROXY`, from behind the same proxy) locks the operator out too. An operator who mistypes the token ten times, or is locked out that way, waits out the window, uses another address, or uses the CLI on the host.",
   },
   {
     id: 'upstream-values',
