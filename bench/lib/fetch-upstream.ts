@@ -131,7 +131,7 @@ export function viaUndici(undici: UndiciModule, provider: string, url: string, a
         continue;
       }
       if (Number(out.get('content-length') ?? NaN) > maxBytes) {
-        res.body.destroy();
+        res.body.on('error', () => {}).destroy();
         throw tooBig(provider, maxBytes, res.statusCode);
       }
       const coding = out.get('content-encoding')?.trim().toLowerCase();
