@@ -17,6 +17,7 @@ import * as memory from './memory.ts';
 import * as redisHit from './redis-hit.ts';
 import * as flood from './flood.ts';
 import * as stall from './stall.ts';
+import * as upstreamClient from './upstream-client.ts';
 
 /** Benchmarks that drive load with wrk. */
 const NEEDS_WRK = new Set(['cache-hit', 'redis-hit', 'flood']);
@@ -30,6 +31,7 @@ const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> =
   ['redis-hit', redisHit.run],
   ['flood', flood.run],
   ['stall', stall.run],
+  ['upstream-client', upstreamClient.run],
 ];
 
 const args = process.argv.slice(2);

@@ -5,12 +5,12 @@ import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
-import { CursorCodec } from './domain/paging.ts';
 import { shareCursorSecret } from './app/cursor-secret.ts';
 import { cachedPostSource } from './app/post-source.ts';
 import { cachedListSource } from './app/list-source.ts';
 import { CachedReader } from './app/cached-reader.ts';
 import { Guards } from './http/guards.ts';
+import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
 import { createStores } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
 import { XProvider } from './providers/x/provider.ts';
@@ -73,7 +73,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   await xSessions?.start();
   const reader = new CachedReader(stores.cache, stores.coalescer, config.cacheTtlS);
   const responses = new ResponseCache(config.responseCacheBytes);
-  const cursors = new CursorCodec(config.cursorSecret);
+  const cursors = new AesGcmCursorSealer(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
   const services: Services = {
     config,

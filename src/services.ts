@@ -2,7 +2,7 @@
 import type { Config } from './config.ts';
 import type { PostSource } from './domain/read-post.ts';
 import type { ListSource } from './domain/lists.ts';
-import type { CursorCodec } from './domain/paging.ts';
+import type { CursorSealer } from './domain/cursors.ts';
 import type { Guards } from './http/guards.ts';
 import type { Stores } from './stores/index.ts';
 import type { Metrics } from './ops/metrics.ts';
@@ -17,7 +17,7 @@ export interface Services {
   version: string;
   posts: PostSource;
   lists: ListSource;
-  cursors: CursorCodec;
+  cursors: CursorSealer;
   guards: Guards;
   stores: Stores;
   /** Provider chain health summary for GET /api; absent = reported as "unknown". */

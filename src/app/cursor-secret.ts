@@ -1,7 +1,7 @@
 // A cluster without THREADMARK_CURSOR_SECRET still needs one sealing key, or a cursor issued by one instance
 // is refused by the next: the first instance to reach Redis stores a random secret and every other adopts it.
 import { randomBytes } from 'node:crypto';
-import type { CursorCodec } from '../domain/paging.ts';
+import type { AesGcmCursorSealer } from '../stores/cursor-sealer.ts';
 import type { Stores } from '../stores/index.ts';
 
 const SECRET_NAME = 'cursor-secret';
@@ -11,7 +11,7 @@ const RETRY_MS = 2000;
  * Resolves after the first attempt, so an instance that starts with Redis up serves shared cursors from its first
  * request; while Redis is unreachable it keeps its own secret and retries in the background. Returns a stop function.
  */
-export async function shareCursorSecret(stores: Stores, codec: CursorCodec): Promise<() => void> {
+export async function shareCursorSecret(stores: Stores, codec: AesGcmCursorSealer): Promise<() => void> {
   if (stores.mode !== 'distributed') return () => {};
   const candidate = randomBytes(32).toString('base64url');
   const attempt = async () => {

@@ -1,9 +1,9 @@
 // The followers / following use case: a page of accounts, with a missing account told apart from an empty list.
+import { sourceFailureCode } from './errors.ts';
 import type { Listed, ListSources, PageInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import type { ConnectionsRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
-import { isProblem } from '../problems/problem.ts';
 
 export type ConnectionKind = 'followers' | 'following';
 
@@ -29,8 +29,7 @@ export async function readConnections(
       src.lists.profile(handle, call.policy),
       src.lists.connections(kind, handle, call),
     ]);
-    if (profile.status === 'rejected' && isProblem(profile.reason) && profile.reason.code === 'not_found')
-      throw profile.reason;
+    if (profile.status === 'rejected' && sourceFailureCode(profile.reason) === 'not_found') throw profile.reason;
     if (first.status === 'rejected') throw first.reason;
     return first.value;
   });

@@ -2,12 +2,12 @@
 // description, owner, member count) so the reader knows what it is looking at. X Lists are read only through
 // account-backed providers; an id the platform cannot have issued is not_found without asking any of them.
 import type { CuratedList, Page } from './models.ts';
-import { canBeListId, impossibleIdDetail } from './ids.ts';
+import { DomainError, sourceFailureCode } from './errors.ts';
+import { canBeListId } from './ids.ts';
 import type { Listed, ListSources, PageInput } from './lists.ts';
 import { readPage, type PageCall, type ReadPage } from './paging.ts';
 import type { ListMembersRead, ListPostsRead } from './reads.ts';
 import type { ReadPolicy, Sourced } from './sourced.ts';
-import { isProblem, Problem } from '../problems/problem.ts';
 
 export interface CuratedListInput extends PageInput {
   /** The list's numeric id (digits only; the route checks the shape). */
@@ -16,7 +16,7 @@ export interface CuratedListInput extends PageInput {
 
 /** An id the platform cannot have issued is not_found before any upstream is asked. */
 export function assertListId(id: string): void {
-  if (!canBeListId(id)) throw new Problem('not_found', impossibleIdDetail('list', id));
+  if (!canBeListId(id)) throw new DomainError({ kind: 'impossible_list_id', id });
 }
 
 /**
@@ -36,7 +36,7 @@ async function readListPage<T>(
     if (list) return load(call);
     const [info, first] = await Promise.allSettled([src.lists.list(input.id, call.policy), load(call)]);
     if (info.status === 'rejected') {
-      if (isProblem(info.reason) && info.reason.code === 'not_found') throw info.reason;
+      if (sourceFailureCode(info.reason) === 'not_found') throw info.reason;
       if (first.status === 'rejected') throw first.reason;
       throw info.reason;
     }

@@ -2,10 +2,11 @@
 // profile read (cached pages reused, concurrent misses coalesced) and handed out one by one as they are read, so
 // the route can stream them. The walk stops at the window's start, the upstream's end, `maxPosts`, an upstream
 // failure or the time limit, and says which, with a sealed cursor to resume from.
-import { isProblem, Problem } from '../problems/problem.ts';
+import { openCursor, type CursorScope, type CursorState } from './cursors.ts';
+import { sourceFailureCode } from './errors.ts';
 import { timelineFilter, type ListSources, type TimelineOptions, type WindowInput } from './lists.ts';
 import type { Post } from './models.ts';
-import { nextOf, type CursorScope, type CursorState } from './paging.ts';
+import { nextOf } from './paging.ts';
 import { postPages } from './post-pages.ts';
 import type { CacheStatus, ReadPolicy } from './sourced.ts';
 
@@ -74,14 +75,8 @@ interface Position {
   last?: string;
 }
 
-function openCursor(src: ListSources, scope: CursorScope, cursor: string): Position {
-  let state: CursorState;
-  try {
-    state = src.cursors.decode(scope, cursor);
-  } catch (err) {
-    if (isProblem(err)) throw new Problem('invalid_export_cursor', err.detail);
-    throw err;
-  }
+function resumeAt(src: ListSources, scope: CursorScope, cursor: string): Position {
+  const state = openCursor(src.cursors, scope, cursor, 'export');
   return {
     ...(state.provider ? { provider: state.provider } : {}),
     ...(state.upstream ? { upstream: state.upstream } : {}),
@@ -110,7 +105,7 @@ export interface ExportPlan {
 /** Checks the cursor before anything is charged or read: a bad one is invalid_export_cursor. */
 export function planExport(src: ListSources, input: ExportInput): ExportPlan {
   const scope = exportScope(input);
-  return { input, scope, start: input.cursor ? openCursor(src, scope, input.cursor) : { page: 1, skip: 0 } };
+  return { input, scope, start: input.cursor ? resumeAt(src, scope, input.cursor) : { page: 1, skip: 0 } };
 }
 
 /**
@@ -141,7 +136,7 @@ export async function* exportPosts(
   const end = (reason: ExportStop, at?: Position, error?: unknown): ExportEnd => ({
     reason,
     posts: written,
-    ...(at ? { cursor: src.cursors.encode(scope, sealable(at)) } : {}),
+    ...(at ? { cursor: src.cursors.seal(scope, sealable(at)) } : {}),
     ...(error !== undefined ? { error } : {}),
     warnings: [...warnings],
   });
@@ -158,7 +153,7 @@ export async function* exportPosts(
       });
     } catch (err) {
       if (written === 0) throw err;
-      return end(isProblem(err) && err.code === 'rate_limited' ? 'rate_limited' : 'upstream_error', pos, err);
+      return end(sourceFailureCode(err) === 'rate_limited' ? 'rate_limited' : 'upstream_error', pos, err);
     }
     limits.onPage?.({ source: got.source, cache: got.cache });
     // What a page had to leave out or degrade (a stale copy, a fallback search without cursor) is the export's too.

@@ -6,9 +6,9 @@ import type { ListSource, WindowInput } from './lists.ts';
 import { upstreamTerms } from './search.ts';
 import type { Author, CuratedList, Post } from './models.ts';
 import { assertListId } from './curated-lists.ts';
+import { sourceFailureCode } from './errors.ts';
 import { DEFAULT_LIMIT } from './paging.ts';
 import { overallCache, type CacheStatus, type ReadPolicy, type Sourced } from './sourced.ts';
-import { isProblem } from '../problems/problem.ts';
 
 /** What a feed is made of, with the provenance of every read behind it. */
 export interface FeedRead {
@@ -105,7 +105,7 @@ export async function readProfileFeed(
       return;
     }
     firstFailure ??= { reason: r.reason };
-    if (handles.length > 1 && isProblem(r.reason) && r.reason.code === 'not_found')
+    if (handles.length > 1 && sourceFailureCode(r.reason) === 'not_found')
       all.warnings.push(`@${handles[i]} left out: not public`);
     else throw r.reason;
   });

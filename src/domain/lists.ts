@@ -3,7 +3,8 @@
 import type { Author, CuratedList, Page, Post } from './models.ts';
 import type { ReadPolicy, Sourced } from './sourced.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';
-import type { CursorCodec, PageCall, PageInput } from './paging.ts';
+import type { CursorSealer } from './cursors.ts';
+import type { PageCall, PageInput } from './paging.ts';
 import type { ReadWindow } from './reads.ts';
 
 /** The list reads, as the browse routes name them. */
@@ -22,10 +23,10 @@ export interface ListSource {
   listMembers(id: string, call: PageCall): Promise<Sourced<Page<Author>>>;
 }
 
-/** The sources of a paged use case: the lists, and the codec that seals and opens our cursors. */
+/** The sources of a paged use case: the lists, and the sealer of our cursors. */
 export interface ListSources {
   lists: ListSource;
-  cursors: CursorCodec;
+  cursors: CursorSealer;
 }
 
 /** A read model and the cache status of the reads behind it (for the presenter's Cache-Control and X-Cache). */

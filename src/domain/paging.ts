@@ -1,131 +1,12 @@
 // Paging, in one place: where a request starts (a sealed cursor or `page=N`), the walk to that page, the
-// end-of-list rule, and the sealing of the next cursor. Providers only ever see their own raw upstream cursors;
-// callers only ever see sealed ones.
-//
-// Cursors are opaque and provider-tagged. The payload (provider, route, query, feed, upstream cursor, page) is
-// sealed with AES-256-GCM, so the upstream cursor is never exposed and any edit, forgery or reuse on another
-// route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset in distributed
-// mode, a random secret agreed through Redis (see app/cursor-secret.ts); otherwise each process draws its own
-// and cursors do not survive a restart.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { Problem } from '../problems/problem.ts';
+// end-of-list rule, and the sealing of the next cursor (through the sealer port of cursors.ts). Providers only ever
+// see their own raw upstream cursors; callers only ever see sealed ones.
+import { openCursor, type CursorScope, type CursorSealer, type CursorState } from './cursors.ts';
 import type { Page } from './models.ts';
 import { overallCache, type CacheStatus, type ReadPolicy, type Sourced } from './sourced.ts';
 
 /** Items per page when the caller names no limit (also what feeds read). */
 export const DEFAULT_LIMIT = 20;
-
-export interface CursorScope {
-  /** Route family: profile, followers, following, search. */
-  route: string;
-  /** Normalized query: lower-cased handle, or the search terms. */
-  query: string;
-  /** Search feed; empty for the other routes. */
-  feed: string;
-}
-
-export interface CursorState {
-  provider: string;
-  upstream: string;
-  /** Page number the cursor leads to. */
-  page: number;
-  /** A position inside that page (exports stop mid-page): items already delivered, and the last one's id. */
-  skip?: number;
-  last?: string;
-}
-
-interface Sealed extends CursorState {
-  v: 1;
-  s: string;
-}
-
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
-function scopeTag(scope: CursorScope): string {
-  return createHash('sha256').update(`${scope.route}\n${scope.query}\n${scope.feed}`).digest('base64url').slice(0, 16);
-}
-
-function keyOf(secret: string | Buffer): Buffer {
-  return createHash('sha256').update(secret).digest();
-}
-
-function ivKeyOf(key: Buffer): Buffer {
-  return createHash('sha256').update('threadmark cursor nonce\n').update(key).digest();
-}
-
-export class CursorCodec {
-  /** Sealing key first; earlier keys still open cursors issued before a shared secret was adopted. */
-  private keys: Buffer[];
-
-  /** Key of the synthetic nonce, derived from the sealing key so that no key serves two primitives. */
-  private ivKey: Buffer;
-
-  constructor(secret?: string) {
-    this.keys = [keyOf(secret ?? randomBytes(32))];
-    this.ivKey = ivKeyOf(this.key);
-  }
-
-  private get key(): Buffer {
-    return this.keys[0]!;
-  }
-
-  /** Switches sealing to a secret shared by the cluster, still accepting cursors this process sealed before. */
-  adopt(secret: string): void {
-    const next = keyOf(secret);
-    if (next.equals(this.key)) return;
-    this.keys = [next, ...this.keys.filter((k) => !k.equals(next))].slice(0, 3);
-    this.ivKey = ivKeyOf(next);
-  }
-
-  encode(scope: CursorScope, state: CursorState): string {
-    const text = JSON.stringify({ v: 1, s: scopeTag(scope), ...state } satisfies Sealed);
-    // The nonce is a keyed hash of the payload (a synthetic IV), not random: the same position always seals to
-    // the same cursor, so a cached page renders to the same bytes and keeps its ETag from one hit to the next.
-    // Distinct payloads still get distinct nonces; equal cursors only reveal that they lead to the same place.
-    const iv = createHmac('sha256', this.ivKey).update(text).digest().subarray(0, IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
-  }
-
-  decode(scope: CursorScope, token: string): CursorState {
-    const raw = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, 'base64url') : Buffer.alloc(0);
-    // Base64 decoding ignores stray trailing bits; only the exact text this service issued is accepted.
-    if (raw.length <= IV_BYTES + TAG_BYTES || raw.toString('base64url') !== token)
-      throw new Problem('invalid_cursor', 'The cursor is not one this service issued.');
-    let payload: Sealed | undefined;
-    for (const k of this.keys) if ((payload = open(k, raw))) break;
-    if (!payload)
-      throw new Problem('invalid_cursor', 'The cursor was edited, forged, or issued by another deployment.');
-    if (payload.v !== 1 || payload.s !== scopeTag(scope)) {
-      throw new Problem(
-        'invalid_cursor',
-        'The cursor belongs to another route, query or feed; send it only where it was issued.',
-      );
-    }
-    return {
-      provider: payload.provider,
-      upstream: payload.upstream,
-      page: payload.page,
-      ...(payload.skip ? { skip: payload.skip } : {}),
-      ...(payload.last ? { last: payload.last } : {}),
-    };
-  }
-}
-
-function open(key: Buffer, raw: Buffer): Sealed | undefined {
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
-    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    const text = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
-      'utf8',
-    );
-    return JSON.parse(text) as Sealed;
-  } catch {
-    return undefined;
-  }
-}
 
 /** One call to a list source: the provider's own raw cursor, never a sealed one. */
 export interface PageCall {
@@ -187,9 +68,14 @@ export interface PageMeta {
 }
 
 /** `cursor` takes precedence over `page`; a cursor from another route, query or feed is invalid_cursor. */
-export function openPosition(input: PageInput, codec: CursorCodec, scope: CursorScope, policy: ReadPolicy): Position {
+export function openPosition(
+  input: PageInput,
+  cursors: CursorSealer,
+  scope: CursorScope,
+  policy: ReadPolicy,
+): Position {
   const limit = input.limit ?? DEFAULT_LIMIT;
-  if (input.cursor !== undefined) return { cursor: codec.decode(scope, input.cursor), page: 1, limit, policy };
+  if (input.cursor !== undefined) return { cursor: openCursor(cursors, scope, input.cursor), page: 1, limit, policy };
   return { page: input.page ?? 1, limit, policy };
 }
 
@@ -288,19 +174,19 @@ export interface ReadPage<T> {
  * `caughtUp` is a second end-of-list rule for incremental reads: a page it accepts is the last one worth reading.
  */
 export async function readPage<T>(
-  codec: CursorCodec,
+  cursors: CursorSealer,
   scope: CursorScope,
   input: PageInput,
   policy: ReadPolicy,
   load: PageLoader<T>,
   caughtUp?: (items: T[]) => boolean,
 ): Promise<ReadPage<T>> {
-  const pos = openPosition(input, codec, scope, policy);
+  const pos = openPosition(input, cursors, scope, policy);
   const page = await walkToPage(pos, load);
   const next = page.next;
   const nextCursor =
     next && !caughtUp?.(page.items)
-      ? codec.encode(scope, {
+      ? cursors.seal(scope, {
           provider: next.provider,
           upstream: next.upstream,
           page: page.page + 1,

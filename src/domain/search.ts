@@ -1,11 +1,11 @@
 // The search use case: normalised terms, a feed, and a page of posts or accounts.
 import type { SearchFeed, SearchItem } from './capabilities.ts';
+import { DomainError } from './errors.ts';
 import { newerThan, reachesSince } from './since.ts';
 import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import type { SearchRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
-import { Problem } from '../problems/problem.ts';
 
 export const SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos', 'users'] as const satisfies readonly SearchFeed[];
 export const DEFAULT_FEED: SearchFeed = 'latest';
@@ -21,9 +21,9 @@ export function searchCharge(feed: SearchFeed): 'plain' | 'account' {
 /** Terms as the upstream will see them: trimmed, inner whitespace folded. */
 export function normalizeQuery(q: string | undefined): string {
   const terms = (q ?? '').trim().replace(/\s+/g, ' ');
-  if (!terms) throw new Problem('missing_query', 'Pass the search terms in `q`.');
+  if (!terms) throw new DomainError({ kind: 'missing_query' });
   if (terms.length > MAX_QUERY_CHARS)
-    throw new Problem('invalid_query', `Search terms are limited to ${MAX_QUERY_CHARS} characters.`);
+    throw new DomainError({ kind: 'query_too_long', max: MAX_QUERY_CHARS, withWindow: false });
   return terms;
 }
 
@@ -34,10 +34,7 @@ export function normalizeQuery(q: string | undefined): string {
 export function upstreamTerms(q: string, window: WindowInput | undefined): string {
   const terms = [q, window?.operators ?? ''].filter(Boolean).join(' ');
   if (terms.length > MAX_QUERY_CHARS)
-    throw new Problem(
-      'invalid_query',
-      `Search terms and date window are limited to ${MAX_QUERY_CHARS} characters together.`,
-    );
+    throw new DomainError({ kind: 'query_too_long', max: MAX_QUERY_CHARS, withWindow: true });
   return terms;
 }
 

@@ -1,8 +1,10 @@
 // The problem mapper: the only place that writes error responses (RFC 9457).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDomainError } from '../domain/errors.ts';
 import { anchorFor, isCatalogCode } from '../problems/catalog.ts';
 import { Problem, isProblem } from '../problems/problem.ts';
+import { domainProblem } from './domain-problem.ts';
 import { problemMediaType } from './negotiate.ts';
 import { isRecord } from './params/common.ts';
 
@@ -37,6 +39,7 @@ function fromValidation(err: FastifyError): Problem {
 
 export function toProblem(err: unknown): Problem {
   if (isProblem(err)) return err;
+  if (isDomainError(err)) return domainProblem(err.failure);
   const fe = err as FastifyError;
   if (fe && hasZodFastifySchemaValidationErrors(fe)) return fromValidation(fe);
   if (fe && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new Problem('invalid_body');

@@ -2,8 +2,8 @@
 // missing profile becomes a recovery document for Markdown and HTML readers.
 import type { Listed, PageInput } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
-import { isProblem } from '../../problems/problem.ts';
 import { keyStateOf } from '../key-state.ts';
+import { toProblem } from '../problem-reply.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../route-decl.ts';
@@ -64,7 +64,7 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
     const extra = plan.headers?.(list);
     return extra ? { ...out, headers: { ...out.headers, ...extra } } : out;
   } catch (err) {
-    if (isProblem(err) && err.code === 'not_found' && plan.missing && ctx.representation !== 'json') {
+    if (plan.missing && ctx.representation !== 'json' && toProblem(err).code === 'not_found') {
       return presentRecovery(plan.missing.kind, plan.missing.what, ctx.representation, {
         baseUrl: config.baseUrl,
         keyStatus: key.status,

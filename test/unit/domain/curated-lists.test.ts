@@ -4,11 +4,9 @@ import { describe, test } from 'node:test';
 import { readListMembers, readListPosts } from '../../../src/domain/curated-lists.ts';
 import { readListFeed } from '../../../src/domain/feed-reads.ts';
 import type { CuratedList } from '../../../src/domain/models.ts';
-import { isProblem } from '../../../src/problems/problem.ts';
 import { author, post, repost } from '../feeds/posts.ts';
 import { POLICY, sources } from './fake-lists.ts';
-
-const codeOf = (err: unknown) => (isProblem(err) ? err.code : String(err));
+import { codeOf } from './code-of.ts';
 
 const alice = author('alice', 'Alice');
 const bob = author('bob', 'Bob');

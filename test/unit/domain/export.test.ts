@@ -10,12 +10,12 @@ import {
 } from '../../../src/domain/export.ts';
 import type { ListSources } from '../../../src/domain/lists.ts';
 import type { Post } from '../../../src/domain/models.ts';
-import { isProblem, Problem } from '../../../src/problems/problem.ts';
+import { Problem } from '../../../src/problems/problem.ts';
 import { author, post, repost } from '../feeds/posts.ts';
 import { POLICY, sources } from './fake-lists.ts';
+import { codeOf } from './code-of.ts';
 
 const alice = author('alice', 'Alice');
-const codeOf = (err: unknown) => (isProblem(err) ? err.code : String(err));
 
 /** alice's timeline, newest first: originals 100..(100-n+1), one minute apart. */
 function originals(n: number): Post[] {

@@ -2,10 +2,11 @@
 // with every call recorded, so paging and the use cases run without a server, a cache or a provider.
 import type { ListSource, ListSources } from '../../../src/domain/lists.ts';
 import type { Author, CuratedList, Page, Post } from '../../../src/domain/models.ts';
-import { CursorCodec, type PageCall } from '../../../src/domain/paging.ts';
+import type { PageCall } from '../../../src/domain/paging.ts';
 import type { SearchItem } from '../../../src/domain/capabilities.ts';
 import type { ReadPolicy, Sourced } from '../../../src/domain/sourced.ts';
 import { Problem } from '../../../src/problems/problem.ts';
+import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
 
 export const POLICY: ReadPolicy = { mode: 'shared' };
 
@@ -100,5 +101,5 @@ export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } 
 
 export function sources(data: FakeData): ListSources & { calls: Call[] } {
   const { lists, calls } = fakeLists(data);
-  return { lists, cursors: new CursorCodec('use-case tests'), calls };
+  return { lists, cursors: new AesGcmCursorSealer('use-case tests'), calls };
 }

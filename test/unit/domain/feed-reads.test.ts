@@ -3,11 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readProfileFeed, readSearchFeed } from '../../../src/domain/feed-reads.ts';
 import { overallCache } from '../../../src/domain/sourced.ts';
-import { isProblem } from '../../../src/problems/problem.ts';
 import { author, post, repost } from '../feeds/posts.ts';
 import { POLICY, fakeLists } from './fake-lists.ts';
-
-const codeOf = (err: unknown) => (isProblem(err) ? err.code : String(err));
+import { codeOf } from './code-of.ts';
 
 const alice = author('alice');
 const bob = author('bob');

@@ -4,11 +4,9 @@ import { describe, test } from 'node:test';
 import { readConnections } from '../../../src/domain/connections.ts';
 import { readProfile } from '../../../src/domain/profile.ts';
 import { normalizeQuery, readSearch, searchCharge } from '../../../src/domain/search.ts';
-import { isProblem } from '../../../src/problems/problem.ts';
 import { author, post, repost } from '../feeds/posts.ts';
 import { POLICY, sources } from './fake-lists.ts';
-
-const codeOf = (err: unknown) => (isProblem(err) ? err.code : String(err));
+import { codeOf } from './code-of.ts';
 
 const alice = author('alice', 'Alice');
 const original = post('1', 'alice', 10);

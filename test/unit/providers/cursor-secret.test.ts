@@ -1,22 +1,24 @@
-// The cursor codec's switch to a cluster-wide secret, and how app/cursor-secret.ts agrees on one.
+// The cursor sealer's switch to a cluster-wide secret, and how app/cursor-secret.ts agrees on one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CursorCodec } from '../../../src/domain/paging.ts';
+import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
 import { shareCursorSecret } from '../../../src/app/cursor-secret.ts';
 import type { Stores } from '../../../src/stores/index.ts';
 
 const scope = { route: 'followers', query: 'bigaccount', feed: '' };
 const state = { provider: 'fxtwitter', upstream: 'abc', page: 2 };
+const opens = { ok: true, state };
+const forged = { ok: false, why: 'forged' };
 
 test('after adopting a shared secret, cursors sealed before still open and new ones open on every peer', () => {
-  const a = new CursorCodec();
-  const b = new CursorCodec();
-  const before = a.encode(scope, state);
+  const a = new AesGcmCursorSealer();
+  const b = new AesGcmCursorSealer();
+  const before = a.seal(scope, state);
   a.adopt('shared-secret-of-the-cluster');
   b.adopt('shared-secret-of-the-cluster');
-  assert.deepEqual(a.decode(scope, before), state);
-  assert.deepEqual(b.decode(scope, a.encode(scope, state)), state);
-  assert.throws(() => b.decode(scope, before), /invalid_cursor|another deployment/);
+  assert.deepEqual(a.open(scope, before), opens);
+  assert.deepEqual(b.open(scope, a.seal(scope, state)), opens);
+  assert.deepEqual(b.open(scope, before), forged);
 });
 
 test('the first candidate stored wins; embedded mode and an unreachable Redis keep the local secret', async () => {
@@ -27,17 +29,17 @@ test('the first candidate stored wins; embedded mode and an unreachable Redis ke
       mode,
       sharedSecret: async (_name: string, candidate: string) => (up ? (stored ??= candidate) : undefined),
     }) as unknown as Stores;
-  const [a, b] = [new CursorCodec(), new CursorCodec()];
+  const [a, b] = [new AesGcmCursorSealer(), new AesGcmCursorSealer()];
   (await shareCursorSecret(fake('distributed'), a))();
   (await shareCursorSecret(fake('distributed'), b))();
-  assert.deepEqual(b.decode(scope, a.encode(scope, state)), state);
+  assert.deepEqual(b.open(scope, a.seal(scope, state)), opens);
 
   up = false;
-  const c = new CursorCodec();
+  const c = new AesGcmCursorSealer();
   const stop = await shareCursorSecret(fake('distributed'), c);
   stop();
-  assert.throws(() => c.decode(scope, a.encode(scope, state)), /another deployment/);
-  const d = new CursorCodec();
+  assert.deepEqual(c.open(scope, a.seal(scope, state)), forged);
+  const d = new AesGcmCursorSealer();
   (await shareCursorSecret(fake('embedded'), d))();
-  assert.throws(() => d.decode(scope, a.encode(scope, state)), /another deployment/);
+  assert.deepEqual(d.open(scope, a.seal(scope, state)), forged);
 });
