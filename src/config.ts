@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { VERSION } from './version.ts';
+import { ConfigError } from './config-error.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 import { loadOperationsOverride } from './providers/x/operation-table.ts';
 
@@ -189,7 +190,7 @@ export interface Config {
   logLevel: string;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** Empty strings count as unset, as most deployment tools cannot unset a variable. */
 function present(env: NodeJS.ProcessEnv): Record<string, string> {

@@ -96,9 +96,11 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
   }
   config = { ...config, cursorSecret: withLocalCursorSecret(config) };
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
-  const { createApp } = await import('../app.ts');
+  const { composeRuntime } = await import('../compose.ts');
   // Problems reach the user as problem documents either way.
-  const app = await createApp(config, { logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false });
+  const app = await composeRuntime(config, {
+    logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false,
+  });
   await app.server.ready();
   const headersOf = (raw: Record<string, string | string[] | number | undefined>) => {
     const out: Record<string, string> = {};

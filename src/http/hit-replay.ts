@@ -20,7 +20,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ExchangeSeries, Metrics } from '../ops/metrics.ts';
-import { isLinkPreviewCrawler } from './link-preview.ts';
+import { isLinkPreviewCrawler } from '../contract/link-preview.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
 import { member } from '../stores/limits/headers.ts';
 import { POLICIES, type LimitState } from '../stores/limits/policies.ts';

@@ -4,7 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { anchorFor, isCatalogCode } from '../problems/catalog.ts';
 import { Problem, isProblem } from '../problems/problem.ts';
 import { problemMediaType } from './negotiate.ts';
-import { isRecord } from './params/common.ts';
+import { isRecord } from '../contract/route-decl.ts';
 
 export function docsUrlFor(baseUrl: string, code: string): string {
   return `${baseUrl}/docs/reliability#${anchorFor(code)}`;

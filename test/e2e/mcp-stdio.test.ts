@@ -14,7 +14,7 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'threadmark.mjs');

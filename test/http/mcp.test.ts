@@ -9,7 +9,7 @@ import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
 let s: Stack;

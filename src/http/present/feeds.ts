@@ -8,7 +8,7 @@ import { renderJsonFeed } from '../../render/feed/json-feed.ts';
 import { renderRss } from '../../render/feed/rss.ts';
 import { rfc822 } from '../../render/feed/xml.ts';
 import { entityTagOf, noneMatchHit, tagFor304 } from '../entity-tags.ts';
-import type { Rendered } from '../rendered.ts';
+import type { Rendered, SerializedFeed } from '../../contract/rendered.ts';
 import { headerSafe } from './common.ts';
 import { browseCacheControl } from './lists.ts';
 
@@ -51,16 +51,6 @@ export function notModifiedTag(
   if (ims === undefined || lastModified === undefined) return undefined;
   const since = Date.parse(ims);
   return Number.isFinite(since) && Date.parse(lastModified) <= since ? etag : undefined;
-}
-
-/** A serialized feed and its validators: what a poll needs, so it can be kept and reused. */
-export interface SerializedFeed {
-  type: FeedType;
-  body: string;
-  etag: string;
-  lastModified?: string;
-  ttlS: number;
-  count: number;
 }
 
 /** Estimated bytes of a remembered feed (UTF-16 worst case for the body). */

@@ -9,8 +9,9 @@ import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
 import { keyStateOf } from '../key-state.ts';
-import { presentFeed, serializeFeed, type SerializedFeed } from '../present/feeds.ts';
-import type { HandlerContext as Handled, Rendered } from '../route-decl.ts';
+import { presentFeed, serializeFeed } from '../present/feeds.ts';
+import type { SerializedFeed } from '../../contract/rendered.ts';
+import type { HandlerContext as Handled, Rendered } from '../../contract/route-decl.ts';
 
 /** Feed handlers read only the request and the services; each route keeps its own query and path types. */
 type HandlerContext = Handled<unknown, unknown>;

@@ -10,14 +10,14 @@
 // search limits charge them.
 import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../contract/services.ts';
 import { Problem } from '../../problems/problem.ts';
 import { DISCOVERY_PATHS } from '../../surface/paths.ts';
 import { SERVICE_NAME } from '../../surface/service-info.ts';
 import { createMcpServer, type RouteFetch } from '../../mcp/server.ts';
 import { loadMcpSdk } from '../../mcp/sdk.ts';
 import { toolDefs } from '../../surface/mcp-tools.ts';
-import type { RouteDef } from '../route-decl.ts';
+import type { RouteDef } from '../../contract/route-decl.ts';
 import { CORS_HEADERS } from '../conventions.ts';
 import { problemBody } from '../problem-reply.ts';
 import { clientAddress } from '../client-address.ts';

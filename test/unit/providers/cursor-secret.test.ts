@@ -1,8 +1,8 @@
-// The cursor codec's switch to a cluster-wide secret, and how app/cursor-secret.ts agrees on one.
+// The cursor codec's switch to a cluster-wide secret, and how sources/cursor-secret.ts agrees on one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CursorCodec } from '../../../src/domain/paging.ts';
-import { shareCursorSecret } from '../../../src/app/cursor-secret.ts';
+import { shareCursorSecret } from '../../../src/sources/cursor-secret.ts';
 import type { Stores } from '../../../src/stores/index.ts';
 
 const scope = { route: 'followers', query: 'bigaccount', feed: '' };

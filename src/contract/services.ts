@@ -1,16 +1,16 @@
-// What handlers may use: assembled once at start-up by src/app.ts.
-import type { Config } from './config.ts';
-import type { PostSource } from './domain/read-post.ts';
-import type { ListSource } from './domain/lists.ts';
-import type { CursorCodec } from './domain/paging.ts';
-import type { Guards } from './http/guards.ts';
-import type { Stores } from './stores/index.ts';
-import type { Metrics } from './ops/metrics.ts';
-import type { ProviderHealth } from './providers/chain.ts';
-import type { ResponseCache, ResponseSlot } from './stores/cache/responses.ts';
-import type { Rendered } from './http/rendered.ts';
-import type { SerializedFeed } from './http/present/feeds.ts';
-import type { SessionAdmin } from './providers/x/session-admin.ts';
+// What handlers may use: assembled once at start-up by src/compose.ts.
+import type { Config } from '../config.ts';
+import type { PostSource } from '../domain/read-post.ts';
+import type { ListSource } from '../domain/lists.ts';
+import type { CursorCodec } from '../domain/paging.ts';
+import type { Guards } from '../http/guards.ts';
+import type { Stores } from '../stores/index.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { ProviderHealth } from '../providers/chain.ts';
+import type { ResponseCache, ResponseSlot } from '../stores/cache/responses.ts';
+import type { Rendered, SerializedFeed } from './rendered.ts';
+
+import type { SessionAdmin } from '../providers/x/session-admin.ts';
 
 export interface Services {
   config: Config;
