@@ -75,13 +75,14 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const responses = new ResponseCache(config.responseCacheBytes);
   const cursors = new CursorCodec(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
+  const guards = new Guards(stores.limiter, stores.keys);
   const services: Services = {
     config,
     version: VERSION,
     posts: cachedPostSource(chain, reader, responses.slot('post-read', assembledSize)),
     lists: cachedListSource(chain, reader),
     cursors,
-    guards: new Guards(stores.limiter, stores.keys),
+    guards,
     stores,
     health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
@@ -96,7 +97,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };
-  const server = buildServer(services, opts);
+  const server = buildServer(services, guards, opts);
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,

@@ -21,6 +21,7 @@ import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
 import { nextRequestId } from './http/request-id.ts';
+import type { Guards } from './http/guards.ts';
 import { isPlainIPv4 } from './stores/limits/client-key.ts';
 
 export interface ServerOptions {
@@ -32,7 +33,8 @@ export interface ServerOptions {
   replay?: boolean;
 }
 
-export function buildServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
+/** `guards` are the same ones the handlers see through `services.guards`, with their hooks and headers. */
+export function buildServer(services: Services, guards: Guards, opts: ServerOptions = {}): FastifyInstance {
   const { config } = services;
   const base = config.baseUrl;
   const app = Fastify({
@@ -91,10 +93,10 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
-  const replay = hitReplay(app, services, opts);
+  const replay = hitReplay(app, services, guards, opts);
   app.decorate('hitReplay', replay ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
-    const pending = services.guards.headers(req, reply);
+    const pending = guards.headers(req, reply);
     if (!pending) {
       replay?.mark(req, reply);
       return done(null, payload);
@@ -102,9 +104,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     pending.then(() => done(null, payload), done);
   });
 
-  withConditionalRequests(app, (scope) =>
-    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => services.guards.hooks(decl)),
-  );
+  withConditionalRequests(app, (scope) => registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => guards.hooks(decl)));
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
   app.register(adminRoutes, {
     token: config.adminToken,
@@ -112,7 +112,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     sessions: services.xSessions,
     limiter: services.stores.limiter,
   });
-  registerMcp(app, services, PUBLIC_ROUTES);
+  registerMcp(app, services, guards, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
@@ -154,7 +154,12 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
  * limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at debug;
  * a debug log wants every line).
  */
-function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions): HitReplay | undefined {
+function hitReplay(
+  app: FastifyInstance,
+  services: Services,
+  guards: Guards,
+  opts: ServerOptions,
+): HitReplay | undefined {
   const { stores } = services;
   const cache = stores.cache as Partial<SyncCache>;
   const clientIp = fastifyClientIp(app);
@@ -168,7 +173,7 @@ function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions
   return new HitReplay({
     ...(sync ? { sync } : { shared: stores.hitCheck }),
     metrics: services.metrics,
-    partitionOf: (ip) => services.guards.partitionOf(ip),
+    partitionOf: (ip) => guards.partitionOf(ip),
     // As the guards do (http/client-address.ts): a forwarded value that is not an address is the socket's.
     clientIp: (raw) => {
       const ip = clientIp(raw);

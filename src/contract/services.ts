@@ -1,9 +1,10 @@
 // What handlers may use: assembled once at start-up by src/compose.ts.
+import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
+import type { ReadPolicy } from '../domain/sourced.ts';
 import type { PostSource } from '../domain/read-post.ts';
 import type { ListSource } from '../domain/lists.ts';
 import type { CursorCodec } from '../domain/paging.ts';
-import type { Guards } from '../http/guards.ts';
 import type { Stores } from '../stores/index.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { ProviderHealth } from '../providers/chain.ts';
@@ -12,13 +13,27 @@ import type { Rendered, SerializedFeed } from './rendered.ts';
 
 import type { SessionAdmin } from '../providers/x/session-admin.ts';
 
+/**
+ * What a handler asks of the request guards: the read policy of its reads (cache use, and the charge before a live
+ * read), and an export's allowances. The guards' hooks and headers are the server's business, not a handler's.
+ */
+export interface ReadAllowances {
+  policy(
+    req: FastifyRequest,
+    opts: { nocache: boolean; search?: 'plain' | 'account'; accountBacked?: boolean },
+  ): ReadPolicy;
+  exportPolicy(req: FastifyRequest): Promise<ReadPolicy>;
+  checkExport(req: FastifyRequest): Promise<void>;
+}
+
 export interface Services {
   config: Config;
   version: string;
   posts: PostSource;
   lists: ListSource;
   cursors: CursorCodec;
-  guards: Guards;
+  /** The allowances a handler's reads are charged against (http/guards.ts). */
+  guards: ReadAllowances;
   stores: Stores;
   /** Provider chain health summary for GET /api; absent = reported as "unknown". */
   health?: () => unknown;
