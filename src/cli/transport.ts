@@ -2,7 +2,6 @@
 // into an app built from the same configuration (same domain code, embedded stores, no port).
 import { ConfigError, loadConfig } from '../config.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
-import { withLocalCursorSecret } from './cursor-secret.ts';
 
 export interface Reply {
   status: number;
@@ -94,7 +93,6 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     if (e instanceof ConfigError) throw new CliError('config', e.message, EXIT.usage);
     throw e;
   }
-  config = { ...config, cursorSecret: withLocalCursorSecret(config) };
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
   const { composeRuntime } = await import('../compose.ts');
   // Problems reach the user as problem documents either way.

@@ -4,9 +4,9 @@
 //
 // Cursors are opaque and provider-tagged. The payload (provider, route, query, feed, upstream cursor, page) is
 // sealed with AES-256-GCM, so the upstream cursor is never exposed and any edit, forgery or reuse on another
-// route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset in distributed
-// mode, a random secret agreed through Redis (see sources/cursor-secret.ts); otherwise each process draws its own
-// and cursors do not survive a restart.
+// route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset, a random
+// secret agreed through the shared store (Redis, or a file beside the key store in embedded mode; see
+// sources/cursor-secret.ts), so cursors survive a restart.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { Problem } from '../problems/problem.ts';
 import type { Page } from './models.ts';
