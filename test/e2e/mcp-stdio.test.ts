@@ -41,7 +41,7 @@ function inProcessEnv(extra: Record<string, string> = {}): Record<string, string
     ...upstreamEnv(sim),
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     LOG_LEVEL: 'silent',
-    // X Lists need the account-backed provider; last in the chain, so every other read is served as before.
+    // X Lists need the account-backed provider; last in the chain, so every other read is served by the providers ahead of it.
     THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
     THREADMARK_X_SESSIONS: join(dir, 'sessions.jsonl'),
     ...extra,

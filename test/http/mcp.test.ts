@@ -21,7 +21,7 @@ async function connect(headers: Record<string, string> = {}): Promise<Client> {
   return c;
 }
 
-// X Lists are account-backed: the x provider (last, so every other read is served as before) with one session.
+// X Lists are account-backed: the x provider (last, so every other read is served by the providers ahead of it) with one session.
 const sessionsDir = mkdtempSync(join(tmpdir(), 'threadmark-mcp-'));
 const sessions = join(sessionsDir, 'sessions.jsonl');
 writeFileSync(sessions, JSON.stringify({ username: 'mcp', auth_token: 'mcp_tok', ct0: 'mcp_ct0' }) + '\n');
