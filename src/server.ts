@@ -2,7 +2,6 @@
 import { METHODS } from 'node:http';
 import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from './contract/services.ts';
 import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
 import { sendProblem } from './http/problem-reply.ts';
@@ -68,8 +67,6 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   }
 
   app.server.on('connect', connectHandler(base));
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
 
   // Callback style: this runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
