@@ -5,7 +5,7 @@ import { bigRead, BASE } from '../test/fixtures/render/corpus.ts';
 import { presentPost } from '../src/http/present/post.ts';
 import { postCount } from '../src/domain/read-post.ts';
 import type { PostReadOptions } from '../src/domain/reads.ts';
-import type { Representation } from '../src/http/negotiate.ts';
+import type { Representation } from '../src/contract/representation.ts';
 import type { BenchContext } from './lib/context.ts';
 import type { BenchResult } from './lib/result.ts';
 import { median, round } from './lib/stats.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../sim/server.ts';
 import { loadConfig } from '../src/config.ts';
-import { createApp } from '../src/app.ts';
+import { composeRuntime } from '../src/compose.ts';
 
 const simPort = Number(process.env.SIM_PORT ?? 8090);
 const sim = await startSimulator({ host: '127.0.0.1', port: simPort });
@@ -23,7 +23,7 @@ const config = loadConfig({
   THREADMARK_X_API_URL: sim.xApiUrl,
   THREADMARK_X_WEB_URL: sim.xWebUrl,
 });
-const app = await createApp(config);
+const app = await composeRuntime(config);
 await app.server.listen({ port: config.port, host: config.host });
 process.stdout.write(
   `\nthreadmark demo\n  service:   ${config.baseUrl}\n  simulator: ${sim.url}\n\n` +

@@ -148,7 +148,7 @@ export interface SimPost {
   deleted: boolean;
   /** An edited post: ids of every version, oldest first, the same list on each version (each is its own post). */
   editVersions?: string[];
-  /** Values a careless upstream sends for this post on the FxTwitter wire (issue 21: upstream values are input). */
+  /** Values a careless upstream sends for this post on the FxTwitter wire (upstream values are input). */
   wireQuirks?: SimWireQuirks;
 }
 

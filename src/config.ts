@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { VERSION } from './version.ts';
+import { ConfigError } from './config-error.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 import { loadOperationsOverride } from './providers/x/operation-table.ts';
 
@@ -49,147 +50,169 @@ const trustProxy = z.string().transform((v, ctx): false | number | string[] => {
 
 const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
-const schema = z.object({
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  THREADMARK_BASE_URL: httpUrl.optional(),
-  THREADMARK_FXTWITTER_URL: httpUrl.default('https://api.fxtwitter.com'),
-  THREADMARK_SYNDICATION_URL: httpUrl.default('https://cdn.syndication.twimg.com'),
-  THREADMARK_X_API_URL: httpUrl.default('https://x.com/i/api'),
-  THREADMARK_X_SESSIONS: z.string().min(1).optional(),
-  THREADMARK_X_OPERATIONS: z.string().min(1).optional(),
-  THREADMARK_X_DISCOVER: bool.default(false),
-  THREADMARK_X_WEB_URL: httpUrl.default('https://x.com'),
-  THREADMARK_PROVIDERS: z
-    .string()
-    .default('fxtwitter,syndication,x')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z
-        .array(z.enum(PROVIDER_NAMES, { error: `must list providers among ${PROVIDER_NAMES.join(', ')}` }))
-        .min(1, 'must name at least one provider'),
-    ),
-  THREADMARK_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-  THREADMARK_REDIS_PREFIX: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
-    .optional(),
-  THREADMARK_KEYS_DB: z.string().min(1).default('./data/keys.db'),
-  THREADMARK_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
-  THREADMARK_OPS_PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
-  THREADMARK_TRUST_PROXY: trustProxy.default(false),
-  THREADMARK_CACHE_TTL_S: z.coerce
-    .number({ error: 'must be a number of seconds' })
-    .int()
-    .min(0)
-    .max(86400 * 7)
-    .default(300),
-  THREADMARK_RESPONSE_CACHE_MB: z.coerce
-    .number({ error: 'must be a number of megabytes' })
-    .int()
-    .min(1)
-    .max(4096)
-    .default(40),
-  THREADMARK_CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  THREADMARK_UPSTREAM_TIMEOUT_MS: z.coerce
-    .number({ error: 'must be a number of milliseconds' })
-    .int()
-    .min(100)
-    .max(60000)
-    .default(DEFAULT_UPSTREAM_TIMEOUT_MS),
-  THREADMARK_UPSTREAM_DEADLINE_MS: z.coerce
-    .number({ error: 'must be a number of milliseconds' })
-    .int()
-    .min(100)
-    .max(300000)
-    .optional(),
-  THREADMARK_UPSTREAM_RETRIES: z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(5).default(2),
-  THREADMARK_UPSTREAM_BACKOFF_MS: z.coerce
-    .number({ error: 'must be a number of milliseconds' })
-    .int()
-    .min(1)
-    .max(10000)
-    .default(250),
-  THREADMARK_UPSTREAM_MAX_BYTES: z.coerce
-    .number({ error: 'must be a number of bytes' })
-    .int()
-    .min(1024)
-    .max(100 * 1024 * 1024)
-    .default(5 * 1024 * 1024),
-  THREADMARK_BREAKER_THRESHOLD: z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(5),
-  THREADMARK_BREAKER_COOLDOWN_MS: z.coerce
-    .number({ error: 'must be a number of milliseconds' })
-    .int()
-    .min(10)
-    .max(3_600_000)
-    .default(30_000),
-  THREADMARK_EXPORT_TIME_LIMIT_S: z.coerce
-    .number({ error: 'must be a number of seconds' })
-    .int()
-    .min(1)
-    .max(3600)
-    .default(300),
-  THREADMARK_USER_AGENT: z
-    .string()
-    .min(1)
-    .max(300)
-    .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')
-    .optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
-
-export interface Config {
-  /** Sent to FxTwitter and syndication (X's web API gets the browser's, as its web app does). */
-  userAgent: string;
-  port: number;
-  host: string;
-  baseUrl: string;
-  fxtwitterUrl: string;
-  syndicationUrl: string;
-  xApiUrl: string;
-  xSessionsPath?: string;
-  /** JSON file merged over the shipped X operations table (validated here, watched by the provider). */
-  xOperationsPath?: string;
-  /** Read current query ids (and the transaction-id inputs) from X's web bundle. */
-  xDiscover: boolean;
-  /** Where X's web app lives (home page, scripts). */
-  xWebUrl: string;
-  providers: string[];
-  redisUrl?: string;
-  /** Root of every Redis key (default `tm:`), so several deployments or test runs can share one Redis. */
-  redisPrefix?: string;
-  keysDb: string;
-  adminToken?: string;
-  /** Set = /healthz, /readyz and /metrics are served on this port only (same HOST), not on the service port. */
-  opsPort?: number;
-  /** false: no proxy; a number: trusted hops; a list: trusted proxy addresses / CIDR blocks (Fastify's trustProxy). */
-  trustProxy: false | number | string[];
-  cacheTtlS: number;
-  /** Bound of the response cache (assembled reads, rendered bodies, serialized feeds), in bytes. */
-  responseCacheBytes: number;
-  cursorSecret?: string;
-  upstreamTimeoutMs: number;
-  /** Budget of one read across providers, retries and Retry-After waits (default 3 x the per-call timeout). */
-  upstreamDeadlineMs: number;
-  upstreamRetries: number;
-  upstreamBackoffMs: number;
-  upstreamMaxBytes: number;
-  /** Consecutive failures that open a provider's circuit, and how long it stays open before one trial. */
-  breakerThreshold: number;
-  breakerCooldownMs: number;
-  /** Longest an export may walk pages before it ends with `time_limit` (each page read has its own deadline). */
-  exportTimeLimitS: number;
-  logLevel: string;
+/** One setting: the environment variable it is read from and the schema of its value. */
+function setting<S extends z.ZodType>(variable: string, schema: S): { variable: string; schema: S } {
+  return { variable, schema };
 }
 
-export class ConfigError extends Error {}
+/**
+ * Every setting once: the configuration field, the environment variable it is read from, and its schema. `Config` is
+ * what these parse to, plus the two values derived from others (baseUrl, userAgent).
+ */
+const SETTINGS = {
+  port: setting('PORT', z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080)),
+  host: setting('HOST', z.string().min(1).default('0.0.0.0')),
+  /** Public base for links, `type` URIs, oEmbed and discovery; default `http://localhost:$PORT`. */
+  baseUrl: setting('THREADMARK_BASE_URL', httpUrl.optional()),
+  fxtwitterUrl: setting('THREADMARK_FXTWITTER_URL', httpUrl.default('https://api.fxtwitter.com')),
+  syndicationUrl: setting('THREADMARK_SYNDICATION_URL', httpUrl.default('https://cdn.syndication.twimg.com')),
+  xApiUrl: setting('THREADMARK_X_API_URL', httpUrl.default('https://x.com/i/api')),
+  xSessionsPath: setting('THREADMARK_X_SESSIONS', z.string().min(1).optional()),
+  /** JSON file merged over the shipped X operations table (validated here, watched by the provider). */
+  xOperationsPath: setting('THREADMARK_X_OPERATIONS', z.string().min(1).optional()),
+  /** Read current query ids (and the transaction-id inputs) from X's web bundle. */
+  xDiscover: setting('THREADMARK_X_DISCOVER', bool.default(false)),
+  /** Where X's web app lives (home page, scripts). */
+  xWebUrl: setting('THREADMARK_X_WEB_URL', httpUrl.default('https://x.com')),
+  providers: setting(
+    'THREADMARK_PROVIDERS',
+    z
+      .string()
+      .default('fxtwitter,syndication,x')
+      .transform((s) =>
+        s
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z
+          .array(z.enum(PROVIDER_NAMES, { error: `must list providers among ${PROVIDER_NAMES.join(', ')}` }))
+          .min(1, 'must name at least one provider'),
+      ),
+  ),
+  redisUrl: setting(
+    'THREADMARK_REDIS_URL',
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  /** Root of every Redis key (default `tm:`), so several deployments or test runs can share one Redis. */
+  redisPrefix: setting(
+    'THREADMARK_REDIS_PREFIX',
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+  ),
+  keysDb: setting('THREADMARK_KEYS_DB', z.string().min(1).default('./data/keys.db')),
+  adminToken: setting('THREADMARK_ADMIN_TOKEN', z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Set = /healthz, /readyz and /metrics are served on this port only (same HOST), not on the service port. */
+  opsPort: setting(
+    'THREADMARK_OPS_PORT',
+    z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).optional(),
+  ),
+  /** false: no proxy; a number: trusted hops; a list: trusted proxy addresses / CIDR blocks (Fastify's trustProxy). */
+  trustProxy: setting('THREADMARK_TRUST_PROXY', trustProxy.default(false)),
+  cacheTtlS: setting(
+    'THREADMARK_CACHE_TTL_S',
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int()
+      .min(0)
+      .max(86400 * 7)
+      .default(300),
+  ),
+  /** Bound of the response cache (assembled reads, rendered bodies, serialized feeds), set in megabytes. */
+  responseCacheBytes: setting(
+    'THREADMARK_RESPONSE_CACHE_MB',
+    z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int()
+      .min(1)
+      .max(4096)
+      .default(40)
+      .transform((mb) => mb * 1024 * 1024),
+  ),
+  cursorSecret: setting('THREADMARK_CURSOR_SECRET', z.string().min(16, 'must be at least 16 characters').optional()),
+  upstreamTimeoutMs: setting(
+    'THREADMARK_UPSTREAM_TIMEOUT_MS',
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int()
+      .min(100)
+      .max(60000)
+      .default(DEFAULT_UPSTREAM_TIMEOUT_MS),
+  ),
+  /** Budget of one read across providers, retries and Retry-After waits (default 3 x the per-call timeout). */
+  upstreamDeadlineMs: setting(
+    'THREADMARK_UPSTREAM_DEADLINE_MS',
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int()
+      .min(100)
+      .max(300000)
+      .default(DEFAULT_DEADLINE_MS),
+  ),
+  upstreamRetries: setting(
+    'THREADMARK_UPSTREAM_RETRIES',
+    z.coerce.number({ error: 'must be a whole number' }).int().min(0).max(5).default(2),
+  ),
+  upstreamBackoffMs: setting(
+    'THREADMARK_UPSTREAM_BACKOFF_MS',
+    z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1).max(10000).default(250),
+  ),
+  upstreamMaxBytes: setting(
+    'THREADMARK_UPSTREAM_MAX_BYTES',
+    z.coerce
+      .number({ error: 'must be a number of bytes' })
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(5 * 1024 * 1024),
+  ),
+  /** Consecutive failures that open a provider's circuit, and how long it stays open before one trial. */
+  breakerThreshold: setting(
+    'THREADMARK_BREAKER_THRESHOLD',
+    z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(1000).default(5),
+  ),
+  breakerCooldownMs: setting(
+    'THREADMARK_BREAKER_COOLDOWN_MS',
+    z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(10).max(3_600_000).default(30_000),
+  ),
+  /** Longest an export may walk pages before it ends with `time_limit` (each page read has its own deadline). */
+  exportTimeLimitS: setting(
+    'THREADMARK_EXPORT_TIME_LIMIT_S',
+    z.coerce.number({ error: 'must be a number of seconds' }).int().min(1).max(3600).default(300),
+  ),
+  /**
+   * Sent to FxTwitter and syndication (X's web API gets the browser's, as its web app does); the default names the
+   * service and its /docs.
+   */
+  userAgent: setting(
+    'THREADMARK_USER_AGENT',
+    z
+      .string()
+      .min(1)
+      .max(300)
+      .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')
+      .optional(),
+  ),
+  logLevel: setting(
+    'LOG_LEVEL',
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+} as const;
+
+type Settings = typeof SETTINGS;
+type Parsed = z.output<z.ZodObject<{ [K in keyof Settings]: Settings[K]['schema'] }>>;
+
+/** The environment as the settings read it: keyed by variable, so an issue names the variable to fix. */
+const schema = z.object(Object.fromEntries(Object.values(SETTINGS).map((s) => [s.variable, s.schema])));
+
+export type Config = Omit<Parsed, 'baseUrl' | 'userAgent'> & { baseUrl: string; userAgent: string };
+
+export { ConfigError };
 
 /** Settings whose whole value is a credential: never echoed. */
 const SECRET_SETTING = /TOKEN|SECRET/;
@@ -243,47 +266,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const shown = SECRET_SETTING.test(name) ? '' : ` (got ${JSON.stringify(shownValue(name, env[name] ?? ''))})`;
     throw new ConfigError(`invalid configuration: ${name} ${issue.message}${shown}`);
   }
-  const c = parsed.data;
-  if (c.THREADMARK_X_OPERATIONS) {
+  const data = parsed.data as Record<string, unknown>;
+  const c = Object.fromEntries(
+    Object.entries(SETTINGS).map(([field, { variable }]) => [field, data[variable]]),
+  ) as Parsed;
+  if (c.xOperationsPath) {
     try {
-      loadOperationsOverride(c.THREADMARK_X_OPERATIONS);
+      loadOperationsOverride(c.xOperationsPath);
     } catch (err) {
       throw new ConfigError(
-        `invalid configuration: THREADMARK_X_OPERATIONS (${c.THREADMARK_X_OPERATIONS}) ${(err as Error).message}`,
+        `invalid configuration: THREADMARK_X_OPERATIONS (${c.xOperationsPath}) ${(err as Error).message}`,
       );
     }
   }
-  const baseUrl = c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`;
-  return {
-    userAgent: c.THREADMARK_USER_AGENT ?? `threadmark/${VERSION} (+${baseUrl.replace(/\/+$/, '')}/docs)`,
-    port: c.PORT,
-    host: c.HOST,
-    baseUrl: c.THREADMARK_BASE_URL ?? `http://localhost:${c.PORT}`,
-    fxtwitterUrl: c.THREADMARK_FXTWITTER_URL,
-    syndicationUrl: c.THREADMARK_SYNDICATION_URL,
-    xApiUrl: c.THREADMARK_X_API_URL,
-    xSessionsPath: c.THREADMARK_X_SESSIONS,
-    xOperationsPath: c.THREADMARK_X_OPERATIONS,
-    xDiscover: c.THREADMARK_X_DISCOVER,
-    xWebUrl: c.THREADMARK_X_WEB_URL,
-    providers: c.THREADMARK_PROVIDERS,
-    redisUrl: c.THREADMARK_REDIS_URL,
-    redisPrefix: c.THREADMARK_REDIS_PREFIX,
-    keysDb: c.THREADMARK_KEYS_DB,
-    adminToken: c.THREADMARK_ADMIN_TOKEN,
-    opsPort: c.THREADMARK_OPS_PORT,
-    trustProxy: c.THREADMARK_TRUST_PROXY,
-    cacheTtlS: c.THREADMARK_CACHE_TTL_S,
-    responseCacheBytes: c.THREADMARK_RESPONSE_CACHE_MB * 1024 * 1024,
-    cursorSecret: c.THREADMARK_CURSOR_SECRET,
-    upstreamTimeoutMs: c.THREADMARK_UPSTREAM_TIMEOUT_MS,
-    upstreamDeadlineMs: c.THREADMARK_UPSTREAM_DEADLINE_MS ?? DEFAULT_DEADLINE_MS,
-    upstreamRetries: c.THREADMARK_UPSTREAM_RETRIES,
-    upstreamBackoffMs: c.THREADMARK_UPSTREAM_BACKOFF_MS,
-    upstreamMaxBytes: c.THREADMARK_UPSTREAM_MAX_BYTES,
-    breakerThreshold: c.THREADMARK_BREAKER_THRESHOLD,
-    breakerCooldownMs: c.THREADMARK_BREAKER_COOLDOWN_MS,
-    exportTimeLimitS: c.THREADMARK_EXPORT_TIME_LIMIT_S,
-    logLevel: c.LOG_LEVEL,
-  };
+  const baseUrl = c.baseUrl ?? `http://localhost:${c.port}`;
+  return { ...c, baseUrl, userAgent: c.userAgent ?? `threadmark/${VERSION} (+${baseUrl}/docs)` };
 }

@@ -1,11 +1,11 @@
 // Process entry: validated config, listen, graceful shutdown.
 import { ConfigError, loadConfig } from './config.ts';
-import { createApp } from './app.ts';
+import { composeRuntime } from './compose.ts';
 
 async function main(): Promise<void> {
   let app;
   try {
-    app = await createApp(loadConfig());
+    app = await composeRuntime(loadConfig());
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`threadmark: ${err.message}\n`);

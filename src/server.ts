@@ -2,8 +2,7 @@
 import { METHODS } from 'node:http';
 import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Services } from './services.ts';
+import type { Services } from './contract/services.ts';
 import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
 import { sendProblem } from './http/problem-reply.ts';
 import { Problem } from './problems/problem.ts';
@@ -11,7 +10,7 @@ import { registerRoutes } from './http/register.ts';
 import { withConditionalRequests } from './http/conditional.ts';
 import { AccessLog } from './http/access-log.ts';
 import { deprecationHook } from './http/deprecation.ts';
-import { PUBLIC_ROUTES } from './http/route-table.ts';
+import { PUBLIC_ROUTES } from './route-table.ts';
 import { adminRoutes } from './http/routes/admin.ts';
 import { registerMcp } from './http/routes/mcp.ts';
 import { opsRoutes } from './http/routes/ops.ts';
@@ -21,6 +20,7 @@ import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
 import { nextRequestId } from './http/request-id.ts';
+import type { Guards } from './http/guards.ts';
 import { isPlainIPv4 } from './stores/limits/client-key.ts';
 import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
 
@@ -33,7 +33,8 @@ export interface ServerOptions {
   replay?: boolean;
 }
 
-export function buildServer(services: Services, opts: ServerOptions = {}): FastifyInstance {
+/** `guards` are the same ones the handlers see through `services.guards`, with their hooks and headers. */
+export function buildServer(services: Services, guards: Guards, opts: ServerOptions = {}): FastifyInstance {
   const { config } = services;
   const base = config.baseUrl;
   const app = Fastify({
@@ -67,8 +68,6 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
   }
 
   app.server.on('connect', connectHandler(base));
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
 
   const watchForwarding = untrustedForwardingWatch(config, app.log);
   // Callback style: this runs on every request, and an async hook costs a promise each time.
@@ -94,10 +93,10 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
-  const replay = hitReplay(app, services, opts);
+  const replay = hitReplay(app, services, guards, opts);
   app.decorate('hitReplay', replay ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
-    const pending = services.guards.headers(req, reply);
+    const pending = guards.headers(req, reply);
     if (!pending) {
       replay?.mark(req, reply);
       return done(null, payload);
@@ -105,9 +104,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     pending.then(() => done(null, payload), done);
   });
 
-  withConditionalRequests(app, (scope) =>
-    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => services.guards.hooks(decl)),
-  );
+  withConditionalRequests(app, (scope) => registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => guards.hooks(decl)));
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
   app.register(adminRoutes, {
     token: config.adminToken,
@@ -115,7 +112,7 @@ export function buildServer(services: Services, opts: ServerOptions = {}): Fasti
     sessions: services.xSessions,
     limiter: services.stores.limiter,
   });
-  registerMcp(app, services, PUBLIC_ROUTES);
+  registerMcp(app, services, guards, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
@@ -157,7 +154,12 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
  * limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at debug;
  * a debug log wants every line).
  */
-function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions): HitReplay | undefined {
+function hitReplay(
+  app: FastifyInstance,
+  services: Services,
+  guards: Guards,
+  opts: ServerOptions,
+): HitReplay | undefined {
   const { stores } = services;
   const cache = stores.cache as Partial<SyncCache>;
   const clientIp = fastifyClientIp(app);
@@ -171,7 +173,7 @@ function hitReplay(app: FastifyInstance, services: Services, opts: ServerOptions
   return new HitReplay({
     ...(sync ? { sync } : { shared: stores.hitCheck }),
     metrics: services.metrics,
-    partitionOf: (ip) => services.guards.partitionOf(ip),
+    partitionOf: (ip) => guards.partitionOf(ip),
     // As the guards do (http/client-address.ts): a forwarded value that is not an address is the socket's.
     clientIp: (raw) => {
       const ip = clientIp(raw);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/app.ts';
+import { composeRuntime } from '../../src/compose.ts';
 import { MemoryCache, DEFAULT_CACHE_MAX_BYTES } from '../../src/stores/cache/memory.ts';
 import type { Post } from '../../src/domain/models.ts';
 import type { Sourced } from '../../src/domain/sourced.ts';
@@ -22,7 +22,7 @@ const settle = () => {
 
 const dir = mkdtempSync(join(tmpdir(), 'threadmark-bench-'));
 const config = loadConfig({ THREADMARK_KEYS_DB: join(dir, 'keys.db'), ...process.env, HOST: '127.0.0.1', PORT: '0' });
-const app = await createApp(config, { logger: false });
+const app = await composeRuntime(config, { logger: false });
 await app.server.listen({ host: '127.0.0.1', port: 0 });
 const addr = app.server.server.address();
 const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

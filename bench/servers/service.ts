@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
-import { createApp } from '../../src/app.ts';
+import { composeRuntime } from '../../src/compose.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'threadmark-bench-'));
 const config = loadConfig({ THREADMARK_KEYS_DB: join(dir, 'keys.db'), ...process.env, HOST: '127.0.0.1', PORT: '0' });
-const app = await createApp(config);
+const app = await composeRuntime(config);
 await app.server.listen({ host: '127.0.0.1', port: 0 });
 const addr = app.server.server.address();
 const port = typeof addr === 'object' && addr ? addr.port : 0;

@@ -1,7 +1,7 @@
 // `threadmark mcp`: the read tools over MCP on stdin/stdout. In-process by default (the same THREADMARK_*
 // environment as `npm start`: embedded cache, limits and key store, no port opened); with --server URL or
 // THREADMARK_SERVER every tool call is forwarded to that running service over HTTP.
-import { PUBLIC_ROUTES } from '../http/route-table.ts';
+import { PUBLIC_ROUTES } from '../route-table.ts';
 import { serveStdio } from '../mcp/stdio.ts';
 import { toolDefs } from '../surface/mcp-tools.ts';
 import type { RouteFetch } from '../mcp/server.ts';

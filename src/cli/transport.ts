@@ -2,7 +2,6 @@
 // into an app built from the same configuration (same domain code, embedded stores, no port).
 import { ConfigError, loadConfig } from '../config.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
-import { withLocalCursorSecret } from './cursor-secret.ts';
 
 export interface Reply {
   status: number;
@@ -94,11 +93,12 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     if (e instanceof ConfigError) throw new CliError('config', e.message, EXIT.usage);
     throw e;
   }
-  config = { ...config, cursorSecret: withLocalCursorSecret(config) };
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
-  const { createApp } = await import('../app.ts');
+  const { composeRuntime } = await import('../compose.ts');
   // Problems reach the user as problem documents either way.
-  const app = await createApp(config, { logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false });
+  const app = await composeRuntime(config, {
+    logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false,
+  });
   await app.server.ready();
   const headersOf = (raw: Record<string, string | string[] | number | undefined>) => {
     const out: Record<string, string> = {};

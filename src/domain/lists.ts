@@ -1,5 +1,5 @@
 // The list sources the use cases read through (the cache and the provider chain stand behind them, see
-// app/list-source.ts), and what every list use case is handed.
+// sources/list-source.ts), and what every list use case is handed.
 import type { Author, CuratedList, Page, Post } from './models.ts';
 import type { ReadPolicy, Sourced } from './sourced.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';

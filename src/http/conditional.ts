@@ -2,6 +2,7 @@
 // GET or HEAD carries a strong ETag, a matching If-None-Match (or If-Modified-Since against a route's own
 // Last-Modified) turns it into a bodyless 304, and bodies above a threshold are sent br or gzip.
 import compress, { type FastifyCompressOptions } from '@fastify/compress';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { entityTagOf, mergeVary, noneMatchHit, tagFor304, withCoding } from './entity-tags.ts';
 
@@ -38,6 +39,21 @@ function isUnmodifiedSince(lastModified: unknown, since: string): boolean {
 }
 
 /**
+ * The one conditional-request decision (RFC 9110 §13.2.2): If-None-Match, when present, decides alone; otherwise
+ * If-Modified-Since against the response's Last-Modified. Returns the tag a 304 must carry, or undefined to send
+ * the body. Routes that answer their own 304 (feeds) ask it too.
+ */
+export function notModifiedTag(headers: IncomingHttpHeaders, etag: string, lastModified: unknown): string | undefined {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) {
+    const hit = noneMatchHit(inm, etag);
+    return hit === undefined ? undefined : tagFor304(etag, hit);
+  }
+  const ims = headers['if-modified-since'];
+  return ims !== undefined && isUnmodifiedSince(lastModified, ims) ? etag : undefined;
+}
+
+/**
  * Runs before the compressor, on the identity bytes. A tag set by the route (feeds set their own) is kept.
  * Callback style on purpose: this is on the cache-hit hot path and an async hook costs a promise per request.
  */
@@ -53,17 +69,8 @@ function validate(req: FastifyRequest, reply: FastifyReply, payload: unknown, do
   if (typeof type === 'string' && COMPRESSIBLE.test(type) && Buffer.byteLength(payload) >= COMPRESS_THRESHOLD) {
     reply.header('vary', mergeVary(reply.getHeader('vary') as string | undefined, 'Accept-Encoding'));
   }
-  const inm = req.headers['if-none-match'];
-  if (inm !== undefined) {
-    // §13.2.2: If-None-Match, when present, decides alone; If-Modified-Since is then ignored.
-    const hit = noneMatchHit(inm, etag);
-    return done(null, hit === undefined ? payload : notModified(reply, tagFor304(etag, hit)));
-  }
-  const ims = req.headers['if-modified-since'];
-  if (ims !== undefined && isUnmodifiedSince(reply.getHeader('last-modified'), ims)) {
-    return done(null, notModified(reply, etag));
-  }
-  done(null, payload);
+  const tag = notModifiedTag(req.headers, etag, reply.getHeader('last-modified'));
+  done(null, tag === undefined ? payload : notModified(reply, tag));
 }
 
 /** Runs after the compressor: an encoded body is its own representation and gets its own strong tag. */

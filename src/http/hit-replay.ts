@@ -5,7 +5,7 @@
 // (method, raw URL, Accept, Accept-Encoding). The next identical request is answered from that record in the
 // server's own request listener, with the per-request fields filled in (X-Request-Id and the RateLimit fields)
 // after api-ip is charged exactly as the guards charge it, and counted in the metrics. Everything else, and
-// every case the record cannot vouch for, goes through Fastify as before:
+// every case the record cannot vouch for, goes through Fastify:
 //   - a record lives only while every cache entry it was built from is still the same and still fresh (a
 //     refresh or an eviction makes it stale at once), and within its own byte-bounded LRU. In process that is
 //     checked and api-ip charged synchronously; with Redis both happen in one scripted round trip
@@ -22,7 +22,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ExchangeSeries, Metrics } from '../ops/metrics.ts';
-import { isLinkPreviewCrawler } from './link-preview.ts';
+import { isLinkPreviewCrawler } from '../contract/link-preview.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
 import { member } from '../stores/limits/headers.ts';
 import { POLICIES, type LimitState } from '../stores/limits/policies.ts';

@@ -2,8 +2,7 @@
 import Negotiator from 'negotiator';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Problem } from '../problems/problem.ts';
-
-export type Representation = 'markdown' | 'obsidian' | 'json' | 'html';
+import type { Representation } from '../contract/representation.ts';
 
 /** Offer order matters: with equal preference (or * / *) Markdown wins. */
 const OFFERS = ['text/markdown', 'application/json', 'text/html'] as const;

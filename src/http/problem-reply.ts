@@ -1,12 +1,11 @@
 // The problem mapper: the only place that writes error responses (RFC 9457).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDomainError } from '../domain/errors.ts';
-import { anchorFor, isCatalogCode } from '../problems/catalog.ts';
+import { anchorFor } from '../problems/catalog.ts';
 import { Problem, isProblem } from '../problems/problem.ts';
 import { domainProblem } from './domain-problem.ts';
 import { problemMediaType } from './negotiate.ts';
-import { isRecord } from './params/common.ts';
+import { isRecord } from '../contract/route-decl.ts';
 
 export function docsUrlFor(baseUrl: string, code: string): string {
   return `${baseUrl}/docs/reliability#${anchorFor(code)}`;
@@ -27,21 +26,14 @@ export function problemBody(baseUrl: string, p: Problem, requestId?: string): Re
   };
 }
 
-/** Validation issues carry the catalog code as their message (see http/params/common.ts). */
-function fromValidation(err: FastifyError): Problem {
-  const issues = (err.validation ?? []) as Array<{ message?: string; instancePath?: string }>;
-  const first = issues[0];
-  const code = first?.message && isCatalogCode(first.message) ? first.message : 'invalid_params';
-  const param = first?.instancePath?.replace(/^\//, '') || 'parameter';
-  const where = err.validationContext === 'params' ? 'path segment' : 'query parameter';
-  return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${where} \`${param}\`.`);
-}
-
+/**
+ * Any error as the problem to answer with. Invalid parameters never arrive here as Fastify validation errors: no
+ * route carries a Fastify schema, the route kernel validates (contract/route-decl.ts validationProblem).
+ */
 export function toProblem(err: unknown): Problem {
   if (isProblem(err)) return err;
   if (isDomainError(err)) return domainProblem(err.failure);
   const fe = err as FastifyError;
-  if (fe && hasZodFastifySchemaValidationErrors(fe)) return fromValidation(fe);
   if (fe && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new Problem('invalid_body');
   // The body limit is the caller's doing, not ours: 413, not a 500 with a stack trace in the error log.
   if (fe && (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413)) {

@@ -1,7 +1,7 @@
 // The header block of a replayed cache hit, written without `writeHead`.
 //
 // `writeHead(status, headers)` validates every name and value and concatenates the block one field at a time:
-// about 3.5 µs for the ~20 fields of a cached post, the largest single cost of a replayed hit. A record's fields
+// for the ~20 fields of a cached post that is the largest single cost of a replayed hit. A record's fields
 // were validated once, when Fastify wrote them; only X-Request-Id, the RateLimit fields and Date change from one
 // replay to the next. So the block Node built for the recorded exchange (`_header`, the string Node keeps until
 // the first body write sends it) is kept split around those values, and a replay joins the pieces and hands the
@@ -11,7 +11,7 @@
 // Connection/Keep-Alive decision it makes). Both are guarded: a record is split only when re-joining it with the
 // recorded values gives back exactly what Node wrote, and a replay takes this path only when the response is in
 // the state the recorded one was in (fresh, keep-alive, same keep-alive timeout); otherwise the caller uses
-// `writeHead` as before. The byte-identity tests (test/http/hit-replay.test.ts) compare the two paths.
+// `writeHead`. The byte-identity tests (test/http/hit-replay.test.ts) compare the two paths.
 import type { ServerResponse } from 'node:http';
 
 /** The values a replay fills in, in slot order. */

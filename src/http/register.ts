@@ -1,12 +1,13 @@
 // Mounts declared routes on Fastify with the shared conventions and the per-route hook chain:
 // method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { acceptsHtml, chooseRepresentation, type Representation } from './negotiate.ts';
-import { isLinkPreviewCrawler } from './link-preview.ts';
+import { acceptsHtml, chooseRepresentation } from './negotiate.ts';
+import type { Representation } from '../contract/representation.ts';
+import { isLinkPreviewCrawler } from '../contract/link-preview.ts';
 import { mergeVary } from './entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
-import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from './route-decl.ts';
-import type { Services } from '../services.ts';
+import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
+import type { Services } from '../contract/services.ts';
 import { Problem } from '../problems/problem.ts';
 
 declare module 'fastify' {

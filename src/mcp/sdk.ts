@@ -1,5 +1,5 @@
-// The MCP SDK, loaded on the first /mcp request rather than at start-up: it is the largest dependency
-// (about 7 MB of heap once loaded) and most deployments never see an MCP client.
+// The MCP SDK, loaded on the first /mcp request rather than at start-up: it is the largest dependency in heap
+// once loaded, and most deployments never see an MCP client.
 type ServerModule = typeof import('@modelcontextprotocol/sdk/server/index.js');
 type TypesModule = typeof import('@modelcontextprotocol/sdk/types.js');
 type TransportModule = typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');

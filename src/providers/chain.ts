@@ -47,7 +47,7 @@ export interface ProviderHealth {
 
 /**
  * Tries the providers that declare a capability, in configured order, and returns the first answer, or a typed
- * failure (./failure.ts) that the caller turns into its problem (src/app/chain-problem.ts).
+ * failure (./failure.ts) that the caller turns into its problem (src/sources/chain-problem.ts).
  *
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
  *   chain (`gone`).

@@ -1,5 +1,5 @@
 // What a run of the provider chain ends with when no provider answered. The chain only reports what the providers
-// said; the caller (src/app) turns it into a catalog problem, since the status depends on the read (a failed
+// said; the caller (src/sources) turns it into a catalog problem, since the status depends on the read (a failed
 // search is a 503, a failed post read a 502; list reads have their own "no session" code).
 import type { Capability, FailureKind } from './types.ts';
 

@@ -167,7 +167,7 @@ const AGENTS = {
 };
 const MAX_REDIRECTS = 20;
 
-/** The request headers fetch() sent, so upstreams see the same request as before; providers' own headers win. */
+/** The request headers Node's fetch() sends, so upstreams see the request a fetch() client makes; providers' own headers win. */
 const FETCH_HEADERS: Record<string, string> = {
   accept: 'application/json',
   'accept-language': '*',

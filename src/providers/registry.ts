@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
 import { FxTwitterProvider } from './fxtwitter/provider.ts';
 import type { UpstreamPolicy } from './http.ts';
 import { SyndicationProvider } from './syndication/provider.ts';

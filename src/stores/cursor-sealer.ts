@@ -1,8 +1,8 @@
 // The cursor sealer of the domain's port (domain/cursors.ts), with AES-256-GCM. The payload (provider, route,
 // query, feed, upstream cursor, page) is sealed, so the upstream cursor is never exposed and any edit, forgery or
-// reuse on another route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset
-// in distributed mode, a random secret agreed through Redis (see app/cursor-secret.ts); otherwise each process draws
-// its own and cursors do not survive a restart.
+// reuse on another route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset,
+// a random secret agreed through the shared store (Redis, or a file beside the key store in embedded mode; see
+// sources/cursor-secret.ts), so cursors survive a restart.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { CursorScope, CursorSealer, CursorState, OpenedCursor } from '../domain/cursors.ts';
 

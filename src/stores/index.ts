@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { Redis } from 'ioredis';
 import { Coalescer, RedisFillLock } from './cache/coalesce.ts';
 import { FailoverCache } from './cache/failover.ts';
@@ -12,6 +13,7 @@ import { SharedHitCheck } from './shared-hit-check.ts';
 import { POLICIES } from './limits/policies.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
 import { redisHash, type SharedHash } from './shared-hash.ts';
+import { keptSecret } from './kept-secret.ts';
 export type { SharedHash } from './shared-hash.ts';
 
 // The surface the HTTP layer needs, in one import.
@@ -52,8 +54,9 @@ export interface Stores {
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
   sharedStoreUp(): boolean;
   /**
-   * Agrees on one value for `name` across instances: the first `candidate` stored wins (SET NX). Undefined in
-   * embedded mode or while Redis is unreachable.
+   * Agrees on one value for `name` across instances and restarts: the first `candidate` stored wins (SET NX in
+   * Redis; embedded mode keeps it in a file beside the key store, stores/kept-secret.ts). Undefined while Redis is
+   * unreachable, and for an in-memory key store.
    */
   sharedSecret(name: string, candidate: string): Promise<string | undefined>;
   /** Distributed mode: a map shared by every instance (operator state); undefined in embedded mode. */
@@ -77,7 +80,8 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
       limiter: new Limiter(),
       keys,
       sharedStoreUp: () => true,
-      sharedSecret: async () => undefined,
+      sharedSecret: async (name, candidate) =>
+        cfg.keysDb === ':memory:' ? undefined : keptSecret(dirname(cfg.keysDb), name, candidate),
       close: async () => {
         await Promise.all([memory.close(), keys.close()]);
       },

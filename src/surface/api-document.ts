@@ -1,6 +1,6 @@
 // GET /api: what the service is, where every surface lives, the versioning dates and provider health.
-import { LIFECYCLE } from '../http/lifecycle.ts';
-import type { RouteDef, Surface } from '../http/route-decl.ts';
+import { LIFECYCLE } from '../contract/lifecycle.ts';
+import type { RouteDef, Surface } from '../contract/route-decl.ts';
 import { deprecatedOperations } from './lifecycle.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';

@@ -1,6 +1,6 @@
 // GET /.well-known/ard.json: the machine surfaces this deployment publishes, in the shape of an Agentic Resource
 // Discovery manifest (an `entries` array, each with identifier, displayName, type and url).
-import type { RouteDef } from '../http/route-decl.ts';
+import type { RouteDef } from '../contract/route-decl.ts';
 import { OPENAPI_MEDIA_TYPE } from './api-catalog.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';

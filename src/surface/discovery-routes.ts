@@ -8,7 +8,7 @@ import {
   type Rendered,
   type RouteDecl,
   type RouteDef,
-} from '../http/route-decl.ts';
+} from '../contract/route-decl.ts';
 import type { FixedMedia } from './fixed-media.ts';
 import { buildApiDocument } from './api-document.ts';
 import { buildOpenApi } from './openapi.ts';

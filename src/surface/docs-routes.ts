@@ -1,5 +1,5 @@
 // GET /docs, /docs/reliability and /docs/versioning: HTML generated from the route table and the problem catalog.
-import type { HandlerContext, RouteDef } from '../http/route-decl.ts';
+import type { HandlerContext, RouteDef } from '../contract/route-decl.ts';
 import { DISCOVERY_PATHS } from './paths.ts';
 import { cachedDocument, type RouteTable } from './documents.ts';
 import { registeredProviders } from '../providers/registry.ts';

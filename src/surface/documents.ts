@@ -1,7 +1,7 @@
 // Documents generated from the route table (OpenAPI, /docs, llms.txt, ard.json): built once per table and key.
-import type { RouteDef } from '../http/route-decl.ts';
+import type { RouteDef } from '../contract/route-decl.ts';
 
-/** The public route table, as the server assembled it (http/route-table.ts hands it to surfaceRoutes). */
+/** The public route table, as the server assembled it (src/route-table.ts hands it to surfaceRoutes). */
 export type RouteTable = readonly RouteDef[];
 
 const built = new WeakMap<RouteTable, Map<string, string>>();

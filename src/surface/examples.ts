@@ -1,6 +1,6 @@
 // A runnable example request for each declared route, for /docs and llms.txt. Values are chosen by parameter
 // name, so a new route gets a sensible example without being listed here.
-import type { RouteDecl } from '../http/route-decl.ts';
+import type { RouteDecl } from '../contract/route-decl.ts';
 import { routeParams } from './params.ts';
 
 export const EXAMPLE = { handle: 'jack', id: '20', q: 'open source', resource: 'profile' } as const;

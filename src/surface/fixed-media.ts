@@ -1,5 +1,5 @@
 // Routes that declare no representations answer with one fixed media type (RouteDecl.fixed).
-import type { FixedMedia } from '../http/route-decl.ts';
+import type { FixedMedia } from '../contract/route-decl.ts';
 
 export type { FixedMedia };
 

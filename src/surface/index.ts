@@ -1,6 +1,6 @@
 // The one home of everything generated from the route table: OpenAPI, /docs, llms.txt, ard.json, the API catalog
-// and the MCP tool list. Nothing here imports the table; the server hands it over (http/route-table.ts).
-import type { RouteDef } from '../http/route-decl.ts';
+// and the MCP tool list. Nothing here imports the table; the server hands it over (src/route-table.ts).
+import type { RouteDef } from '../contract/route-decl.ts';
 import { discoveryRoutes } from './discovery-routes.ts';
 import { docsRoutes } from './docs-routes.ts';
 import type { RouteTable } from './documents.ts';

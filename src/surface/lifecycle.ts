@@ -1,7 +1,7 @@
 // The versioning policy as data: x-api-lifecycle in OpenAPI, `versioning` in /api and the /docs/versioning table
 // are all built here from LIFECYCLE and the deprecated route declarations.
-import { LIFECYCLE } from '../http/lifecycle.ts';
-import type { RouteDef } from '../http/route-decl.ts';
+import { LIFECYCLE } from '../contract/lifecycle.ts';
+import type { RouteDef } from '../contract/route-decl.ts';
 
 export interface DeprecatedOperation {
   operationId: string;

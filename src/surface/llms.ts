@@ -1,5 +1,5 @@
 // GET /llms.txt: a short Markdown guide for LLM agents (llms.txt convention: title, summary, linked sections).
-import type { RouteDef } from '../http/route-decl.ts';
+import type { RouteDef } from '../contract/route-decl.ts';
 import { exampleUrl } from './examples.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';

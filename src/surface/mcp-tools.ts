@@ -3,7 +3,7 @@
 // representation. A call reads that JSON: its data is the structured result, its `markdown` member the text.
 import { encodePart } from '../domain/links.ts';
 import { z } from 'zod';
-import type { RouteDecl, RouteDef } from '../http/route-decl.ts';
+import type { RouteDecl, RouteDef } from '../contract/route-decl.ts';
 import { routeParams, type JsonSchema, type ParamInfo } from './params.ts';
 
 export interface ToolDef {

@@ -1,9 +1,9 @@
 // OpenAPI 3.1 description generated from the route declarations and the problem catalog.
 import { z } from 'zod';
 import { CATALOG, type CatalogCode, type CatalogEntry } from '../problems/catalog.ts';
-import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../http/route-decl.ts';
-import { CONTENT_TYPES } from '../http/present/common.ts';
-import { LIFECYCLE } from '../http/lifecycle.ts';
+import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../contract/route-decl.ts';
+import { CONTENT_TYPES } from '../contract/representation.ts';
+import { LIFECYCLE } from '../contract/lifecycle.ts';
 import { fixedMediaTypes } from './fixed-media.ts';
 import { routeParams, type JsonSchema } from './params.ts';
 import { lifecyclePolicy } from './lifecycle.ts';

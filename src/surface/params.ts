@@ -1,7 +1,7 @@
 // Parameters of a declared route as JSON Schema (zod 4's own converter, input side: what a caller sends).
 // OpenAPI, /docs and the MCP tool schemas all read this, so they describe exactly what validation accepts.
 import { z } from 'zod';
-import type { RouteDecl } from '../http/route-decl.ts';
+import type { RouteDecl } from '../contract/route-decl.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

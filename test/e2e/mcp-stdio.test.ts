@@ -14,7 +14,7 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const BIN = join(ROOT, 'bin', 'threadmark.mjs');
@@ -41,7 +41,7 @@ function inProcessEnv(extra: Record<string, string> = {}): Record<string, string
     ...upstreamEnv(sim),
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     LOG_LEVEL: 'silent',
-    // X Lists need the account-backed provider; last in the chain, so every other read is served as before.
+    // X Lists need the account-backed provider; last in the chain, so every other read is served by the providers ahead of it.
     THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
     THREADMARK_X_SESSIONS: join(dir, 'sessions.jsonl'),
     ...extra,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { FAULT_KINDS, type Fault } from '../../sim/faults.ts';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { CATALOG } from '../../src/problems/catalog.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { rawRequest, type RawRequest, type RawResponse } from '../helpers/raw-http.ts';

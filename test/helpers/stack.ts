@@ -1,7 +1,7 @@
 // Starts the platform simulator and the real service on loopback ports for HTTP tests.
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createApp, type App, type AppOptions } from '../../src/app.ts';
+import { composeRuntime, type Runtime, type RuntimeOptions } from '../../src/compose.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ export const TEST_BASE = 'http://threadmark.test';
 
 export interface Stack {
   sim: Simulator;
-  app: App;
+  app: Runtime;
   /** Loopback URL the service listens on. */
   url: string;
   get(path: string, init?: RequestInit): Promise<Response>;
@@ -23,7 +23,7 @@ export interface StackOptions {
   /** A running simulator to share (a second instance of the service); it is left running on close. */
   sim?: Simulator;
   /** Socket timeouts of the server (tests shorten them). */
-  timeouts?: AppOptions['timeouts'];
+  timeouts?: RuntimeOptions['timeouts'];
   /** false = no cache-hit replay: every request through Fastify. */
   replay?: boolean;
 }
@@ -50,7 +50,7 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
   });
-  const app = await createApp(config, {
+  const app = await composeRuntime(config, {
     logger: false,
     redisPrefix: opts.redisPrefix,
     timeouts: opts.timeouts,

@@ -3,8 +3,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
-import { fastifyPath } from '../../src/http/route-decl.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
+import { fastifyPath } from '../../src/contract/route-decl.ts';
 
 /** Routes that are deliberately not public route declarations. */
 const NOT_DECLARED = [/^\/mcp$/, /^\/admin(\/|$)/, /^\/(healthz|readyz|metrics)$/];

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '@readme/openapi-parser';
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { CATALOG } from '../../src/problems/catalog.ts';
 
 let s: Stack;

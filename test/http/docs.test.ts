@@ -2,7 +2,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { CATALOG, anchorFor } from '../../src/problems/catalog.ts';
 import { esc } from '../../src/surface/docs/html.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'parse5';
 import { getCorpus, HANDLES, IDS } from '../../sim/corpus.ts';
 import { startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
-import { LINK_PREVIEW_CRAWLERS } from '../../src/http/link-preview.ts';
+import { LINK_PREVIEW_CRAWLERS } from '../../src/contract/link-preview.ts';
 
 interface Node {
   nodeName: string;

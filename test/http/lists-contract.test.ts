@@ -1,4 +1,4 @@
-// Issue 5's contract points the other list tests leave open: a several-hundred-account follower list walked
+// The list contract's points the other list tests leave open: a several-hundred-account follower list walked
 // to its end through Continue → links and by page then cursor, 200 headers on every list route and
 // surface, recovery documents, every deprecation header of /api/browse on success, error, HEAD and
 // OPTIONS, the documented default search feed, handle validation and reserved paths, oEmbed discovery.

@@ -9,7 +9,7 @@ import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PUBLIC_ROUTES } from '../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
 let s: Stack;
@@ -21,7 +21,7 @@ async function connect(headers: Record<string, string> = {}): Promise<Client> {
   return c;
 }
 
-// X Lists are account-backed: the x provider (last, so every other read is served as before) with one session.
+// X Lists are account-backed: the x provider (last, so every other read is served by the providers ahead of it) with one session.
 const sessionsDir = mkdtempSync(join(tmpdir(), 'threadmark-mcp-'));
 const sessions = join(sessionsDir, 'sessions.jsonl');
 writeFileSync(sessions, JSON.stringify({ username: 'mcp', auth_token: 'mcp_tok', ct0: 'mcp_ct0' }) + '\n');

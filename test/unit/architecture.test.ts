@@ -70,26 +70,55 @@ export function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-/** First folder under src/ ('' for files at its root). */
-function layerOf(file: string): string {
-  const parts = relative(SRC, file).split(sep);
-  return parts.length > 1 ? parts[0]! : '';
+/**
+ * The unit a layer rule speaks of: the first folder under src/, or for a file directly in src/ (the composition
+ * root, config, version) the file itself, so each of those is a node of its own in the folder graph.
+ */
+export function layerOf(file: string): string {
+  return relative(SRC, file).split(sep)[0]!;
 }
 
-/** Layers a layer must never import. */
-const FORBIDDEN: Record<string, string[]> = {
-  domain: ['http', 'providers', 'stores', 'render', 'app', 'surface'],
-  render: ['http'],
-  providers: ['http'],
+const isRootFile = (file: string): boolean => relative(SRC, file).split(sep).length === 1;
+
+/**
+ * What a layer may import besides itself; layers not listed are bounded only by the rules every layer shares
+ * (nothing imports http/, no cycles). The domain is the centre and imports nothing outside itself; problems is the
+ * catalog the edge maps to and imports nothing; renderers are pure functions of domain models; providers turn
+ * upstream shapes into domain models and raise only their typed failures or a configuration error.
+ */
+const ALLOWED: Record<string, string[]> = {
+  domain: [],
+  problems: [],
+  render: ['domain'],
+  providers: ['domain', 'problems', 'config-error.ts'],
 };
 
 export function layerViolations(graph: Map<string, string[]>): string[] {
   const out: string[] = [];
   for (const [file, deps] of graph) {
-    const banned = FORBIDDEN[layerOf(file)] ?? [];
-    for (const dep of deps) if (banned.includes(layerOf(dep))) out.push(`${file} → ${dep}`);
+    const from = layerOf(file);
+    const allowed = ALLOWED[from];
+    for (const dep of deps) {
+      const to = layerOf(dep);
+      if (to === from) continue;
+      // Only the composition root (files directly in src/) wires http/ in; no layer imports it.
+      const intoHttp = to === 'http' && !isRootFile(file);
+      if (intoHttp || (allowed && !allowed.includes(to))) out.push(`${file} → ${dep}`);
+    }
   }
   return out;
+}
+
+/** The graph of layers: an edge wherever one file of a layer imports a file of another. */
+export function layerGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const layers = new Map<string, Set<string>>();
+  for (const [file, deps] of graph) {
+    const from = layerOf(file);
+    const edges = layers.get(from) ?? new Set<string>();
+    for (const dep of deps) if (layerOf(dep) !== from) edges.add(layerOf(dep));
+    layers.set(from, edges);
+  }
+  return new Map([...layers].map(([layer, edges]) => [layer, [...edges].sort()]));
 }
 
 describe('architecture of src/', () => {
@@ -110,17 +139,39 @@ describe('architecture of src/', () => {
     assert.deepEqual(cycles(g), [['src/a.ts', 'src/b.ts', 'src/c.ts']]);
   });
 
+  test('the folder graph sees a cycle no file cycle shows, and the layer rules see every import of a layer', () => {
+    const fake = new Map([
+      [join('src', 'x', 'a.ts'), ['src/y/b.ts'].map(normalize)],
+      [join('src', 'y', 'b.ts'), []],
+      [join('src', 'y', 'c.ts'), ['src/x/d.ts'].map(normalize)],
+      [join('src', 'x', 'd.ts'), ['src/http/e.ts'].map(normalize)],
+      [join('src', 'domain', 'f.ts'), ['src/problems/g.ts'].map(normalize)],
+      [join('src', 'compose.ts'), ['src/http/e.ts'].map(normalize)],
+    ]);
+    assert.deepEqual(cycles(fake), []);
+    assert.deepEqual(cycles(layerGraph(fake)), [['x', 'y']]);
+    assert.deepEqual(layerViolations(fake), [
+      `${join('src', 'x', 'd.ts')} → ${join('src', 'http', 'e.ts')}`,
+      `${join('src', 'domain', 'f.ts')} → ${join('src', 'problems', 'g.ts')}`,
+    ]);
+  });
+
   test('src/ has no import cycles (type-only and dynamic imports included)', () => {
     assert.ok(graph.size > 100, `scanned ${graph.size} files`);
     assert.deepEqual(cycles(graph), []);
   });
 
-  test('domain imports no outer layer; render and providers import nothing from http', () => {
-    assert.deepEqual(layerViolations(graph), []);
+  test('no cycle between folders either (each file directly in src/ counts as a folder of its own)', () => {
+    assert.deepEqual(cycles(layerGraph(graph)), []);
+  });
+
+  test('domain imports only domain, problems only problems, render only domain, and nothing but the composition root imports http', () => {
+    const violations = layerViolations(graph);
+    assert.deepEqual(violations, []);
   });
 
   test('the route table is read only by the entry points (HTTP server, stdio MCP), which hand it to the surface', () => {
-    const readers = [...graph].filter(([, deps]) => deps.includes(join(SRC, 'http', 'route-table.ts'))).map(([f]) => f);
+    const readers = [...graph].filter(([, deps]) => deps.includes(join(SRC, 'route-table.ts'))).map(([f]) => f);
     assert.deepEqual(readers.sort(), [join(SRC, 'cli', 'mcp.ts'), join(SRC, 'server.ts')]);
   });
 });

@@ -160,8 +160,3 @@ export const cursorParam = z
   .max(4096, code('invalid_cursor'))
   .optional()
   .describe('The nextCursor of a previous response, sent back unchanged. Takes precedence over page.');
-
-/** Narrows an unknown value (a raw query object) to a record whose fields can be inspected. */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}

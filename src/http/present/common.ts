@@ -1,12 +1,4 @@
 import type { CacheStatus } from '../../domain/sourced.ts';
-import type { Representation } from '../negotiate.ts';
-
-export const CONTENT_TYPES: Record<Representation, string> = {
-  markdown: 'text/markdown; charset=utf-8',
-  obsidian: 'text/markdown; charset=utf-8; variant=obsidian',
-  json: 'application/json; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-};
 
 /** A stale copy (served because every upstream failed) must be revalidated, not kept downstream for a lifetime. */
 export function publicCacheControl(ttlS: number, cache?: CacheStatus): string {

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { ExportEnd, ExportStop } from '../../domain/export.ts';
 import type { WindowInput } from '../../domain/lists.ts';
 import type { Post } from '../../domain/models.ts';
-import type { Rendered } from '../rendered.ts';
+import type { Rendered } from '../../contract/rendered.ts';
 
 export const NDJSON_TYPE = 'application/x-ndjson';
 const NDJSON_CONTENT = `${NDJSON_TYPE}; charset=utf-8`;

@@ -7,8 +7,9 @@ import { renderAtom } from '../../render/feed/atom.ts';
 import { renderJsonFeed } from '../../render/feed/json-feed.ts';
 import { renderRss } from '../../render/feed/rss.ts';
 import { rfc822 } from '../../render/feed/xml.ts';
-import { entityTagOf, noneMatchHit, tagFor304 } from '../entity-tags.ts';
-import type { Rendered } from '../rendered.ts';
+import { entityTagOf } from '../entity-tags.ts';
+import { notModifiedTag } from '../conditional.ts';
+import type { Rendered, SerializedFeed } from '../../contract/rendered.ts';
 import { headerSafe } from './common.ts';
 import { browseCacheControl } from './lists.ts';
 
@@ -31,36 +32,6 @@ export interface FeedPresentContext {
   keyStatus: string;
   keyed: boolean;
   headers: IncomingHttpHeaders;
-}
-
-/**
- * RFC 9110 §13.1: If-None-Match decides alone when present; otherwise If-Modified-Since against the newest
- * entry. Returns the tag a 304 must carry, or undefined to send the feed.
- */
-export function notModifiedTag(
-  headers: IncomingHttpHeaders,
-  etag: string,
-  lastModified: string | undefined,
-): string | undefined {
-  const inm = headers['if-none-match'];
-  if (inm !== undefined) {
-    const hit = noneMatchHit(inm, etag);
-    return hit === undefined ? undefined : tagFor304(etag, hit);
-  }
-  const ims = headers['if-modified-since'];
-  if (ims === undefined || lastModified === undefined) return undefined;
-  const since = Date.parse(ims);
-  return Number.isFinite(since) && Date.parse(lastModified) <= since ? etag : undefined;
-}
-
-/** A serialized feed and its validators: what a poll needs, so it can be kept and reused. */
-export interface SerializedFeed {
-  type: FeedType;
-  body: string;
-  etag: string;
-  lastModified?: string;
-  ttlS: number;
-  count: number;
 }
 
 /** Estimated bytes of a remembered feed (UTF-16 worst case for the body). */

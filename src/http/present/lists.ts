@@ -11,8 +11,8 @@ import type {
 } from '../../domain/reads.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
 import type { ListResource as BrowseResource } from '../../domain/lists.ts';
-import type { Rendered } from '../rendered.ts';
-import type { Representation } from '../negotiate.ts';
+import type { Rendered } from '../../contract/rendered.ts';
+import { CONTENT_TYPES, type Representation } from '../../contract/representation.ts';
 import { renderProfileMarkdown } from '../../render/markdown/profile.ts';
 import { renderConnectionsMarkdown } from '../../render/markdown/connections.ts';
 import { renderSearchMarkdown } from '../../render/markdown/search.ts';
@@ -21,7 +21,7 @@ import { renderListMembersMarkdown, renderListPostsMarkdown } from '../../render
 import { connectionsJson, listMembersJson, listPostsJson, profileJson, searchJson } from '../../render/json.ts';
 import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
 import { profilePreview } from '../../render/link-preview.ts';
-import { CONTENT_TYPES, budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
+import { budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
 import { fitBudget } from '../../render/budget.ts';
 import { listGiveWay } from '../../domain/give-way.ts';
 import { Problem } from '../../problems/problem.ts';

@@ -1,7 +1,7 @@
 // Rendered responses remembered per (cached domain value, rendering options) in the response cache, so a cache
 // hit costs a lookup instead of a render and a body hash.
 import { entityTagOf } from '../entity-tags.ts';
-import type { Rendered } from '../rendered.ts';
+import type { Rendered } from '../../contract/rendered.ts';
 import type { ResponseSlot } from '../../stores/cache/responses.ts';
 
 /** Estimated bytes of a stored render (UTF-16 worst case for the string, the encoded copy, the headers). */

@@ -3,7 +3,7 @@ import { profilePath, statusPath } from '../../domain/links.ts';
 import type { Author, Post } from '../../domain/models.ts';
 import { ACCOUNT_ID_RE, HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../params/common.ts';
 import { Problem } from '../../problems/problem.ts';
-import { esc } from '../../surface/docs/html.ts';
+import { escapeHtml } from '../../render/html.ts';
 import { SERVICE_NAME } from '../../surface/service-info.ts';
 
 export type OembedTarget =
@@ -83,7 +83,7 @@ export interface OembedResponse {
 
 /** Escaped text with line breaks kept. */
 function paragraph(text: string): string {
-  return esc(text).replace(/\r?\n/g, '<br>');
+  return escapeHtml(text).replace(/\r?\n/g, '<br>');
 }
 
 /** Rough rendered height: about 7 px per character at 16 px type, 22 px lines, plus the byline. */
@@ -101,7 +101,7 @@ function sized(opts: OembedOptions, chars: number) {
 }
 
 function blockquote(cite: string, width: number, inner: string): string {
-  return `<blockquote class="threadmark-embed" cite="${esc(cite)}" style="max-width:${width}px">${inner}</blockquote>`;
+  return `<blockquote class="threadmark-embed" cite="${escapeHtml(cite)}" style="max-width:${width}px">${inner}</blockquote>`;
 }
 
 function common(author: Author, opts: OembedOptions) {
@@ -124,7 +124,7 @@ export function postOembed(post: Post, opts: OembedOptions): OembedResponse {
   const html = blockquote(
     permalink,
     width,
-    `<p>${paragraph(post.text)}</p>&mdash; ${esc(a.name)} (@${esc(a.handle)}) <a href="${esc(permalink)}">${esc(date)}</a>`,
+    `<p>${paragraph(post.text)}</p>&mdash; ${escapeHtml(a.name)} (@${escapeHtml(a.handle)}) <a href="${escapeHtml(permalink)}">${escapeHtml(date)}</a>`,
   );
   const title = post.text.length > 80 ? `${post.text.slice(0, 79)}…` : post.text;
   return { ...common(a, opts), title: `${a.name} on X: ${title}`, html, width, height };
@@ -143,9 +143,9 @@ export function profileOembed(author: Author, opts: OembedOptions): OembedRespon
   const html = blockquote(
     url,
     width,
-    `<p><a href="${esc(url)}">${esc(author.name)} (@${esc(author.handle)})</a></p>` +
+    `<p><a href="${escapeHtml(url)}">${escapeHtml(author.name)} (@${escapeHtml(author.handle)})</a></p>` +
       (bio ? `<p>${paragraph(bio)}</p>` : '') +
-      (counts ? `<p>${esc(counts)}</p>` : ''),
+      (counts ? `<p>${escapeHtml(counts)}</p>` : ''),
   );
   return { ...common(author, opts), title: `${author.name} (@${author.handle}) on X`, html, width, height };
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
 import { HANDLE_RE, code } from '../params/common.ts';
-import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { LIST_ERRORS } from './list-params.ts';
 import { serveConnections, serveProfile } from './profiles.ts';
 import { searchShape, serveSearch } from './search.ts';

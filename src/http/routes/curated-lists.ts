@@ -5,7 +5,7 @@ import { readListMembers, readListPosts } from '../../domain/curated-lists.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { listMembersJsonSchema, listPostsJsonSchema } from '../../render/json-schemas.ts';
 import { LIST_ID_RE, code } from '../params/common.ts';
-import { defineRoute, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { LIST_ERRORS, listQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 

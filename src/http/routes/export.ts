@@ -20,7 +20,7 @@ import {
   presentNdjson,
   type ExportReply,
 } from '../present/export.ts';
-import { defineRoute, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { windowInput } from './profiles.ts';
 
 const maxPostsParam = z

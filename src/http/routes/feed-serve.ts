@@ -9,11 +9,18 @@ import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
 import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
 import { keyStateOf } from '../key-state.ts';
-import { presentFeed, serializeFeed, type SerializedFeed } from '../present/feeds.ts';
-import type { HandlerContext as Handled, Rendered } from '../route-decl.ts';
+import { presentFeed, serializeFeed } from '../present/feeds.ts';
+import type { SerializedFeed } from '../../contract/rendered.ts';
+import type { HandlerContext, Rendered } from '../../contract/route-decl.ts';
+import type { Services } from '../../contract/services.ts';
 
-/** Feed handlers read only the request and the services; each route keeps its own query and path types. */
-type HandlerContext = Handled<unknown, unknown>;
+/**
+ * What serving a feed reads: the request (key state, conditional headers) and the four services below. Each route
+ * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
+ */
+type FeedContext = Pick<HandlerContext, 'req'> & {
+  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds'>;
+};
 
 export interface FeedOptions {
   type: FeedType;
@@ -42,7 +49,7 @@ const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', wi
  * Keyed by everything the feed is made from, so any change in the data (a poll's votes, a new post) is a
  * different entry, never a stale one.
  */
-function feedOf(ctx: HandlerContext, head: FeedHead, posts: Post[], opts: FeedOptions): SerializedFeed {
+function feedOf(ctx: FeedContext, head: FeedHead, posts: Post[], opts: FeedOptions): SerializedFeed {
   const { baseUrl, cacheTtlS: ttlS } = ctx.services.config;
   return ctx.services.feeds.byContent(
     { opts: { type: opts.type, threads: opts.threads, selfUrl: opts.selfUrl }, baseUrl, ttlS, head, posts },
@@ -60,7 +67,7 @@ function feedOf(ctx: HandlerContext, head: FeedHead, posts: Post[], opts: FeedOp
 
 type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 
-async function respond(ctx: HandlerContext, head: FeedHead, read: FeedRead, opts: FeedOptions): Promise<Rendered> {
+async function respond(ctx: FeedContext, head: FeedHead, read: FeedRead, opts: FeedOptions): Promise<Rendered> {
   const key = keyStateOf(ctx.req);
   const posts = opts.since === undefined ? read.posts : newerThan(read.posts, opts.since, (p) => p.id);
   // A 304 is charged like the 200 it stands for: the live lookup behind it (if any) already happened, and
@@ -76,7 +83,7 @@ async function respond(ctx: HandlerContext, head: FeedHead, read: FeedRead, opts
 }
 
 export async function serveProfileFeed(
-  ctx: HandlerContext,
+  ctx: FeedContext,
   handles: string[],
   kind: FeedKind,
   opts: FeedOptions,
@@ -123,7 +130,7 @@ export async function serveProfileFeed(
 }
 
 export async function serveSearchFeed(
-  ctx: HandlerContext,
+  ctx: FeedContext,
   q: string,
   feed: SearchFeed,
   opts: FeedOptions,
@@ -146,7 +153,7 @@ export async function serveSearchFeed(
 }
 
 /** An X List's latest posts as a feed; account-backed, so live reads are charged to the account pool. */
-export async function serveListFeed(ctx: HandlerContext, id: string, opts: FeedOptions): Promise<Rendered> {
+export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache, accountBacked: true });
   const read = await readListFeed(ctx.services.lists, { id }, policy);

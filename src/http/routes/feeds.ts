@@ -13,7 +13,13 @@ import {
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
-import { defineRoute, NO_PARAMS, type HandlerContext, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import {
+  defineRoute,
+  NO_PARAMS,
+  type HandlerContext,
+  type RouteDecl,
+  type RouteDef,
+} from '../../contract/route-decl.ts';
 import { serveListFeed, serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';

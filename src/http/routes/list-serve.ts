@@ -6,7 +6,7 @@ import { keyStateOf } from '../key-state.ts';
 import { toProblem } from '../problem-reply.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
-import type { BrowseResource, HandlerContext, Rendered } from '../route-decl.ts';
+import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';
 import { continueUrl, pageInput, type ListQuery } from './list-params.ts';
 
 export interface ListPlan {

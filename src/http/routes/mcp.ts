@@ -10,17 +10,18 @@
 // search limits charge them.
 import { parseEveryBodyAsJson } from '../json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../services.ts';
+import type { Services } from '../../contract/services.ts';
 import { Problem } from '../../problems/problem.ts';
 import { DISCOVERY_PATHS } from '../../surface/paths.ts';
 import { SERVICE_NAME } from '../../surface/service-info.ts';
 import { createMcpServer, type RouteFetch } from '../../mcp/server.ts';
 import { loadMcpSdk } from '../../mcp/sdk.ts';
 import { toolDefs } from '../../surface/mcp-tools.ts';
-import type { RouteDef } from '../route-decl.ts';
+import type { RouteDef } from '../../contract/route-decl.ts';
 import { CORS_HEADERS } from '../conventions.ts';
 import { problemBody } from '../problem-reply.ts';
 import { clientAddress } from '../client-address.ts';
+import type { Guards } from '../guards.ts';
 
 const MCP_METHODS = 'GET, HEAD, POST, OPTIONS';
 
@@ -57,7 +58,12 @@ function wantsEventStream(req: FastifyRequest): boolean {
   return /text\/event-stream/i.test(req.headers.accept ?? '');
 }
 
-export function registerMcp(app: FastifyInstance, services: Services, routes: readonly RouteDef[]): void {
+export function registerMcp(
+  app: FastifyInstance,
+  services: Services,
+  guards: Guards,
+  routes: readonly RouteDef[],
+): void {
   const tools = toolDefs(routes);
   const toolNames = tools.map((t) => t.name);
   const base = services.config.baseUrl;
@@ -65,7 +71,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
   app.register(async (scope) => {
     parseEveryBodyAsJson(scope);
 
-    const keyCheck = services.guards.keyHook();
+    const keyCheck = guards.keyHook();
 
     scope.route({
       method: ['GET', 'HEAD'],
@@ -116,7 +122,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
       if (req.body === undefined)
         throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
       const size = Array.isArray(req.body) ? req.body.length : 1;
-      await services.guards.chargeApi(req, size > MAX_MCP_BATCH ? 1 : mcpPoints(req.body));
+      await guards.chargeApi(req, size > MAX_MCP_BATCH ? 1 : mcpPoints(req.body));
       if (size > MAX_MCP_BATCH) {
         throw new Problem(
           'batch_too_large',
@@ -124,7 +130,7 @@ export function registerMcp(app: FastifyInstance, services: Services, routes: re
         );
       }
       // The transport writes the response itself, past the onSend hook: the rate-limit fields are set here.
-      await services.guards.headers(req, reply);
+      await guards.headers(req, reply);
       const { StreamableHTTPServerTransport } = await loadMcpSdk();
       const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
       // The caller's Authorization header and resolved address go with every tool call, so a bearer key counts

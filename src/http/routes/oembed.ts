@@ -13,7 +13,7 @@ import {
   type Rendered,
   type RouteDecl,
   type RouteDef,
-} from '../route-decl.ts';
+} from '../../contract/route-decl.ts';
 
 const dimension = z
   .string(code('invalid_dimension'))

@@ -28,7 +28,7 @@ import {
   type Rendered,
   type RouteDecl,
   type RouteDef,
-} from '../route-decl.ts';
+} from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';

@@ -6,7 +6,13 @@ import { readProfile, type ProfileRef } from '../../domain/profile.ts';
 import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
 import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
 import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
-import { defineRoute, type HandlerContext, type Rendered, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import {
+  defineRoute,
+  type HandlerContext,
+  type Rendered,
+  type RouteDecl,
+  type RouteDef,
+} from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { LIST_ERRORS, listQuery, listShape, type ListQuery } from './list-params.ts';
 import { serveList } from './list-serve.ts';

@@ -18,7 +18,7 @@ import {
   type Rendered,
   type RouteDecl,
   type RouteDef,
-} from '../route-decl.ts';
+} from '../../contract/route-decl.ts';
 import { LIST_ERRORS, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';

@@ -2,7 +2,7 @@
 // handle the account has today (Link rel="canonical" to /{handle}).
 import { z } from 'zod';
 import { ACCOUNT_ID_RE, code } from '../params/common.ts';
-import { defineRoute, type RouteDecl, type RouteDef } from '../route-decl.ts';
+import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { LIST_ERRORS } from './list-params.ts';
 import { profileQuery, serveProfile } from './profiles.ts';
 

@@ -7,9 +7,9 @@ export interface MemoryCacheOptions {
   maxBytes?: number;
 }
 
-// Sized against the memory goal (bench/memory.ts: RSS ≤ 120 MB with 10,000 posts cached). A cached value
-// takes about 1.8 times its JSON length in heap, and the service idles near 90 MB: 10,000 posts (about 16 MB
-// of JSON) fit, and the byte bound keeps a cache of larger entries (conversations) within the same budget.
+// Sized against the memory goal (bench/memory.ts: RSS ≤ 120 MB with 10,000 posts cached). A cached value takes
+// more heap than its JSON length and the service's own baseline counts too; 10,000 posts fit under the byte bound,
+// which keeps a cache of larger entries (conversations) within the same budget.
 export const DEFAULT_CACHE_MAX_ENTRIES = 10_000;
 export const DEFAULT_CACHE_MAX_BYTES = 20 * 1024 * 1024;
 

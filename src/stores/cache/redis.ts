@@ -20,7 +20,7 @@ interface Stored {
  * The last bytes of an entry as `set` stores it: its three stamps, which end the JSON because `Stored` lists them
  * after the value. A script compares them with the bytes Redis holds to tell whether the entry is still the one a
  * response was built from without the body crossing the wire, and with a string comparison, not a pattern match
- * (a third of the hit script's Redis CPU when it matched a pattern; bench/RESULTS.md).
+ * (a pattern match is a large share of the hit script's Redis CPU).
  */
 export function storedTail(e: Pick<CacheEntry, 'storedAt' | 'freshUntil' | 'staleUntil'>): string {
   return `"s":${JSON.stringify(e.storedAt)},"f":${JSON.stringify(e.freshUntil)},"t":${JSON.stringify(e.staleUntil)}}`;

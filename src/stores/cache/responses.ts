@@ -1,7 +1,7 @@
 // The response cache: values derived from cached domain data (assembled post reads, rendered bodies, serialized
 // feeds), remembered in one byte-bounded LRU so a cache hit costs a lookup instead of an assembly, a render or a
 // hash. The application cache (stores/cache) keeps the domain data itself; this is the layer above it. Created
-// once with the other services (app.ts), sized by THREADMARK_RESPONSE_CACHE_MB, reported in /metrics.
+// once with the other services (compose.ts), sized by THREADMARK_RESPONSE_CACHE_MB, reported in /metrics.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Derived } from '../../domain/sourced.ts';

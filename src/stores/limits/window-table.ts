@@ -7,9 +7,9 @@
 // Open addressing with linear probing; a slot whose window has ended is free for reuse, and a segment is
 // rebuilt without them when it fills up (growing only when the live clients need the room).
 //
-// The slots are split into 16 segments by hash, each grown and rebuilt on its own, in place: a flood of a
-// million addresses once peaked 16 MB higher while the single table was copied from 16 MB into 32 MB, and the
-// copies it swept left the garbage collector as much again (bench/RESULTS.md).
+// The slots are split into 16 segments by hash, each grown and rebuilt on its own, in place: a flood of new
+// addresses never copies the whole table at once, so memory grows by a segment's copy at a time and the garbage
+// collector sweeps a segment's worth, not the table's.
 import { randomBytes } from 'node:crypto';
 
 export interface WindowTableOptions {
@@ -64,7 +64,7 @@ function scratchFor(words: number): Uint32Array {
 /**
  * One segment's slots; times are ms after the table's base. Its arrays track resizable buffers, so growing,
  * sweeping and rebasing happen in place: the live entries go to a shared scratch array and come back rehashed.
- * Nothing is left for the garbage collector (swept copies once added 16 MB of dead arrays to a flood's peak).
+ * Nothing is left for the garbage collector: a flood's peak carries no dead copies of swept arrays.
  */
 class Segment {
   readonly #maxSlots: number;

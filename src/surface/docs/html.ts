@@ -1,11 +1,11 @@
 // The HTML shell of the documentation pages: escaped text, one small stylesheet, no scripts.
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { SERVICE_NAME } from '../service-info.ts';
+import { escapeHtml } from '../../render/html.ts';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
+/** Any value as escaped HTML text (the pages print numbers and codes as well as strings). */
 export function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return escapeHtml(String(value));
 }
 
 /** Inline `code` spans in our own prose; everything else stays escaped. */

@@ -1,5 +1,5 @@
 // /docs: overview, quick start and every declared route with its parameters, errors and a curl example.
-import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../../http/route-decl.ts';
+import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../../contract/route-decl.ts';
 import { anchorFor } from '../../problems/catalog.ts';
 import { exampleCurl } from '../examples.ts';
 import { describeValues, routeParams } from '../params.ts';
@@ -7,7 +7,7 @@ import { fixedMediaTypes } from '../fixed-media.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { SERVICE_DESCRIPTION } from '../service-info.ts';
 import { esc, page, prose, table } from './html.ts';
-import { LINK_PREVIEW_CRAWLERS } from '../../http/link-preview.ts';
+import { LINK_PREVIEW_CRAWLERS } from '../../contract/link-preview.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
   {

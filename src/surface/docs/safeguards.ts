@@ -1,6 +1,6 @@
 // The "Safeguards and trade-offs" part of /docs/reliability: what the service does so that no caller can use
 // up or switch off what every other caller depends on, and where that deliberately costs something.
-import { NEGATIVE_CACHE_S } from '../../app/cached-reader.ts';
+import { NEGATIVE_CACHE_S } from '../../sources/cached-reader.ts';
 import { CONFIRMATION_SHARE } from '../../providers/x/confirmations.ts';
 import { prose } from './html.ts';
 

@@ -1,6 +1,6 @@
 // /docs/versioning: the policy the deprecation Link headers point at, with the generated deprecation table.
-import { LIFECYCLE } from '../../http/lifecycle.ts';
-import type { RouteDef } from '../../http/route-decl.ts';
+import { LIFECYCLE } from '../../contract/lifecycle.ts';
+import type { RouteDef } from '../../contract/route-decl.ts';
 import { DEPRECATION_SIGNALS, deprecatedOperations } from '../lifecycle.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { esc, page, table } from './html.ts';

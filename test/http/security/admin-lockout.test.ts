@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { startSimulator, type Simulator } from '../../../sim/server.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createApp } from '../../../src/app.ts';
+import { composeRuntime } from '../../../src/compose.ts';
 import { startStack, problemOf, upstreamEnv, type Stack } from '../../helpers/stack.ts';
 
 const ADMIN = 'admin-token-for-lockout-tests';
@@ -101,7 +101,7 @@ describe('forwarded headers without THREADMARK_TRUST_PROXY', () => {
       THREADMARK_KEYS_DB: join(dir, `keys-${Math.random()}.db`),
       ...env,
     });
-    const app = await createApp(config, { logger: { level: 'warn', stream } });
+    const app = await composeRuntime(config, { logger: { level: 'warn', stream } });
     await app.server.listen({ host: '127.0.0.1', port: 0 });
     const addr = app.server.server.address();
     const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;

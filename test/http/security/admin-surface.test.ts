@@ -1,4 +1,4 @@
-// Issue 21, Low 11: wrong admin tokens are rate-limited, and admin and operator responses carry no CORS grant
+// Wrong admin tokens are rate-limited, and admin and operator responses carry no CORS grant
 // (a browser page elsewhere must not be able to read them with a stolen or guessed token).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 21, Low 8: a body over the limit is the caller's problem: 413 request_too_large, no error-level log line.
+// A body over the limit is the caller's problem: 413 request_too_large, no error-level log line.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, problemOf, type Stack } from '../../helpers/stack.ts';

@@ -1,4 +1,4 @@
-// Issue 21, High 2: nobody can switch a provider off for everyone. Ids the platform cannot have issued are
+// Nobody can switch a provider off for everyone. Ids the platform cannot have issued are
 // answered 404 without an upstream call; an upstream 4xx (other than 429) is about the request, not the
 // provider's health; and a breaker opened by one capability leaves the provider's other capabilities alone.
 import { afterEach, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 21, Medium 4: keyed reads skip the shared cache, so every upstream read they cause is charged to the key's
+// Keyed reads skip the shared cache, so every upstream read they cause is charged to the key's
 // live-key budget (120 a minute, advertised in the RateLimit fields); account-backed page=N walks are charged per
 // upstream page; and neither a multi-account feed nor an MCP batch can fan out past the budget.
 import { after, afterEach, describe, test } from 'node:test';

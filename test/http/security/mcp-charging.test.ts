@@ -1,4 +1,4 @@
-// Issue 21, Low 7 (and the MCP half of Medium 4): a POST to /mcp is charged per message, carries the RateLimit
+// A POST to /mcp is charged per message, carries the RateLimit
 // fields like every response, and one batch cannot stand for more than MAX_MCP_BATCH requests.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

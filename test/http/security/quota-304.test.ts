@@ -1,4 +1,4 @@
-// Issue 21, High 1: a conditional request must never give back a live-lookup charge once an upstream was asked.
+// A conditional request must never give back a live-lookup charge once an upstream was asked.
 // `If-None-Match: *` matches every representation, so before the fix every such poll was a free X session call.
 import { after, afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue 21, Medium 3: X session cookies never follow a redirect to another origin or down to plain http.
+// X session cookies never follow a redirect to another origin or down to plain http.
 // A loopback "X" answers every GraphQL call with a 302 to a second local host, which records what it was sent.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@ import { HANDLES } from '../../../sim/corpus.ts';
 import { xAccounts } from '../../../sim/routes/x-accounts.ts';
 import { POLICIES } from '../../../src/stores/limits/policies.ts';
 import { CONFIRMATION_SHARE } from '../../../src/providers/x/confirmations.ts';
-import { NEGATIVE_CACHE_S } from '../../../src/app/cached-reader.ts';
+import { NEGATIVE_CACHE_S } from '../../../src/sources/cached-reader.ts';
 import { problemOf, type Stack } from '../../helpers/stack.ts';
 import { BACKENDS, startOn, type Backend } from '../../helpers/backends.ts';
 import { writeSessions } from '../../helpers/x-sessions.ts';

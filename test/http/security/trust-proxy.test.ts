@@ -1,4 +1,4 @@
-// Issue 21, Medium 6: behind a proxy the rate-limit identity is the address the trusted proxy saw, never a value
+// Behind a proxy the rate-limit identity is the address the trusted proxy saw, never a value
 // the client wrote. THREADMARK_TRUST_PROXY takes false, true (one hop), a hop count or a list of trusted
 // addresses/CIDRs; anything in X-Forwarded-For that is not an IP address falls back to the socket address.
 import { describe, test } from 'node:test';

@@ -1,7 +1,7 @@
-// Issue 21, Low 9: values an upstream hands us are input like any other. The simulator's FxTwitter wire serves
+// Values an upstream hands us are input like any other. The simulator's FxTwitter wire serves
 // mallory_md's post IDS.hostileWire with an author screen_name that is not a handle, a hashtag holding a lone
 // surrogate (encodeURIComponent throws on it), a mention of a non-handle, and a quoted-post tombstone whose
-// reason is Markdown and whose id is not a number (it used to go into a RegExp). One such post must neither fail
+// reason is Markdown and whose id is not a number (so it must never reach a RegExp unescaped). One such post must neither fail
 // the page it is on nor become a link target or Markdown syntax in any representation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

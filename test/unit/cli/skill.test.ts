@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { buildProgram } from '../../../src/cli/program.ts';
 import { EXIT } from '../../../src/cli/exit.ts';
-import { PUBLIC_ROUTES } from '../../../src/http/route-table.ts';
+import { PUBLIC_ROUTES } from '../../../src/route-table.ts';
 
 const SKILL = readFileSync(new URL('../../../skills/threadmark/SKILL.md', import.meta.url), 'utf8');
 const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };

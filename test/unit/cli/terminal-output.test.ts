@@ -1,4 +1,4 @@
-// Issue 21, Low 10: post text can carry terminal control sequences (an ESC in an article's code block). The CLI
+// Post text can carry terminal control sequences (an ESC in an article's code block). The CLI
 // shows them as visible symbols when it writes to a terminal, and passes bytes through untouched to files and
 // pipes. The e2e side (the real binary under a pseudo-terminal and through a pipe) is in test/e2e/cli.test.ts.
 import assert from 'node:assert/strict';

@@ -221,7 +221,7 @@ describe('paging', () => {
       sizes.every((n) => n <= 2),
       `no page exceeds limit: ${sizes.join(',')}`,
     );
-    // A resumed page asks for the same upstream page exactly as before (same provider, cursor and count).
+    // A resumed page asks for the same upstream page exactly as the first read did (same provider, cursor and count).
     assert.deepEqual(
       calls.map((c) => [c.provider ?? '*', c.cursor ?? '']),
       [

@@ -1,7 +1,7 @@
 // The chain reports why a read has no answer as a typed value; the problem and status are the caller's choice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problemFor } from '../../../src/app/chain-problem.ts';
+import { problemFor } from '../../../src/sources/chain-problem.ts';
 import { ProviderChain } from '../../../src/providers/chain.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
 

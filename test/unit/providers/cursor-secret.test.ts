@@ -1,8 +1,8 @@
-// The cursor sealer's switch to a cluster-wide secret, and how app/cursor-secret.ts agrees on one.
+// The cursor sealer's switch to a cluster-wide secret, and how sources/cursor-secret.ts agrees on one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
-import { shareCursorSecret } from '../../../src/app/cursor-secret.ts';
+import { shareCursorSecret } from '../../../src/sources/cursor-secret.ts';
 import type { Stores } from '../../../src/stores/index.ts';
 
 const scope = { route: 'followers', query: 'bigaccount', feed: '' };
@@ -21,25 +21,21 @@ test('after adopting a shared secret, cursors sealed before still open and new o
   assert.deepEqual(b.open(scope, before), forged);
 });
 
-test('the first candidate stored wins; embedded mode and an unreachable Redis keep the local secret', async () => {
+test('the first candidate stored wins; an unreachable store leaves the local secret', async () => {
   let stored: string | undefined;
   let up = true;
-  const fake = (mode: Stores['mode']) =>
+  const fake = () =>
     ({
-      mode,
       sharedSecret: async (_name: string, candidate: string) => (up ? (stored ??= candidate) : undefined),
     }) as unknown as Stores;
   const [a, b] = [new AesGcmCursorSealer(), new AesGcmCursorSealer()];
-  (await shareCursorSecret(fake('distributed'), a))();
-  (await shareCursorSecret(fake('distributed'), b))();
+  (await shareCursorSecret(fake(), a))();
+  (await shareCursorSecret(fake(), b))();
   assert.deepEqual(b.open(scope, a.seal(scope, state)), opens);
 
   up = false;
   const c = new AesGcmCursorSealer();
-  const stop = await shareCursorSecret(fake('distributed'), c);
+  const stop = await shareCursorSecret(fake(), c);
   stop();
   assert.deepEqual(c.open(scope, a.seal(scope, state)), forged);
-  const d = new AesGcmCursorSealer();
-  (await shareCursorSecret(fake('embedded'), d))();
-  assert.deepEqual(d.open(scope, a.seal(scope, state)), forged);
 });

@@ -1,4 +1,4 @@
-// Issue 21, Low 13: build tools are dev dependencies (production runs the bundle), and the package carries no
+// Build tools are dev dependencies (production runs the bundle), and the package carries no
 // `allowScripts` field (npm ignores it; the README states the install-script stance instead).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

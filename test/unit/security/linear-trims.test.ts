@@ -1,4 +1,4 @@
-// The linear replacements of issue 21 (Medium 5) behave exactly like the quadratic patterns they replace.
+// The linear replacements behave exactly like the quadratic patterns they replace.
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { withoutTrailingTco } from '../../../src/providers/shared/article-post.ts';

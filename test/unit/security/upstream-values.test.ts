@@ -1,4 +1,4 @@
-// Issue 21, Low 9: upstream-supplied values (tombstone reasons, ids, tags, handles) are checked before they become
+// Upstream-supplied values (tombstone reasons, ids, tags, handles) are checked before they become
 // Markdown or link targets, at the parser and at the renderer. The HTTP side is test/http/security/upstream-values.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

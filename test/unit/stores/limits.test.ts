@@ -9,7 +9,7 @@ import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../
 import { createRedisClient } from '../../../src/stores/redis.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
-test('policies are exactly the contract, plus live-key (issue 21: the budget of keyed live reads) and the export ones (issue 18)', () => {
+test('policies are exactly the contract, plus live-key (the budget of keyed live reads) and the export ones', () => {
   assert.deepEqual(
     Object.values(POLICIES).map((p) => [p.name, p.quota, p.windowS]),
     [
@@ -65,7 +65,7 @@ function limiterContract(make: () => Limiter) {
     assert.equal((await limiter.peek('account-ip', 'bulk')).remaining, 10);
   });
 
-  test('a refund never lands in the next window (issue 21, Low 12)', async () => {
+  test('a refund never lands in the next window', async () => {
     const limiter = make();
     const tiny: Policy = { name: 'search-ip', quota: 1, windowS: 1 };
     const first = await limiter.consume(tiny, 'late-refund');

@@ -1,15 +1,12 @@
 // A public route, declared once. Validation, OpenAPI, /docs and the MCP tool list are all derived from these.
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
-import type { Representation } from './negotiate.ts';
-import type { Services } from '../services.ts';
+import type { Representation } from './representation.ts';
+import type { Services } from './services.ts';
 import { isCatalogCode, type CatalogCode } from '../problems/catalog.ts';
 import { Problem } from '../problems/problem.ts';
 import type { Rendered } from './rendered.ts';
 import type { ListResource } from '../domain/lists.ts';
-import { isRecord } from './params/common.ts';
-
-export { isRecord };
 
 export type { Rendered };
 
@@ -34,6 +31,11 @@ export interface FixedMedia {
   schema?: Record<string, unknown>;
   /** Further media types the route answers with when a query parameter picks them (feeds' `type`). */
   alternatives?: string[];
+}
+
+/** Narrows an unknown value (a raw query object) to a record whose fields can be inspected. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
 }
 
 /** Path parameters of a route that has none. */

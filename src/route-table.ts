@@ -1,16 +1,16 @@
 // Every public route, in one list: the server mounts these, and the surface (OpenAPI, /docs, llms.txt, ard.json,
 // MCP tools) is generated from them.
-import type { RouteDef } from './route-decl.ts';
-import { postRoutes } from './routes/posts.ts';
-import { profileRoutes } from './routes/profiles.ts';
-import { exportRoutes } from './routes/export.ts';
-import { userRoutes } from './routes/users.ts';
-import { curatedListRoutes } from './routes/curated-lists.ts';
-import { searchRoutes } from './routes/search.ts';
-import { feedRoutes } from './routes/feeds.ts';
-import { browseRoutes } from './routes/browse.ts';
-import { oembedRoutes } from './routes/oembed.ts';
-import { surfaceRoutes } from '../surface/index.ts';
+import type { RouteDef } from './contract/route-decl.ts';
+import { postRoutes } from './http/routes/posts.ts';
+import { profileRoutes } from './http/routes/profiles.ts';
+import { exportRoutes } from './http/routes/export.ts';
+import { userRoutes } from './http/routes/users.ts';
+import { curatedListRoutes } from './http/routes/curated-lists.ts';
+import { searchRoutes } from './http/routes/search.ts';
+import { feedRoutes } from './http/routes/feeds.ts';
+import { browseRoutes } from './http/routes/browse.ts';
+import { oembedRoutes } from './http/routes/oembed.ts';
+import { surfaceRoutes } from './surface/index.ts';
 
 /** The content routes, then the documents that describe the whole table (themselves included). */
 function assemble(): readonly RouteDef[] {

@@ -39,8 +39,8 @@ export function cachedPostSource(
       return reader.read<ConversationBundle>(key, policy, async () => {
         // One budget for the conversation and its fallback: the fallback only gets the time left over.
         const deadline = deadlineOf(budget) ?? chain.deadline();
-        // Only a provider's definite "not found" ends the read; any other failure (or throw, as before the typed
-        // failures) falls back to the single post.
+        // Only a provider's definite "not found" ends the read; any other failure (or a throw) falls back to the
+        // single post.
         const got = await chain
           .run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), {
             deadline,

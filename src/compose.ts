@@ -5,24 +5,24 @@ import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
-import { shareCursorSecret } from './app/cursor-secret.ts';
-import { cachedPostSource } from './app/post-source.ts';
-import { cachedListSource } from './app/list-source.ts';
-import { CachedReader } from './app/cached-reader.ts';
+import { shareCursorSecret } from './sources/cursor-secret.ts';
+import { cachedPostSource } from './sources/post-source.ts';
+import { cachedListSource } from './sources/list-source.ts';
+import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
 import { createStores } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
 import { XProvider } from './providers/x/provider.ts';
 import { SessionAdmin } from './providers/x/session-admin.ts';
-import type { Services } from './services.ts';
+import type { Services } from './contract/services.ts';
 import { VERSION } from './version.ts';
 import { ResponseCache } from './stores/cache/responses.ts';
 import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
 
-export interface App {
+export interface Runtime {
   server: FastifyInstance;
   /** The operator server when THREADMARK_OPS_PORT is set (listen on it yourself, as on `server`). */
   ops?: FastifyInstance;
@@ -31,12 +31,12 @@ export interface App {
   close(): Promise<void>;
 }
 
-export interface AppOptions extends ServerOptions {
+export interface RuntimeOptions extends ServerOptions {
   /** Root of Redis keys, so tests sharing one Redis stay apart. */
   redisPrefix?: string;
 }
 
-export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
+export async function composeRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const level = opts.logger === false ? 'silent' : config.logLevel;
   const stream = typeof opts.logger === 'object' ? opts.logger.stream : undefined;
   const log = stream ? pino({ level }, stream) : pino({ level });
@@ -75,13 +75,14 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const responses = new ResponseCache(config.responseCacheBytes);
   const cursors = new AesGcmCursorSealer(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
+  const guards = new Guards(stores.limiter, stores.keys);
   const services: Services = {
     config,
     version: VERSION,
     posts: cachedPostSource(chain, reader, responses.slot('post-read', assembledSize)),
     lists: cachedListSource(chain, reader),
     cursors,
-    guards: new Guards(stores.limiter, stores.keys),
+    guards,
     stores,
     health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
@@ -96,7 +97,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };
-  const server = buildServer(services, opts);
+  const server = buildServer(services, guards, opts);
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,

@@ -1,5 +1,6 @@
-// A cluster without THREADMARK_CURSOR_SECRET still needs one sealing key, or a cursor issued by one instance
-// is refused by the next: the first instance to reach Redis stores a random secret and every other adopts it.
+// Without THREADMARK_CURSOR_SECRET the service still needs one sealing key that outlives a process, or a cursor
+// issued by one instance (or before a restart) is refused by the next: the first to store a random secret in the
+// shared store (Redis, or beside the key store in embedded mode) wins, and every other adopts it.
 import { randomBytes } from 'node:crypto';
 import type { AesGcmCursorSealer } from '../stores/cursor-sealer.ts';
 import type { Stores } from '../stores/index.ts';
@@ -8,11 +9,10 @@ const SECRET_NAME = 'cursor-secret';
 const RETRY_MS = 2000;
 
 /**
- * Resolves after the first attempt, so an instance that starts with Redis up serves shared cursors from its first
+ * Resolves after the first attempt, so an instance that starts with its store up serves shared cursors from its first
  * request; while Redis is unreachable it keeps its own secret and retries in the background. Returns a stop function.
  */
 export async function shareCursorSecret(stores: Stores, codec: AesGcmCursorSealer): Promise<() => void> {
-  if (stores.mode !== 'distributed') return () => {};
   const candidate = randomBytes(32).toString('base64url');
   const attempt = async () => {
     const secret = await stores.sharedSecret(SECRET_NAME, candidate);

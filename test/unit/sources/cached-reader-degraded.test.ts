@@ -2,7 +2,7 @@
 // built from it is known to be degraded (and is never remembered by the hit replay); a settled "not found" is not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CachedReader } from '../../../src/app/cached-reader.ts';
+import { CachedReader } from '../../../src/sources/cached-reader.ts';
 import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { Coalescer } from '../../../src/stores/cache/coalesce.ts';
 import { ProviderError } from '../../../src/providers/types.ts';

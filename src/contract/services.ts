@@ -1,0 +1,49 @@
+// What handlers may use: assembled once at start-up by src/compose.ts.
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { ReadPolicy } from '../domain/sourced.ts';
+import type { PostSource } from '../domain/read-post.ts';
+import type { ListSource } from '../domain/lists.ts';
+import type { CursorSealer } from '../domain/cursors.ts';
+import type { Stores } from '../stores/index.ts';
+import type { Metrics } from '../ops/metrics.ts';
+import type { ProviderHealth } from '../providers/chain.ts';
+import type { ResponseCache, ResponseSlot } from '../stores/cache/responses.ts';
+import type { Rendered, SerializedFeed } from './rendered.ts';
+
+import type { SessionAdmin } from '../providers/x/session-admin.ts';
+
+/**
+ * What a handler asks of the request guards: the read policy of its reads (cache use, and the charge before a live
+ * read), and an export's allowances. The guards' hooks and headers are the server's business, not a handler's.
+ */
+export interface ReadAllowances {
+  policy(
+    req: FastifyRequest,
+    opts: { nocache: boolean; search?: 'plain' | 'account'; accountBacked?: boolean },
+  ): ReadPolicy;
+  exportPolicy(req: FastifyRequest): Promise<ReadPolicy>;
+  checkExport(req: FastifyRequest): Promise<void>;
+}
+
+export interface Services {
+  config: Config;
+  version: string;
+  posts: PostSource;
+  lists: ListSource;
+  cursors: CursorSealer;
+  /** The allowances a handler's reads are charged against (http/guards.ts). */
+  guards: ReadAllowances;
+  stores: Stores;
+  /** Provider chain health summary for GET /api; absent = reported as "unknown". */
+  health?: () => unknown;
+  /** Per-provider counters and breaker state, for /readyz and /metrics. */
+  providerHealth: () => ProviderHealth[];
+  metrics: Metrics;
+  /** The one response cache (stores/cache/responses.ts), and its slots for rendered bodies and serialized feeds. */
+  responses: ResponseCache;
+  renders: ResponseSlot<Rendered>;
+  feeds: ResponseSlot<SerializedFeed>;
+  /** Run-time X sessions (GET/POST/DELETE /admin/sessions); undefined when x is not a configured provider. */
+  xSessions?: SessionAdmin;
+}
