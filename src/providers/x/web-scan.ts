@@ -29,7 +29,7 @@ export function finish<T>(scan: Scan<T>): T {
 }
 
 /** Longest stretch a scan runs before other work gets a turn. */
-export const SLICE_MS = 4;
+export const SLICE_MS = 2;
 
 /** Runs a scan in slices of about `sliceMs`, letting pending I/O and timers run between slices. */
 export async function finishSliced<T>(scan: Scan<T>, sliceMs = SLICE_MS): Promise<T> {
