@@ -32,15 +32,15 @@ export interface BundleFetch {
   signal?: AbortSignal;
 }
 
-/** Where X's web app loads its scripts from (besides its own origin); https only. */
-export const X_STATIC_ORIGINS: readonly string[] = ['https://abs.twimg.com'];
+/** Where X's web app loads its scripts from, besides its own origin. */
+const X_STATIC_ORIGINS: readonly string[] = ['https://abs.twimg.com'];
 
 /**
  * The origins a bundle read may fetch from (redirect hops included): the configured web app's and X's static
  * hosts. The page names the scripts, so without this a page (or anyone able to alter it) could make the
  * service request any address it can reach, internal ones included.
  */
-export function bundleOrigins(webUrl: string): ReadonlySet<string> {
+function bundleOrigins(webUrl: string): ReadonlySet<string> {
   return new Set([new URL(webUrl).origin, ...X_STATIC_ORIGINS]);
 }
 
@@ -52,7 +52,7 @@ const PAGE_HEADERS = {
 };
 
 /** A URL taken from the page, cut short for messages and logs (the page decides its length). */
-export function shownUrl(url: string): string {
+function shownUrl(url: string): string {
   return url.length > 200 ? `${url.slice(0, 200)}…` : url;
 }
 
