@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStack, type Stack } from '../../helpers/stack.ts';
 import { writeSessions } from '../../helpers/x-sessions.ts';
-import { SEARCH_TERMS } from '../../../sim/corpus.ts';
+import { HANDLES, SEARCH_TERMS } from '../../../sim/corpus.ts';
 import { homePage, mainScript, mainScriptName, onDemandScript, SIM_ONDEMAND_HASH } from '../../../sim/x-web-bundle.ts';
 import type { XProvider } from '../../../src/providers/x/provider.ts';
 
@@ -92,8 +92,11 @@ describe('a hostile X web app', () => {
     try {
       s = await startStack(env(web.url));
       const stack = s;
-      // Warm the route once so the first timed /healthz pays no compilation.
+      // Warm up, so that the timed part pays no first-call compilation: /healthz, and an X read that needs no
+      // signature (the web app is not read for it).
       assert.equal((await stack.get('/healthz')).status, 200);
+      assert.equal((await stack.get(`/${HANDLES.alice}?format=json`)).status, 200);
+      assert.deepEqual(web.hits, []);
 
       let read = false;
       const answer = search(stack).then(async (res) => ({ status: res.status, body: await res.text() }));
