@@ -2,11 +2,12 @@
 // The text comes from a server the service does not control and may be several MiB. Regular expressions with
 // unanchored starts, `[^>]*` before a literal or lazy bodies re-scan the rest of the text from every candidate
 // start: quadratic, and the event loop is blocked for every other request meanwhile. These scanners move
-// forward with indexOf and never revisit a character more than a constant number of times.
+// forward with indexOf and fixed-string searches and never revisit a character more than a constant number of
+// times.
 // Linear is not enough on its own: a hostile page can make every character a candidate, and per-candidate
 // work in JavaScript over 5 MiB still adds up to a noticeable pause. So every scan is a generator that yields
 // after a fixed number of steps; `finishSliced` runs it in short slices with a turn of the event loop in
-// between, `finish` runs it straight through (tests, the CLI).
+// between; `finish` runs it straight through (the plain reader functions of web-parse.ts, for tests).
 
 /** A scan in progress: yields (nothing) when it can be paused, returns its result. */
 export type Scan<T> = Generator<void, T, void>;
