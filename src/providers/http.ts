@@ -31,6 +31,8 @@ export interface UpstreamRequest {
   maxBytes?: number;
   /** Without a policy the request is tried once. */
   policy?: UpstreamPolicy;
+  /** Redirect hops this refuses are not followed: the read fails as the provider's error. */
+  redirectAllowed?: (to: URL) => boolean;
 }
 
 export interface UpstreamResponse {
@@ -139,7 +141,7 @@ async function attemptOnce(provider: string, url: string, opts: UpstreamRequest)
       : opts.headers
         ? { ...FETCH_HEADERS, ...opts.headers }
         : FETCH_HEADERS;
-    return await getFollowing(new URL(url), headers, attempt, maxBytes, provider);
+    return await getFollowing(new URL(url), headers, attempt, maxBytes, provider, opts.redirectAllowed);
   } catch (err) {
     if (caller?.aborted) throw caller.reason ?? err;
     if (err instanceof ProviderError) throw err;
@@ -227,6 +229,7 @@ async function getFollowing(
   attempt: Exchange,
   maxBytes: number,
   provider: string,
+  redirectAllowed?: (to: URL) => boolean,
 ): Promise<UpstreamResponse> {
   for (let hop = 0; ; hop++) {
     const res = await send(url, headers, attempt);
@@ -235,6 +238,12 @@ async function getFollowing(
       res.resume();
       if (hop >= MAX_REDIRECTS) throw new Error('redirect count exceeded');
       const next = new URL(location, url);
+      if (redirectAllowed && !redirectAllowed(next))
+        throw new ProviderError(
+          provider,
+          'error',
+          `${provider} redirected to ${next.origin}, which this read may not follow`,
+        );
       headers = headersForHop(url, next, headers);
       url = next;
       continue;

@@ -6,6 +6,7 @@
 // the state into an "animation key" string, then hash method, path, time and that string, and pack key, time
 // and hash bytes under a one-byte XOR mask.
 import { createHash, randomInt } from 'node:crypto';
+import { digitRuns } from './web-scan.ts';
 
 /** The inputs read from the web bundle once; every id is computed from them. */
 export interface TransactionInputs {
@@ -26,10 +27,7 @@ const FRAME_TIME_SPAN = 4096;
  * (the `M` move) are skipped, then every run of digits in each `C` segment is a number.
  */
 export function frameRows(d: string): number[][] {
-  return d
-    .slice(9)
-    .split('C')
-    .map((seg) => (seg.match(/\d+/g) ?? []).map(Number));
+  return d.slice(9).split('C').map(digitRuns);
 }
 
 /** Maps a byte onto [min, max]: floored for whole-number targets, else rounded to two decimals. */

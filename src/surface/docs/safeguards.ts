@@ -85,6 +85,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
       'Patterns like `/\\s+$/` backtrack quadratically over long inner runs: one such post took up to 2 s of CPU per render, on a server that renders for everyone.',
   },
   {
+    id: 'x-web-app',
+    title: "X's web app is read in bounded time, from X's hosts only",
+    rule: "Request signing (and discovery, with `THREADMARK_X_DISCOVER=true`) reads the `/home` page of `THREADMARK_X_WEB_URL`, its main script and its on-demand script. Each is capped at `THREADMARK_UPSTREAM_MAX_BYTES` (5 MiB by default) and read by linear scans that let other requests run every few milliseconds; values longer than X's (a script URL over 2 KiB, a key over 1 KiB, an animation over 16 KiB) are ignored. Scripts are fetched, and redirects followed, only on `THREADMARK_X_WEB_URL`'s origin and `https://abs.twimg.com`: any other address the page names is not requested, and the read fails (logged; signed operations then go out unsigned).",
+    reason:
+      'The page decides what is read next and how much text there is to scan: backtracking patterns let 60 KB of it hold the whole process for seconds, and a script URL of its choosing could make the service request internal addresses. Trade-off: if X moves its scripts to another host, signing (and discovery) fail until the service learns that host; the shipped query ids and `THREADMARK_X_OPERATIONS` keep working meanwhile.',
+  },
+  {
     id: 'client-identity',
     title: 'The client address is the one your proxy saw',
     rule: '`THREADMARK_TRUST_PROXY` takes `false`, `true` (one hop), a hop count, or a list of trusted proxy addresses and CIDR blocks; the address is read from `X-Forwarded-For` counting from the socket end. A forwarded value that is not an IP address falls back to the socket address.',

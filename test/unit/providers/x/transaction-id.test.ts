@@ -17,9 +17,9 @@ import {
   mainScriptUrl,
   onDemandScriptUrl,
   queryIdsIn,
-  readWebBundle,
   verificationKey,
-} from '../../../../src/providers/x/web-bundle.ts';
+} from '../../../../src/providers/x/web-parse.ts';
+import { readWebBundle } from '../../../../src/providers/x/web-bundle.ts';
 import { startSimulator, type Simulator } from '../../../../sim/server.ts';
 import { homePage, onDemandScript, SIM_KEY_INDICES, SIM_VERIFICATION_KEY } from '../../../../sim/x-web-bundle.ts';
 import { DEFAULT_OPERATIONS } from '../../../../src/providers/x/operations.ts';
