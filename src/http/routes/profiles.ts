@@ -19,9 +19,10 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
     op: 'readProfile',
     summary: 'Profile and its latest original posts',
     description:
-      'Bio, counts and the most recent original posts (replies and reposts are filtered out unless `with_replies` / ' +
-      '`with_reposts` ask for them, labelled, so a page can be short or empty without being the end: page on while ' +
-      'nextCursor is present).',
+      "Bio, counts and the most recent original posts. A self-thread is the account's own writing, so the original " +
+      "posts include its continuations (the account's replies to itself). Replies to other people and reposts are " +
+      'filtered out unless `with_replies` / `with_reposts` ask for them, labelled, so a page can be short or empty ' +
+      'without being the end: page on while nextCursor is present.',
     mcp: 'read_profile',
   },
   followers: {
@@ -54,7 +55,10 @@ export const profileShape = {
   since: sinceParam,
   until: untilParam,
   since_id: sinceIdParam,
-  with_replies: flag.describe('Also show the account\'s replies (labelled "Replying to @…"). Default false.'),
+  with_replies: flag.describe(
+    'Also show the account\'s replies to other people (labelled "Replying to @…"); its replies to itself, the ' +
+      'continuations of its own threads, are always shown. Default false.',
+  ),
   with_reposts: flag.describe(
     'Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.',
   ),
