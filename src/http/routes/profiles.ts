@@ -48,7 +48,8 @@ const LINK_PREVIEW_NOTE =
 const WINDOW_NOTE =
   ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
   'everything newer: the posts come from X search (`from:<handle>` with the window), so such a read is a live search ' +
-  'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served.';
+  'lookup charged like one (search-ip / search-key) and answers 503 search_unavailable when search cannot be served. ' +
+  'Only posts inside the window are answered, whatever the upstream returns.';
 
 /** Query parameters of the profile routes: the list ones and a date window. */
 export const profileShape = {
