@@ -4,6 +4,7 @@
 // short keeps what it wrote; a thread's note is written once its first post is read (or the export ends).
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { Post } from '../domain/models.ts';
+import type { PostRead } from '../domain/reads.ts';
 import { statusPath } from '../domain/links.ts';
 import { renderPostObsidian } from '../render/obsidian.ts';
 import type { Client } from './client.ts';
@@ -146,7 +147,7 @@ function noteOf(line: Post, baseUrl: string): Note {
   return { name: noteName(post), body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl)) };
 }
 
-function exportedRead(requested: Post, thread: Post[]) {
+function exportedRead(requested: Post, thread: Post[]): PostRead {
   return { requested, parents: [], thread, replies: [], repliesMode: 'off' as const, source: 'export', warnings: [] };
 }
 
@@ -219,9 +220,17 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
       if (threads) writeThreads(threads.add(post));
       progress.post(post.createdAt);
     }
-  } finally {
-    // Threads whose first post the export did not reach get the notes of what it did read, even when cut short.
+    // Threads whose first post the export did not reach get the notes of the posts it did read.
     if (threads) writeThreads(threads.drain());
+  } catch (e) {
+    // Cut short, the posts read still get their notes; the failure reported is the one that cut the export.
+    try {
+      if (threads) writeThreads(threads.drain());
+    } catch {
+      // the vault failure, if any, is secondary to the one being thrown
+    }
+    throw e;
+  } finally {
     progress.finish();
     if (fd !== undefined) closeSync(fd);
   }
