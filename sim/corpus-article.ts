@@ -29,6 +29,8 @@ export function buildArticle(id: string, createdAt: number): SimArticle {
   const why =
     'Phil Karlton joked about it, and the joke is collected at https://martinfowler.com/bliki/TwoHardThings.html for good reason.';
   const outro = 'Questions? Ask @alice_dev and tag #caching so others can find the answers.';
+  // Right-to-left text whose bold run ends in punctuation right before a letter, as Persian posts write it.
+  const rtl = 'برای Linux/macOS/WSL2:این دستور را اجرا کنید.';
   const imageId = '1900000000000777002';
   return {
     id,
@@ -76,6 +78,7 @@ export function buildArticle(id: string, createdAt: number): SimArticle {
         links: [link('mentions', outro, '@alice_dev', 'alice_dev'), link('hashtags', outro, '#caching', 'caching')],
         styles: [style(outro, 'Questions?', 'Italic')],
       }),
+      block('t1u2v', 'unstyled', rtl, { styles: [style(rtl, 'برای Linux/macOS/WSL2:', 'Bold')] }),
     ],
   };
 }

@@ -13,6 +13,7 @@ export const FAULT_KINDS = [
   'html',
   'ratelimit',
   'reset',
+  'ignore_window',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -78,6 +79,8 @@ const CHALLENGE_PAGE =
 export interface FaultIO {
   req: IncomingMessage;
   res: ServerResponse;
+  /** The request's query string, which `render` reads when called. */
+  query: URLSearchParams;
   /** Produces the response the route would have given. */
   render: () => Promise<SimResponse>;
   send: (r: SimResponse) => void;
@@ -139,5 +142,14 @@ export async function applyFault(fault: Fault, io: FaultIO): Promise<void> {
     case 'reset':
       req.socket.destroy();
       return;
+    case 'ignore_window':
+      // An upstream whose search does not know the window operators: it answers as if they were not there.
+      for (const [name, value] of [...io.query]) io.query.set(name, withoutWindowOperators(value));
+      return send(await io.render());
   }
+}
+
+/** Search terms (or X's JSON variables holding them) without since:, until:, since_time: and until_time:. */
+export function withoutWindowOperators(value: string): string {
+  return value.replace(/\b(?:since|until|since_time|until_time):[^\s"]+/gi, '').replace(/ {2,}/g, ' ');
 }

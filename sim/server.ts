@@ -141,7 +141,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
         { corpus },
       )) ?? notFound();
     const fault = faults.take(mod.target, fullPath);
-    if (fault) return applyFault(fault, { req, res, render, send: (r) => send(req, res, r), sleep });
+    if (fault) {
+      return applyFault(fault, { req, res, query: url.searchParams, render, send: (r) => send(req, res, r), sleep });
+    }
     send(req, res, await render());
   }
 

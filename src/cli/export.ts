@@ -1,13 +1,17 @@
 // `threadmark export`: an account's posts through the export route, written as they arrive (NDJSON to a file or
-// stdout, and/or one Obsidian note per post into a vault), with progress on stderr and --resume from the file's
-// end line. Every line is on disk as soon as it is read, so an export cut short keeps what it wrote.
+// stdout, and/or Obsidian notes into a vault: one per thread, or one per post linking its thread), with progress
+// on stderr and --resume from the file's end line. Every line is on disk as soon as it is read, so an export cut
+// short keeps what it wrote; a thread's note is written once its first post is read (or the export ends).
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import type { Post } from '../domain/models.ts';
+import type { PostRead } from '../domain/reads.ts';
+import { statusPath } from '../domain/links.ts';
 import { renderPostObsidian } from '../render/obsidian.ts';
 import type { Client } from './client.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO, Output } from './output.ts';
-import { noteName, writeNote } from './vault.ts';
+import { noteName, writeNote, type Note, type NoteResult } from './vault.ts';
+import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
 
 export interface ExportFlags {
@@ -18,8 +22,13 @@ export interface ExportFlags {
   withReposts?: boolean;
   out?: string;
   vault?: string;
+  /** One note per thread (default) or one per post. */
+  vaultNotes?: VaultNotes;
   resume?: boolean;
 }
+
+export const VAULT_NOTES = ['thread', 'post'] as const;
+export type VaultNotes = (typeof VAULT_NOTES)[number];
 
 interface EndLine {
   type: 'end';
@@ -35,6 +44,8 @@ const isEnd = (x: unknown): x is EndLine => (x as EndLine | null)?.type === 'end
 /** Checked before any connection is opened, so a wrong combination costs nothing. */
 export function checkExportFlags(flags: ExportFlags): void {
   if (flags.resume && flags.out === undefined) throw usageError('--resume needs --out (the file to continue)');
+  if (flags.vaultNotes !== undefined && flags.vault === undefined)
+    throw usageError('--vault-notes needs --vault (the folder the notes go to)');
 }
 
 interface Resume {
@@ -130,14 +141,35 @@ class Progress {
   }
 }
 
-/** What the note of one exported post shows: the post itself (for a repost, the post that was reposted). */
-function noteOf(line: Post, baseUrl: string): { name: string; body: string } {
+/** The note of one exported post on its own (for a repost, the post that was reposted). */
+function noteOf(line: Post, baseUrl: string): Note {
   const post = line.repostOf ?? line;
-  const body = renderPostObsidian(
-    { requested: post, parents: [], thread: [post], replies: [], repliesMode: 'off', source: 'export', warnings: [] },
-    { full: false, userinfo: 'off', baseUrl },
-  );
-  return { name: noteName(post), body };
+  return { name: noteName(post), body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl)) };
+}
+
+function exportedRead(requested: Post, thread: Post[]): PostRead {
+  return { requested, parents: [], thread, replies: [], repliesMode: 'off' as const, source: 'export', warnings: [] };
+}
+
+const noteOptions = (baseUrl: string) => ({ full: false, userinfo: 'off' as const, baseUrl });
+
+/** The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it. */
+function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string): Note[] {
+  const first = thread[0]!;
+  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl)];
+  if (mode === 'thread') {
+    return [{ name: noteName(first), body: renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl)) }];
+  }
+  const url = `${baseUrl}${statusPath(first.author.handle, first.id)}`;
+  return thread.map((post, i) => ({
+    name: noteName(post),
+    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), {
+      first: noteName(first),
+      position: i + 1,
+      length: thread.length,
+      url,
+    }),
+  }));
 }
 
 export async function runExport(client: Client, handle: string, flags: ExportFlags, io: CliIO): Promise<number> {
@@ -166,6 +198,15 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   };
   let end: EndLine | undefined;
   let written = 0;
+  const threads = flags.vault !== undefined ? new ThreadGatherer() : undefined;
+  const writeThreads = (done: Post[][]) => {
+    for (const thread of done) {
+      for (const note of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl)) {
+        const result: NoteResult = writeNote(flags.vault!, note);
+        progress.aside(io.stdout, `${result.action}\t${result.path}\n`);
+      }
+    }
+  };
   try {
     for await (const line of lines) {
       const item = JSON.parse(line) as unknown;
@@ -176,12 +217,19 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
       }
       const post = item as Post;
       written++;
-      if (flags.vault !== undefined) {
-        const result = writeNote(flags.vault, noteOf(post, client.baseUrl));
-        progress.aside(io.stdout, `${result.action}\t${result.path}\n`);
-      }
+      if (threads) writeThreads(threads.add(post));
       progress.post(post.createdAt);
     }
+    // Threads whose first post the export did not reach get the notes of the posts it did read.
+    if (threads) writeThreads(threads.drain());
+  } catch (e) {
+    // Cut short, the posts read still get their notes; the failure reported is the one that cut the export.
+    try {
+      if (threads) writeThreads(threads.drain());
+    } catch {
+      // the vault failure, if any, is secondary to the one being thrown
+    }
+    throw e;
   } finally {
     progress.finish();
     if (fd !== undefined) closeSync(fd);

@@ -6,7 +6,7 @@ import { runKeysCommand } from './keys.ts';
 import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
-import { checkExportFlags, runExport, type ExportFlags } from './export.ts';
+import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
@@ -183,7 +183,13 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
       .option('--with-reposts', "also export the account's reposts")
       .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
       .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
-      .option('--vault <dir>', 'write one Obsidian note per post into this vault folder'),
+      .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')
+      .addOption(
+        new Option(
+          '--vault-notes <per>',
+          'with --vault: one note per thread (the whole self-thread, default) or one per post linking its thread',
+        ).choices(VAULT_NOTES),
+      ),
   )
     .addHelpText(
       'after',
@@ -193,7 +199,10 @@ line saying why the export stopped ({"type":"end","reason":...,"cursor":...}). P
 a terminal, otherwise a line per 100 posts ("threadmark: 300 posts, reached 2026-01-05 10:00 UTC"). --resume reads
 the cursor from the end line of --out, removes that line and appends the next posts and a new end line; give the
 same --since, --until, --with-replies and --with-reposts as the first run. --vault writes "<handle> <id> <first
-words>.md" per post (media linked) and lists "written|unchanged|renamed<TAB>path" on stdout. An export cut short by
+words>.md" (media linked) and lists "written|unchanged|renamed<TAB>path" on stdout: by default one note per
+thread, named after its first post, holding the author's whole self-thread (thread_length counts its posts);
+--vault-notes post writes one note per post instead, each naming its place in the thread (thread_position,
+thread_length) and linking the thread's first note and its whole read. An export cut short by
 an upstream failure keeps every post written, says so on stderr and exits 5 (4 when rate limited).`,
     )
     .action((handle: string, flags: ExportFlags & ConnectionFlags) => {

@@ -1,5 +1,6 @@
 // The feed use cases: the posts of one account's feed (or several merged), or of a saved search, read through the
 // same cached sources as the profile and search routes, so a poll inside the cache lifetime reaches no upstream.
+import { postsInWindow } from './in-window.ts';
 import type { SearchFeed, SearchItem } from './capabilities.ts';
 import { mergePosts, selectPosts, type FeedKind } from './feeds.ts';
 import type { ListSource, WindowInput } from './lists.ts';
@@ -69,7 +70,8 @@ async function readAccount(
   if (window) {
     const found = await lists.search(`from:${profile.value.handle} ${window.operators}`, 'latest', call);
     into.add(found);
-    return { author: profile.value, posts: selectPosts(postsOf(found.value.items), kind) };
+    // Only posts inside the window, whatever the upstream's search made of its operators.
+    return { author: profile.value, posts: selectPosts(postsInWindow(postsOf(found.value.items), window), kind) };
   }
   const timeline = await lists.timeline(handle, call);
   into.add(timeline);
@@ -123,7 +125,7 @@ export async function readSearchFeed(
   const all = new Provenance();
   all.add(got);
   // Search order (top is not chronological) is kept; only a merge re-sorts.
-  return all.read(postsOf(got.value.items));
+  return all.read(postsInWindow(postsOf(got.value.items), input.window));
 }
 
 /** An X List's feed: the list itself and its latest page of posts, read alongside (the list decides a 404). */

@@ -1,6 +1,7 @@
 // Feeds (RSS, Atom, JSON Feed) as one format-neutral model, and the pure rules that pick and group the posts
 // of a feed. The serializers in render/feed/ read only FeedDoc; the routes build it.
 import type { Post } from './models.ts';
+import { isOwnPost, isSelfReply } from './own-posts.ts';
 
 export const FEED_TYPES = ['rss', 'atom', 'json'] as const;
 export type FeedType = (typeof FEED_TYPES)[number];
@@ -67,10 +68,6 @@ export interface FeedDoc {
   entries: FeedEntry[];
 }
 
-function isSelfReply(p: Post): boolean {
-  return !!p.replyTo && p.replyTo.handle.toLowerCase() === p.author.handle.toLowerCase();
-}
-
 function hasPlayableMedia(p: Post): boolean {
   return p.media.length > 0;
 }
@@ -81,7 +78,7 @@ function hasPlayableMedia(p: Post): boolean {
  */
 export function selectPosts(posts: Post[], kind: FeedKind): Post[] {
   if (kind === 'with_replies') return posts;
-  const own = posts.filter((p) => !p.repostOf && (!p.replyTo || isSelfReply(p)));
+  const own = posts.filter(isOwnPost);
   return kind === 'media' ? own.filter(hasPlayableMedia) : own;
 }
 

@@ -6,6 +6,7 @@ import type { SearchFeed, SearchItem } from './capabilities.ts';
 import type { CursorSealer } from './cursors.ts';
 import type { PageCall, PageInput } from './paging.ts';
 import type { ReadWindow } from './reads.ts';
+import { isSelfReply } from './own-posts.ts';
 
 /** The list reads, as the browse routes name them. */
 export type ListResource = 'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members';
@@ -42,15 +43,19 @@ export interface WindowInput {
   operators: string;
 }
 
-/** Which kinds of timeline entry a profile read shows besides the author's original posts. */
+/** Which kinds of timeline entry a profile read shows besides the author's own posts. */
 export interface TimelineOptions {
+  /** Replies to other people (a reply to the author's own post continues a self-thread and is always shown). */
   replies: boolean;
   reposts: boolean;
 }
 
-/** The timeline entries a profile read keeps: originals always, replies and reposts when asked for. */
+/**
+ * The timeline entries a profile read keeps: the author's own posts always (originals and self-thread
+ * continuations), replies to others and reposts when asked for.
+ */
 export function timelineFilter(o: TimelineOptions): (p: Post) => boolean {
-  return (p) => (p.repostOf ? o.reposts : p.replyTo ? o.replies : true);
+  return (p) => (p.repostOf ? o.reposts : p.replyTo && !isSelfReply(p) ? o.replies : true);
 }
 
 export type { PageInput };

@@ -1,5 +1,6 @@
-// The profile use case: the account and a page of its recent original posts, optionally within a date window.
-import type { Author, Post } from './models.ts';
+// The profile use case: the account and a page of its recent original posts (its self-thread continuations
+// included), optionally within a date window.
+import type { Author } from './models.ts';
 import {
   timelineFilter,
   type Listed,
@@ -14,11 +15,6 @@ import { newerThan, reachesSince } from './since.ts';
 import type { ProfileRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
 
-/** A profile's own posts: replies and reposts are not part of "recent original posts". */
-export function isOriginal(p: Post): boolean {
-  return !p.repostOf && !p.replyTo;
-}
-
 /** A profile named by its handle, or by its numeric account id (whatever the handle is today). */
 export type ProfileRef = { handle: string } | { accountId: string };
 
@@ -27,7 +23,7 @@ export interface ProfileInput extends PageInput {
   window?: WindowInput;
   /** Incremental read: only posts newer than this status id. */
   sinceId?: string;
-  /** Replies and reposts shown besides the original posts (default: neither). */
+  /** Replies to others and reposts shown besides the account's own posts (default: neither). */
   includes?: TimelineOptions;
 }
 

@@ -3,7 +3,7 @@
 import { ancestorChain, MAX_PARENTS, type AncestorChain, type AncestorSource } from './ancestors.ts';
 import type { ConversationBundle, Post, ReplyNode } from './models.ts';
 import { isEarlierVersion, latestVersionId } from './models.ts';
-import type { PostRead, PostReadOptions, RepliesOption } from './reads.ts';
+import type { PostRead, PostReadOptions, RepliesOption, ThreadCut } from './reads.ts';
 import type { Derived, ReadBudget, ReadPolicy, Sourced } from './sourced.ts';
 
 export interface PostSource extends AncestorSource {
@@ -122,14 +122,23 @@ export function assemble(
   }
 
   let parents = otherParents;
+  let cut: ThreadCut | undefined;
   if (typeof opts.thread === 'number') {
     const limit = opts.thread;
-    const total = parents.length + thread.length + countReplies(replies);
+    const before = { parents: parents.length, thread: thread.length, replies: countReplies(replies) };
+    const total = before.parents + before.thread + before.replies;
     if (total > limit) {
       const top = parents[0] ?? thread[0];
       const trimmed = trimToBudget(thread, post.id, parents, replies, limit);
       ({ thread, parents, replies } = trimmed);
-      warnings.push(`truncated to ${limit} of ${total} posts (thread=${limit})`);
+      // The warning is the presenter's: it names what was left out in a reader's words and links the whole read.
+      cut = {
+        limit,
+        total,
+        thread: { kept: thread.length, total: before.thread },
+        parents: { kept: parents.length, total: before.parents },
+        replies: { kept: countReplies(replies), total: before.replies },
+      };
       // With the top of the conversation trimmed away, the markers about what lies above it no longer apply.
       if ((parents[0] ?? thread[0]) !== top) parentsOmitted = earlier = undefined;
     }
@@ -152,6 +161,7 @@ export function assemble(
     repliesMode,
     source,
     warnings,
+    ...(cut ? { cut } : {}),
   };
 }
 

@@ -38,8 +38,25 @@ export interface PostRead {
   repliesMode: RepliesOption;
   /** Provider that answered, e.g. "fxtwitter". */
   source: string;
-  /** Human-readable notes, e.g. "replies unavailable from syndication", "thread truncated to 5 posts". */
+  /** Human-readable notes, e.g. "replies unavailable from syndication". */
   warnings: string[];
+  /** What `thread=N` kept of the conversation, when it had to leave posts out. */
+  cut?: ThreadCut;
+}
+
+/** Of one part of a conversation: how many posts it had, and how many a cut kept. */
+export interface Kept {
+  kept: number;
+  total: number;
+}
+
+/** A `thread=N` cut: N, the posts in all, and what was kept of the thread, the earlier posts and the replies. */
+export interface ThreadCut {
+  limit: number;
+  total: number;
+  thread: Kept;
+  parents: Kept;
+  replies: Kept;
 }
 
 export interface ListMeta {

@@ -4,6 +4,7 @@ import { DomainError } from './errors.ts';
 import { newerThan, reachesSince } from './since.ts';
 import type { Listed, ListSources, PageInput, WindowInput } from './lists.ts';
 import { readPage } from './paging.ts';
+import { keepToWindow, postTime } from './in-window.ts';
 import type { SearchRead } from './reads.ts';
 import type { ReadPolicy } from './sourced.ts';
 
@@ -47,6 +48,9 @@ export interface SearchInput extends PageInput {
   sinceId?: string;
 }
 
+/** When a search item was posted, for the window; accounts have no time. */
+const searchItemTime = (i: SearchItem) => (i.kind === 'post' ? postTime(i.post) : undefined);
+
 /** Search items by post id; accounts (the users feed) have none. */
 const postIdOf = (i: SearchItem) => (i.kind === 'post' ? i.post.id : '0');
 
@@ -62,7 +66,8 @@ export async function readSearch(
     { route: 'search', query: terms, feed },
     input,
     policy,
-    (call) => src.lists.search(terms, feed, call),
+    // Only the latest feed is in time order, so only there does a post before the window end the list.
+    keepToWindow((call) => src.lists.search(terms, feed, call), window, searchItemTime, feed === 'latest'),
     // Only the latest feed is in time order; a page of top results says nothing about the next page.
     (items) => sinceId !== undefined && feed === 'latest' && reachesSince(items, sinceId, postIdOf),
   );

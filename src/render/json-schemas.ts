@@ -206,10 +206,13 @@ export const profileJsonSchema = z.looseObject({
   includes: z
     .looseObject({ replies: z.boolean(), reposts: z.boolean() })
     .optional()
-    .describe('Which kinds besides original posts were asked for (with_replies, with_reposts).'),
+    .describe('Which kinds besides its own posts were asked for (with_replies: replies to others; with_reposts).'),
   posts: z
     .array(postSchema)
-    .describe('Most recent original posts (and replies / reposts when asked for), newest first.'),
+    .describe(
+      "Most recent original posts, the continuations of the account's own threads included (and replies to others / " +
+        'reposts when asked for), newest first.',
+    ),
   ...paging,
 });
 

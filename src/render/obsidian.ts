@@ -34,10 +34,23 @@ function tagsOf(posts: Post[]): string[] {
   return [...seen.values()];
 }
 
-export function renderPostObsidian(read: PostRead, opts: PostDocumentOptions): string {
+/** Where a post stands in its thread, for a note that holds one post of a longer thread. */
+export interface ThreadPart {
+  /** Note name of the thread's first post, for the wiki link. */
+  first: string;
+  /** 1-based. */
+  position: number;
+  length: number;
+  /** The whole thread's read. */
+  url: string;
+}
+
+/** With `part`, the note is one post of a longer thread: it says which, and links the thread's first note. */
+export function renderPostObsidian(read: PostRead, opts: PostDocumentOptions, part?: ThreadPart): string {
   const p = read.requested;
   const chain = read.thread.length > 0 ? read.thread : [p];
   const tags = tagsOf(chain);
+  const link = part && `[[${part.first}]]`;
   const fm = [
     '---',
     `id: ${yamlString(p.id)}`,
@@ -45,10 +58,16 @@ export function renderPostObsidian(read: PostRead, opts: PostDocumentOptions): s
     `author: ${yamlString(p.author.handle)}`,
     `author_name: ${yamlString(p.author.name)}`,
     `created: ${yamlString(isoTime(p.createdAt))}`,
-    `thread_length: ${chain.length}`,
+    `thread_length: ${part?.length ?? chain.length}`,
+    ...(part && link ? [`thread: ${yamlString(link)}`, `thread_position: ${part.position}`] : []),
     tags.length > 0 ? `tags:\n${tags.map((t) => `  - ${yamlString(t)}`).join('\n')}` : 'tags: []',
     `source: ${yamlString(read.source)}`,
     '---',
   ];
-  return fm.join('\n') + '\n\n' + renderPostDocument(read, opts, obsidianDialect, 'flat');
+  const doc = renderPostDocument(read, opts, obsidianDialect, 'flat');
+  if (!part || !link) return fm.join('\n') + '\n\n' + doc;
+  // Under the title: which part of the thread this is, the thread's first note and its whole read.
+  const cut = doc.indexOf('\n\n');
+  const where = `Part ${part.position} of ${part.length} of the thread ${link} · [Read the whole thread](${part.url})`;
+  return fm.join('\n') + '\n\n' + doc.slice(0, cut) + '\n\n' + where + doc.slice(cut);
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getCorpus, HANDLES, prolificPostId } from '../../sim/corpus.ts';
+import { getCorpus, HANDLES, IDS, prolificPostId } from '../../sim/corpus.ts';
 import { encodeCursor } from '../../sim/cursor.ts';
 import { startStack, upstreamEnv, type Stack } from '../helpers/stack.ts';
 import { hasScript, runBin, runBinInTerminal, type Run } from '../helpers/cli-bin.ts';
@@ -195,6 +195,69 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
         .split('\n')
         .every((l) => l.startsWith('unchanged\t')),
     );
+  });
+
+  test('--vault writes one note per thread by default, holding every post of a self-thread', async () => {
+    const vault = join(dir, 'threads');
+    const r = await srv('export', HANDLES.alice, '--vault', vault);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /export stopped \(end_of_timeline\): 25 posts written to /);
+    const notes = readdirSync(vault);
+    assert.equal(notes.length, 25 - 11, 'the twelve posts of the self-thread share one note');
+    assert.equal(r.stdout.trimEnd().split('\n').length, notes.length, 'stdout lists every note once');
+    const threadNote = notes.filter((n) => IDS.thread.some((id) => n.includes(id)));
+    assert.deepEqual(threadNote, [notes.find((n) => n.startsWith(`alice_dev ${IDS.threadRoot} `))]);
+    const body = readFileSync(join(vault, threadNote[0]!), 'utf8');
+    assert.match(body, /^thread_length: 12$/m);
+    assert.match(body, /^# Thread by .* · 12 posts$/m);
+    for (let i = 1; i <= 12; i++) assert.match(body, new RegExp(`^## ${i}/12 · `, 'm'));
+    const single = readFileSync(
+      join(
+        vault,
+        notes.find((n) => n.includes(IDS.noteTweet))!,
+      ),
+      'utf8',
+    );
+    assert.match(single, /^thread_length: 1$/m);
+  });
+
+  test('--vault-notes post writes one note per post, each linking its thread; a bad value is exit 2', async () => {
+    const vault = join(dir, 'posts');
+    const r = await srv('export', HANDLES.alice, '--vault', vault, '--vault-notes', 'post');
+    assert.equal(r.code, 0, r.stderr);
+    const notes = readdirSync(vault);
+    assert.equal(notes.length, 25);
+    const root = notes.find((n) => n.includes(IDS.threadRoot))!.replace(/\.md$/, '');
+    IDS.thread.forEach((id, i) => {
+      const body = readFileSync(
+        join(
+          vault,
+          notes.find((n) => n.includes(id))!,
+        ),
+        'utf8',
+      );
+      assert.match(body, /^thread_length: 12$/m, id);
+      assert.match(body, new RegExp(`^thread_position: ${i + 1}$`, 'm'), id);
+      assert.ok(body.includes(`thread: ${JSON.stringify(`[[${root}]]`)}\n`), id);
+      assert.ok(body.includes(`Part ${i + 1} of 12 of the thread [[${root}]]`), id);
+      assert.ok(body.includes(`[Read the whole thread](${stack.url}/alice_dev/status/${IDS.threadRoot})`), id);
+    });
+    const single = readFileSync(
+      join(
+        vault,
+        notes.find((n) => n.includes(IDS.noteTweet))!,
+      ),
+      'utf8',
+    );
+    assert.match(single, /^thread_length: 1$/m);
+    assert.doesNotMatch(single, /^thread:/m);
+
+    const bad = await srv('export', HANDLES.alice, '--vault', vault, '--vault-notes', 'pages');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--vault-notes/);
+    const alone = await srv('export', HANDLES.alice, '--vault-notes', 'post');
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /--vault-notes needs --vault/);
   });
 
   test('without --out or --vault the NDJSON goes to stdout; bad usage is exit 2', async () => {

@@ -272,7 +272,7 @@ describe('in-process mode (no server)', { concurrency: 4 }, () => {
   test('read a status URL on its own', async () => {
     const r = await local('read', THREAD_URL, '--thread', '2', '--replies', 'off', '--userinfo', 'author');
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^# Thread by Alice Developer \(@alice_dev\) · 2 posts/);
+    assert.match(r.stdout, /^# Thread by Alice Developer \(@alice_dev\) · 2 of 12 posts/);
     assert.equal(r.stderr, '');
   });
 

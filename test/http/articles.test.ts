@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import MarkdownIt from 'markdown-it';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
@@ -63,6 +64,15 @@ for (const order of ['fxtwitter', 'x']) {
       });
       assert.ok(mcp.includes('Coalesce concurrent misses'), `${order}: MCP gets the body`);
     });
+  });
+}
+
+for (const order of ['fxtwitter', 'x']) {
+  test(`bold that ends in punctuation before a letter renders bold, and the Article is linked on x.com (${order})`, async () => {
+    const md = await read(order);
+    const html = new MarkdownIt('commonmark').render(md);
+    assert.ok(html.includes('<strong>برای Linux/macOS/WSL2</strong>:این دستور'), `${order}: ${md}`);
+    assert.ok(html.includes(`<a href="https://x.com/i/article/${IDS.articleEntity}">`), `${order}: ${md}`);
   });
 }
 

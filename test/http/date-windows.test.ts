@@ -27,11 +27,13 @@ interface ProfileJson {
   nextCursor?: string;
 }
 
-/** alice's own posts (not replies) in [since, until), newest first, as the simulator holds them. */
+/** alice's own posts (her self-thread included, no replies to others) in [since, until), newest first. */
 function aliceOriginals(sinceMs: number, untilMs: number): string[] {
+  const own = (replyToId?: string) => !replyToId || corpus.posts.get(replyToId)?.authorId === alice.id;
   return [...corpus.posts.values()]
     .filter(
-      (p) => p.authorId === alice.id && !p.replyToId && !p.deleted && p.createdAt >= sinceMs && p.createdAt < untilMs,
+      (p) =>
+        p.authorId === alice.id && own(p.replyToId) && !p.deleted && p.createdAt >= sinceMs && p.createdAt < untilMs,
     )
     .filter((p) => !p.editVersions || p.editVersions.at(-1) === p.id)
     .sort((a, b) => b.createdAt - a.createdAt)

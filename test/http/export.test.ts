@@ -21,7 +21,7 @@ interface Line {
   cursor?: string;
   problem?: { code: string; status: number };
   warnings?: string[];
-  replyTo?: unknown;
+  replyTo?: { handle: string };
   repostOf?: unknown;
 }
 
@@ -49,12 +49,14 @@ async function readLines(res: Response): Promise<{ lines: Line[]; at: number[] }
 
 const split = (lines: Line[]) => ({ posts: lines.slice(0, -1), end: lines.at(-1)! });
 
-/** alice's original posts (no replies, no reposts), newest first, as the simulator's timeline holds them. */
+/** alice's own posts (her self-thread included; no replies to others, no reposts), newest first, as the
+ * simulator's timeline holds them. */
 function aliceOriginals(): string[] {
   const alice = corpus.usersByHandle.get(HANDLES.alice)!;
+  const own = (replyToId?: string) => !replyToId || corpus.posts.get(replyToId)!.authorId === alice.id;
   return corpus.timelines
     .get(alice.id)!
-    .filter((e) => !e.repostedBy && !corpus.posts.get(e.postId)!.replyToId)
+    .filter((e) => !e.repostedBy && own(corpus.posts.get(e.postId)!.replyToId))
     .map((e) => e.postId);
 }
 
@@ -89,7 +91,7 @@ describe('exports', () => {
       posts.map((p) => p.id),
       aliceOriginals(),
     );
-    assert.ok(posts.every((p) => !p.replyTo && !p.repostOf && p.type === undefined));
+    assert.ok(posts.every((p) => (!p.replyTo || p.replyTo.handle === HANDLES.alice) && !p.repostOf && !p.type));
     assert.deepEqual(end, { type: 'end', reason: 'end_of_timeline', posts: posts.length });
   });
 

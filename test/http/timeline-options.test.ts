@@ -1,5 +1,6 @@
 // with_replies and with_reposts on the profile routes, through the real server and simulator: off by default (the
-// contract's "recent original posts"), each kind labelled when asked for, cursors tied to the choice.
+// contract's "recent original posts", a self-thread's continuations included), each kind labelled when asked for,
+// cursors tied to the choice.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
@@ -27,10 +28,10 @@ describe('timeline options', () => {
     return (await res.json()) as ProfileJson;
   };
 
-  test('by default only original posts', async () => {
+  test("by default the account's own posts: originals and its self-thread, no replies to others", async () => {
     const json = await read('');
     assert.ok(json.posts.length > 0);
-    assert.ok(json.posts.every((p) => !p.replyTo && !p.repostOf));
+    assert.ok(json.posts.every((p) => (!p.replyTo || p.replyTo.handle === HANDLES.alice) && !p.repostOf));
     assert.equal(json.includes, undefined);
     assert.match(json.markdown, /^## Recent posts$/m);
   });
@@ -76,7 +77,7 @@ describe('timeline options', () => {
     const json = await read('with_reposts=1');
     const reposts = json.posts.filter((p) => p.repostOf);
     assert.ok(reposts.some((p) => p.repostOf!.id === IDS.communityNote));
-    assert.ok(json.posts.every((p) => !p.replyTo || p.repostOf));
+    assert.ok(json.posts.every((p) => !p.replyTo || p.replyTo.handle === HANDLES.alice || p.repostOf));
     assert.match(json.markdown, /^## Recent posts and reposts$/m);
     assert.match(json.markdown, /↻ Reposted by/);
   });

@@ -83,7 +83,10 @@ export const threadParam = z
   .string(code('invalid_thread'))
   .regex(/^(off|full|conversation|[2-9]|[1-9][0-9]|100)$/, code('invalid_thread'))
   .optional()
-  .describe('off = the post alone; full or conversation = everything available; 2-100 = at most that many posts.');
+  .describe(
+    'off = the post alone; full or conversation = everything available; 2-100 = at most that many posts in all ' +
+      '(thread posts, earlier posts and replies); a cut says what it kept and left out of each, and links the whole read.',
+  );
 
 export const contextParam = z
   .enum(['full', 'thread'], code('invalid_context'))

@@ -5,6 +5,7 @@ import { postCount } from '../../domain/read-post.ts';
 import { isEarlierVersion, latestVersionId, type Post } from '../../domain/models.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
 import { renderPostMarkdown } from '../../render/markdown/thread.ts';
+import { cutWarning } from '../../render/markdown/thread-cut.ts';
 import { renderPostObsidian } from '../../render/obsidian.ts';
 import { postJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
@@ -61,13 +62,30 @@ function versionLinks(p: Post, baseUrl: string): { link?: string } {
   return links.length ? { link: links.join(', ') } : {};
 }
 
+/**
+ * The read a `thread=N` cut was taken from: the same post and options without `thread` (whose default is the
+ * whole read). Built from the options rather than the request URL, so renders stay shareable.
+ */
+function fullReadUrl(p: Post, opts: PostReadOptions, baseUrl: string): string {
+  const q = new URLSearchParams();
+  if (opts.context !== 'full') q.set('context', opts.context);
+  if (opts.replies !== 'top') q.set('replies', opts.replies);
+  if (opts.userinfo !== 'off') q.set('userinfo', opts.userinfo);
+  if (opts.full) q.set('full', 'true');
+  const query = q.toString();
+  return `${baseUrl}${statusPath(p.author.handle, p.id)}${query ? `?${query}` : ''}`;
+}
+
 export function presentPost(
-  full: PostRead,
+  whole: PostRead,
   opts: PostReadOptions,
   rep: Representation,
   ctx: { baseUrl: string; cache: CacheStatus; cacheTtlS: number; version: string; budget?: BudgetRequest },
 ): Rendered {
-  const mdOpts = { full: opts.full, userinfo: opts.userinfo, baseUrl: ctx.baseUrl };
+  const fullUrl = whole.cut ? fullReadUrl(whole.requested, opts, ctx.baseUrl) : undefined;
+  const full =
+    whole.cut && fullUrl ? { ...whole, warnings: [...whole.warnings, cutWarning(whole.cut, fullUrl)] } : whole;
+  const mdOpts = { full: opts.full, userinfo: opts.userinfo, baseUrl: ctx.baseUrl, fullReadUrl: fullUrl };
   const { shown, text, warnings } = documentOf(full, rep, mdOpts, ctx.budget);
   const read = { ...shown, warnings };
   const markdown = text;

@@ -35,7 +35,10 @@ const exportQuery = z.object({
   since: sinceParam,
   until: untilParam,
   max_posts: maxPostsParam,
-  with_replies: flag.describe("Also export the account's replies (they carry `replyTo`). Default false."),
+  with_replies: flag.describe(
+    "Also export the account's replies to other people (they carry `replyTo`). Its replies to itself, the " +
+      'continuations of its own threads, are always exported. Default false.',
+  ),
   with_reposts: flag.describe(
     'Also export its reposts (they carry `repostOf`). Default false; not available inside a date window.',
   ),
@@ -71,7 +74,9 @@ const decl = {
   summary: "Export a profile's posts",
   description:
     `Up to ${MAX_EXPORT_POSTS} posts of an account in one go, newest first, optionally within a date window (` +
-    "`since` ≤ time < `until`, read through X search like the profile route's window). `format=ndjson` (the default) " +
+    "`since` ≤ time < `until`, read through X search like the profile route's window). The same posts as the " +
+    'profile: its original posts with every continuation of its own threads; replies to others and reposts only ' +
+    'when asked for. `format=ndjson` (the default) ' +
     'streams one post per line as pages are read, then a final line `{"type":"end","reason":…,"posts":N,"cursor":…}` ' +
     'saying why it stopped (max_posts, window, end_of_timeline, upstream_error, rate_limited, time_limit) and, when ' +
     'there may be more, the cursor to continue from. Once the first post is out the status is 200: a failure after ' +

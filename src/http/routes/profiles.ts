@@ -25,9 +25,10 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; mcp
     op: 'readProfile',
     summary: 'Profile and its latest original posts',
     description:
-      'Bio, counts and the most recent original posts (replies and reposts are filtered out unless `with_replies` / ' +
-      '`with_reposts` ask for them, labelled, so a page can be short or empty without being the end: page on while ' +
-      'nextCursor is present).',
+      "Bio, counts and the most recent original posts. A self-thread is the account's own writing, so the original " +
+      "posts include its continuations (the account's replies to itself). Replies to other people and reposts are " +
+      'filtered out unless `with_replies` / `with_reposts` ask for them, labelled, so a page can be short or empty ' +
+      'without being the end: page on while nextCursor is present.',
     mcp: 'read_profile',
   },
   followers: {
@@ -54,14 +55,18 @@ const WINDOW_NOTE =
   ' `since` and `until` read one window of time (since ≤ time < until) straight away, without paging through ' +
   'everything newer: the posts come from X search (`from:<handle>` with the window), so each account read live is a ' +
   'live search lookup charged like one (search-ip / search-key, one point per upstream read) and answers 503 ' +
-  'search_unavailable when search cannot be served.';
+  'search_unavailable when search cannot be served. Only posts inside the window are answered, whatever the ' +
+  'upstream returns.';
 
 /** Query parameters of the profile routes: the list ones and a date window. */
 export const profileShape = {
   since: sinceParam,
   until: untilParam,
   since_id: sinceIdParam,
-  with_replies: flag.describe('Also show the account\'s replies (labelled "Replying to @…"). Default false.'),
+  with_replies: flag.describe(
+    'Also show the account\'s replies to other people (labelled "Replying to @…"); its replies to itself, the ' +
+      'continuations of its own threads, are always shown. Default false.',
+  ),
   with_reposts: flag.describe(
     'Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.',
   ),

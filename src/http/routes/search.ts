@@ -50,7 +50,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
       'configured sessions on the deployment (503 search_unavailable otherwise). Cursors are tied to the query and ' +
       'feed that issued them; degraded results (served by a fallback provider) carry no cursor. `since` and `until` ' +
       'read one window of time (since ≤ time < until) straight away, as X search operators, without paging through ' +
-      'everything newer.',
+      'everything newer; only posts inside the window are answered, whatever the upstream returns.',
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
     params: NO_PARAMS,
     query: searchQuery,

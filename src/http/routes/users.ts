@@ -14,7 +14,8 @@ const accountId = z
 const idParams = z.object({ id: accountId });
 
 const DESCRIPTION =
-  'The profile and its latest original posts, like /api/v1/profiles/{handle}, for the account with this numeric id ' +
+  'The profile and its latest original posts (its self-threads whole), like /api/v1/profiles/{handle}, for the ' +
+  'account with this numeric id ' +
   'whatever its handle is today; the response names the current handle (in the profile, and in ' +
   '`Link: <…/{handle}>; rel="canonical"`). Paging: send back `nextCursor` as `cursor`.';
 

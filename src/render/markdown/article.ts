@@ -6,18 +6,36 @@ import { joinLines } from './segments.ts';
 
 type Delim = '**' | '*';
 
+/** Punctuation, symbols and spaces: what CommonMark's flanking rules look at on either side of a delimiter run. */
+const EDGE_LEAD = /^[\p{P}\p{S}\s]+/u;
+const EDGE_TRAIL = /[\p{P}\p{S}\s]+$/u;
+
+/** Rendered text split into its leading and trailing punctuation and what lies between (escapes stay whole). */
+function edges(rendered: string): { lead: string; core: string; trail: string } {
+  const lead = EDGE_LEAD.exec(rendered)?.[0] ?? '';
+  if (lead.length === rendered.length) return { lead, core: '', trail: '' };
+  const trail = EDGE_TRAIL.exec(rendered)?.[0] ?? '';
+  return { lead, core: rendered.slice(lead.length, rendered.length - trail.length), trail };
+}
+
 /**
  * Emphasis as a small state machine: delimiters are written only where the style changes, closed innermost
- * first, and whitespace is kept outside them (`** a**` would not be emphasis in CommonMark). A newline
- * inside a span closes everything and starts a new rendered line.
+ * first, and whitespace is kept outside them (`** a**` would not be emphasis in CommonMark). Punctuation at
+ * the edge of a styled run goes outside the delimiters too: `**WSL2:**این` does not close in CommonMark (a
+ * closing run after punctuation must be followed by a space or punctuation), `**WSL2**:این` closes in every
+ * parser. A newline inside a span closes everything and starts a new rendered line.
  */
 function styledLines(spans: ArticleSpan[], d: Dialect, lines: string[], cur: { line: string }): void {
   const open: Delim[] = [];
+  // Where closing delimiters go: right after the last styled text, before the punctuation that followed it.
+  let mark: number | undefined;
   const closeTo = (keep: number): void => {
     if (open.length <= keep) return;
-    const trimmed = cur.line.trimEnd();
-    const tail = cur.line.slice(trimmed.length);
-    cur.line = trimmed + open.splice(keep).reverse().join('') + tail;
+    const trimmed = cur.line.trimEnd().length;
+    const at = mark !== undefined && mark <= trimmed ? mark : trimmed;
+    const closers = open.splice(keep).reverse().join('');
+    cur.line = cur.line.slice(0, at) + closers + cur.line.slice(at);
+    mark = at + closers.length;
   };
   for (const span of spans) {
     const want: Delim[] = [];
@@ -32,6 +50,7 @@ function styledLines(spans: ArticleSpan[], d: Dialect, lines: string[], cur: { l
         closeTo(0);
         lines.push(cur.line.trimEnd());
         cur.line = '';
+        mark = undefined;
       }
       const raw = parts[idx]!;
       const body = raw.trim();
@@ -44,13 +63,21 @@ function styledLines(spans: ArticleSpan[], d: Dialect, lines: string[], cur: { l
       closeTo(keep);
       if (raw[0] !== body[0] && cur.line !== '' && !cur.line.endsWith(' ')) cur.line += ' ';
       const atStart = cur.line === '';
-      for (const m of want) {
-        if (!open.includes(m)) {
-          open.push(m);
-          cur.line += m;
+      const rendered = span.code ? codeSpan(body) : d.text(body, atStart);
+      const { lead, core, trail } = span.code ? { lead: '', core: rendered, trail: '' } : edges(rendered);
+      cur.line += lead;
+      // Punctuation alone is written in the styles already open: new delimiters around it would not close.
+      if (core !== '') {
+        for (const m of want) {
+          if (!open.includes(m)) {
+            open.push(m);
+            cur.line += m;
+          }
         }
+        cur.line += core;
+        mark = cur.line.length;
       }
-      cur.line += span.code ? codeSpan(body) : d.text(body, atStart);
+      cur.line += trail;
       if (raw[raw.length - 1] !== body[body.length - 1]) cur.line += ' ';
     }
   }

@@ -4,13 +4,14 @@ import {
   isEarlierVersion,
   isUnavailable,
   latestVersionId,
+  type Article,
   type Card,
   type Media,
   type Poll,
   type Post,
   type UnavailablePost,
 } from '../../domain/models.ts';
-import { statusPath } from '../../domain/links.ts';
+import { encodePart, statusPath } from '../../domain/links.ts';
 import { articleParts } from './article.ts';
 import { plainByline } from './author.ts';
 import type { Dialect } from './dialect.ts';
@@ -128,6 +129,11 @@ function blockquote(s: string): string {
     .join('\n');
 }
 
+/** The Article's own page on x.com, which the post's text links to. */
+function articleUrl(a: Article): string | undefined {
+  return a.id ? safeHref(`https://x.com/i/article/${encodePart(a.id)}`) : undefined;
+}
+
 /**
  * The body of a post as blank-line separated parts. `depth` 1 is a quoted post: its own quote is only linked
  * and an article is reduced to its title and preview, so quotes stay short.
@@ -168,7 +174,10 @@ function postBodyParts(
           (p.article.previewText ? ` — ${d.text(oneLine(p.article.previewText), false)}` : ''),
       );
     } else {
-      parts.push(...articleParts(p.article, Math.min(6, o.level + 1), d));
+      // The post on X is the Article's link: under its title the document keeps it.
+      const [title, ...body] = articleParts(p.article, Math.min(6, o.level + 1), d);
+      const onX = articleUrl(p.article);
+      parts.push(title!, ...(onX ? [`[Article on X](${onX})`] : []), ...body);
     }
   }
   return parts;

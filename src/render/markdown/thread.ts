@@ -7,11 +7,14 @@ import { escapeLine } from './escape.ts';
 import { formatTime } from './format.ts';
 import { renderPostBlock } from './post.ts';
 import { renderReplyList } from './replies.ts';
+import { cutClosing } from './thread-cut.ts';
 
 export interface PostDocumentOptions {
   full: boolean;
   userinfo: UserinfoOption;
   baseUrl: string;
+  /** The read without its `thread=N` cut, linked from the closing line when the cut left posts out. */
+  fullReadUrl?: string;
 }
 
 /**
@@ -84,8 +87,11 @@ export function renderPostDocument(
   const chain = chainOf(read);
   const author = chain[0]!.author;
   const n = chain.length;
+  // A thread=N cut says how much of the thread is shown: 3 of 12 posts, not a 3-post thread.
+  const inAll = read.cut?.thread.total ?? n;
+  const counted = inAll > n ? `${n} of ${inAll}` : `${n}`;
   const parts: string[] = [
-    n > 1 ? `# Thread by ${plainByline(author, d)} · ${n} posts` : `# Post by ${plainByline(author, d)}`,
+    n > 1 ? `# Thread by ${plainByline(author, d)} · ${counted} posts` : `# Post by ${plainByline(author, d)}`,
   ];
   const info = userinfoSection(read, opts, d);
   if (info) parts.push(info);
@@ -113,6 +119,7 @@ export function renderPostDocument(
     parts.push('---', `## Replies (${read.repliesMode})`, renderReplyList(read.replies, opts.full, d));
   }
   if (opts.full) parts.push(`Source: ${escapeLine(read.source)}`);
+  if (read.cut && opts.fullReadUrl) parts.push(cutClosing(read.cut, opts.fullReadUrl));
   return parts.join('\n\n') + '\n';
 }
 

@@ -122,7 +122,13 @@ test('context=thread keeps only the author chain: no parents, no replies asked f
 test('thread=N keeps the requested post and what follows it first, and says what it left out', async () => {
   const { read } = await readPost(source(), requested.id, { ...FULL, thread: 2 }, policy);
   assert.deepEqual([ids(read.parents), ids(read.thread), read.replies], [[], ['12', '13'], []]);
-  assert.deepEqual(read.warnings, ['truncated to 2 of 6 posts (thread=2)']);
+  assert.deepEqual(read.cut, {
+    limit: 2,
+    total: 6,
+    thread: { kept: 2, total: 3 },
+    parents: { kept: 0, total: 1 },
+    replies: { kept: 0, total: 2 },
+  });
 });
 
 test('what the provider could not see is said in the warnings', async () => {
