@@ -186,6 +186,11 @@ export interface ConversationBundle {
   threadAvailable: boolean;
   /** What the provider had to leave out (a reply page it could not read, a reply cap reached). */
   notes?: string[];
+  /**
+   * Answered by something other than the first provider able to read conversations (it failed, or its circuit
+   * was open): what is missing is upstream trouble that may pass, not what this deployment can read.
+   */
+  fallback?: true;
 }
 
 /** An X List: a timeline curated by its owner from its members' posts. */

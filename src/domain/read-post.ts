@@ -31,6 +31,11 @@ export interface PostReadResult {
    * rendered afresh rather than remembered with the cached entry.
    */
   settled: boolean;
+  /**
+   * A fallback answered and could not give all of what was asked (no thread, or no replies, from it): an answer
+   * shaped by upstream trouble, fine to serve from the cache but not to remember as the final word.
+   */
+  partial: boolean;
 }
 
 /** Whoever reads an earlier version of an edited post is told which one is current. */
@@ -49,6 +54,7 @@ export async function readPost(
     return {
       cache: got.cache,
       settled: true,
+      partial: false,
       read: {
         requested: got.value,
         parents: [],
@@ -77,9 +83,11 @@ export async function readPost(
   const read = source.assembled
     ? source.assembled.derive([bundle, chain], { opts, source: got.source }, build)
     : build();
+  const partial = bundle.fallback === true && (!bundle.threadAvailable || (wantReplies && !bundle.repliesAvailable));
+  const outcome = { cache: got.cache, settled: chain.settled, partial };
   // The memoised read is shared: a read with warnings of its own gets its own copy.
-  if (got.warnings.length === 0) return { read, cache: got.cache, settled: chain.settled };
-  return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, cache: got.cache, settled: chain.settled };
+  if (got.warnings.length === 0) return { read, ...outcome };
+  return { read: { ...read, warnings: [...got.warnings, ...read.warnings] }, ...outcome };
 }
 
 export function assemble(

@@ -47,7 +47,11 @@ export function cachedPostSource(
             ...sessionCharge(policy),
           })
           .catch(() => undefined);
-        if (got?.ok) return { value: got.value, source: got.source };
+        const primary = chain.capable('conversation')[0]?.name;
+        if (got?.ok) {
+          if (got.source === primary) return { value: got.value, source: got.source };
+          return { value: { ...got.value, fallback: true as const }, source: got.source };
+        }
         if (got?.failure.kind === 'gone') throw problemFor(got.failure);
         const one = await single(id, policy, deadline);
         return {
@@ -59,6 +63,7 @@ export function cachedPostSource(
             replies: [],
             repliesAvailable: false,
             threadAvailable: false,
+            fallback: true,
           },
         };
       });

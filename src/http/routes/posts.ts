@@ -200,7 +200,7 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const { read, cache, settled } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const { read, cache, settled, partial } = await readPost(ctx.services.posts, ref.id, opts, policy);
   const chars = ctx.query.budget;
   const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
@@ -221,8 +221,9 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
     return { ...out, headers: { ...out.headers, link: out.headers.link ? `${out.headers.link}, ${rel}` : rel } };
   };
   // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered; nor is a
-  // read shaped by a passing failure (an ancestor unreadable just now).
-  if (!settled) ctx.req.degraded = true;
+  // read shaped by a passing failure (an ancestor unreadable just now). A provider's partial answer is rendered
+  // once like any other but never replayed: the replay would keep it past the upstream's recovery.
+  if (!settled || partial) ctx.req.degraded = true;
   if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).

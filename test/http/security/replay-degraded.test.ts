@@ -72,3 +72,39 @@ for (const backend of BACKENDS) {
     });
   });
 }
+
+for (const backend of BACKENDS) {
+  describe(`hit replay of a fallback provider's partial answer (${backend.name})`, { skip: backend.skip }, () => {
+    let s: BackendStack;
+    before(async () => {
+      s = await startOn(backend, { ...ENV, THREADMARK_PROVIDERS: 'fxtwitter,syndication' });
+    });
+    after(() => s.close());
+
+    test('a conversation a fallback could only partly give is served from the cache but never replayed', async () => {
+      const path = `/${HANDLES.dave}/status/${IDS.replies.daveToCarol}?format=json`;
+      const read = async (ip: string) => {
+        const res = await s.get(path, { headers: { 'x-forwarded-for': ip, 'accept-encoding': 'identity' } });
+        assert.equal(res.status, 200);
+        return { cache: res.headers.get('x-cache'), body: (await res.json()) as PostJson };
+      };
+      s.sim.addFault({ target: 'fxtwitter', match: IDS.replies.daveToCarol, kind: 'status', status: 500 });
+      const first = await read('198.51.100.211');
+      assert.ok(
+        first.body.warnings.some((w) => /unavailable from syndication/.test(w)),
+        first.body.warnings.join('; '),
+      );
+      const replayedBefore = s.app.server.hitReplay?.served ?? 0;
+      for (const ip of ['198.51.100.212', '198.51.100.213', '198.51.100.214']) {
+        const hit = await read(ip);
+        assert.equal(hit.cache, 'hit');
+        assert.ok(hit.body.warnings.some((w) => /unavailable from syndication/.test(w)));
+      }
+      assert.equal(
+        s.app.server.hitReplay?.served ?? 0,
+        replayedBefore,
+        'an answer with upstream trouble is not replayed',
+      );
+    });
+  });
+}

@@ -94,6 +94,17 @@ test("context=full: other authors' parents, the author's chain, replies ranked b
   assert.deepEqual([read.requested.id, read.repliesMode, read.source, read.warnings], ['12', 'top', 'fxtwitter', []]);
 });
 
+test('a fallback that could not give all that was asked (thread, or replies asked for) makes the read partial', async () => {
+  const partial = async (over: Partial<ConversationBundle>, opts = FULL) =>
+    (await readPost(source(bundle(over)), requested.id, opts, policy)).partial;
+  assert.equal(await partial({ fallback: true }), false);
+  assert.equal(await partial({ fallback: true, repliesAvailable: false }), true);
+  assert.equal(await partial({ fallback: true, repliesAvailable: false }, { ...FULL, replies: 'off' }), false);
+  assert.equal(await partial({ fallback: true, threadAvailable: false }), true);
+  // The same gaps from the deployment's first provider are what it can read, not trouble.
+  assert.equal(await partial({ repliesAvailable: false, threadAvailable: false }), false);
+});
+
 test('replies=recent asks for the recent ranking and orders newest first; replies=off asks for none', async () => {
   const recent = source();
   const { read } = await readPost(recent, requested.id, { ...FULL, replies: 'recent' }, policy);
