@@ -116,13 +116,18 @@ export async function runList(
     writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));
     return EXIT.ok;
   }
-  const pages = await allPages(client, target.path, query, flags.cursor, io);
-  writeDocument(
-    io.stdout,
-    flags.format === 'json'
-      ? JSON.stringify(mergePages(pages))
-      : pages.map((p) => dropContinueLink(p.markdown ?? '')).join('\n\n'),
-  );
+  if (flags.format === 'json') {
+    writeDocument(io.stdout, JSON.stringify(mergePages(await allPages(client, target.path, query, flags.cursor, io))));
+    return EXIT.ok;
+  }
+  // Markdown pages are written as they arrive: a reader that has seen enough (`| head`) closes the pipe, and the
+  // command ends there instead of reading every page first.
+  let first = true;
+  await allPages(client, target.path, query, flags.cursor, io, (page) => {
+    io.stdout.write(`${first ? '' : '\n\n'}${dropContinueLink(page.markdown ?? '')}`);
+    first = false;
+  });
+  io.stdout.write('\n');
   return EXIT.ok;
 }
 
@@ -132,6 +137,7 @@ async function allPages(
   query: Query,
   start: string | undefined,
   io: CliIO,
+  onPage?: (page: ListEnvelope) => void,
 ): Promise<ListEnvelope[]> {
   const pages: ListEnvelope[] = [];
   const seen = new Set<string>();
@@ -140,6 +146,7 @@ async function allPages(
   do {
     const env = await client.json<ListEnvelope>(path, { ...query, cursor });
     pages.push(env);
+    onPage?.(env);
     const count = env[itemsKey(env)]!.length;
     total += count;
     io.stderr.write(
