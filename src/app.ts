@@ -11,7 +11,7 @@ import { cachedPostSource } from './app/post-source.ts';
 import { cachedListSource } from './app/list-source.ts';
 import { CachedReader } from './app/cached-reader.ts';
 import { Guards } from './http/guards.ts';
-import { createStores } from './stores/index.ts';
+import { createStores, type StoresConfig } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
 import { XProvider } from './providers/x/provider.ts';
 import { SessionAdmin } from './providers/x/session-admin.ts';
@@ -34,6 +34,8 @@ export interface App {
 export interface AppOptions extends ServerOptions {
   /** Root of Redis keys, so tests sharing one Redis stay apart. */
   redisPrefix?: string;
+  /** Rate-limit quotas in place of the contract's (`npm run demo`); the service itself never sets them. */
+  quotas?: StoresConfig['quotas'];
 }
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
@@ -45,6 +47,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     keysDb: config.keysDb,
     redisPrefix: opts.redisPrefix ?? config.redisPrefix,
     log,
+    quotas: opts.quotas,
   });
   const providers = buildProviders({
     order: config.providers,
