@@ -3,7 +3,7 @@
 import { CliError, EXIT } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
-import type { Query } from './transport.ts';
+import { X_BASE, type Query } from './transport.ts';
 
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
@@ -82,6 +82,22 @@ function itemsKey(env: ListEnvelope): 'items' | 'posts' {
   throw new CliError('unexpected_body', 'the list response has neither items nor posts', EXIT.failure);
 }
 
+/**
+ * In-process without THREADMARK_BASE_URL links go to x.com, which has no next page of this service's: the
+ * `Continue →` link becomes the flag that reads it.
+ */
+export function continueAsFlag(markdown: string): string {
+  return markdown.replace(/^\[Continue →\]\(([^)\s]+)\)$/gm, (line, href: string) => {
+    let cursor: string | null;
+    try {
+      cursor = new URL(href).searchParams.get('cursor');
+    } catch {
+      return line;
+    }
+    return cursor ? `Continue → --cursor ${cursor}` : line;
+  });
+}
+
 /** Each page's Markdown ends with a `Continue →` link to the next page; a concatenation must not. */
 export function dropContinueLink(markdown: string): string {
   return markdown
@@ -113,7 +129,8 @@ export async function runList(
     budget: flags.budget,
   };
   if (!flags.all) {
-    writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));
+    const body = await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format });
+    writeDocument(io.stdout, flags.format === 'markdown' && client.baseUrl === X_BASE ? continueAsFlag(body) : body);
     return EXIT.ok;
   }
   if (flags.format === 'json') {

@@ -38,6 +38,18 @@ test('CLI in-process: profile and followers link to x.com, not to a localhost no
   assert.equal(followers.code, 0, followers.stderr);
   assert.doesNotMatch(followers.stdout, /localhost/);
   assert.match(followers.stdout, /\]\(https:\/\/x\.com\/\w+\)/);
+  // The next page is the service's, not X's: the command says how to ask for it instead of linking x.com/api/….
+  const paged = await runBin(['followers', HANDLES.big, '--limit', '2'], { cwd: dir, env: env() });
+  assert.equal(paged.code, 0, paged.stderr);
+  assert.doesNotMatch(paged.stdout, /x\.com\/api\//);
+  const next = /^Continue → --cursor (\S+)$/m.exec(paged.stdout);
+  assert.ok(next, paged.stdout);
+  const second = await runBin(['followers', HANDLES.big, '--limit', '2', '--cursor', next[1]!], {
+    cwd: dir,
+    env: env(),
+  });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /Page 2/);
 });
 
 test('CLI in-process with THREADMARK_BASE_URL links there', async () => {
