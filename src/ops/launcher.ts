@@ -1,6 +1,6 @@
 // A service started through `npm start` lives no longer than the npm that started it. Killing npm by its pid
-// (or the shell npm ran the script in) used to leave the service re-parented to init, still holding its port;
-// the service cannot count on receiving the signal its launcher did, so it notices the launcher is gone instead.
+// would otherwise leave the service re-parented to init, still holding its port: the service cannot count on
+// receiving the signal its launcher did (npm SIGKILLed forwards nothing), so it notices the launcher is gone.
 
 /** Whether npm (or another package manager running a package.json script) launched this process. */
 export function launchedByScript(env: NodeJS.ProcessEnv): boolean {
