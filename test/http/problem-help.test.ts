@@ -1,5 +1,5 @@
-// Problem documents whose detail or resolution used to be another case's: a feed of too many handles, an X List
-// that is not there, an oEmbed request for an x.com address. Each says what was wrong and what is accepted.
+// Problem documents whose code is shared with other cases (a feed of too many handles, an X List that is not
+// there, an oEmbed request for an x.com address) still say what was wrong here and what is accepted.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
