@@ -16,6 +16,16 @@ async function loadCli() {
   return import('../src/cli/program.ts');
 }
 
+// A reader that has gone away (`threadmark … | head -3`) ends the command at once and quietly, with exit 0. Node
+// ignores SIGPIPE, so the next write would otherwise raise EPIPE with a stack trace while the command went on
+// reading pages nobody reads; exiting here also drops whatever request is in flight.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (/** @type {NodeJS.ErrnoException} */ err) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
 const { runCli } = await loadCli();
 const outcome = await runCli(process.argv.slice(2), {
   stdout: process.stdout,

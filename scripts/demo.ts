@@ -5,6 +5,34 @@ import { join } from 'node:path';
 import { startSimulator } from '../sim/server.ts';
 import { loadConfig } from '../src/config.ts';
 import { composeRuntime } from '../src/compose.ts';
+import { POLICIES } from '../src/stores/limits/policies.ts';
+
+const HELP = `npm run demo [-- --help]
+
+Starts the platform simulator (a deterministic stand-in for X and its readers) and the service pointed at it,
+so every example works without internet or accounts.
+
+Environment:
+  PORT       the service's port (default 8080)
+  SIM_PORT   the simulator's port (default 8090)
+  HOST       the service's listen address (default 0.0.0.0; the simulator stays on 127.0.0.1)
+  THREADMARK_X_SESSIONS   a sessions file of your own (default: one simulated session)
+  Any other THREADMARK_* setting applies as it does to npm start.
+
+The demo raises the per-address allowances of live searches, account-backed reads and exports, so a walk through
+the examples does not run into them; npm start keeps the contract's quotas.
+`;
+
+/**
+ * Per-address allowances fit for exploring: following the README's search and export examples uses up the
+ * contract's 5 live searches a minute and 5 exports per 15 minutes. Only the demo sets these.
+ */
+const DEMO_QUOTAS = { 'search-ip': 100, 'account-ip': 200, 'export-ip': 100 } as const;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 
 const simPort = Number(process.env.SIM_PORT ?? 8090);
 const sim = await startSimulator({ host: '127.0.0.1', port: simPort });
@@ -23,13 +51,26 @@ const config = loadConfig({
   THREADMARK_X_API_URL: sim.xApiUrl,
   THREADMARK_X_WEB_URL: sim.xWebUrl,
 });
-const app = await composeRuntime(config);
+const app = await composeRuntime(config, { quotas: DEMO_QUOTAS });
 await app.server.listen({ port: config.port, host: config.host });
+
+const per = (s: number) => (s === 60 ? 'a minute' : `per ${s / 60} minutes`);
+const allowances = Object.entries(DEMO_QUOTAS)
+  .map(([name, quota]) => {
+    const p = POLICIES[name as keyof typeof DEMO_QUOTAS];
+    return `    ${name.padEnd(11)} ${quota} ${per(p.windowS)} (npm start: ${p.quota})`;
+  })
+  .join('\n');
+const base = config.baseUrl;
 process.stdout.write(
-  `\nthreadmark demo\n  service:   ${config.baseUrl}\n  simulator: ${sim.url}\n\n` +
-    `try:\n  curl '${config.baseUrl}/alice_dev/status/1900000000000000001'\n` +
-    `  curl '${config.baseUrl}/api/v1/posts?url=https://x.com/alice_dev/status/1900000000000000001&format=json'\n` +
-    `  curl '${config.baseUrl}/i/lists/1900000000000090001'\n\n`,
+  `\nthreadmark demo\n` +
+    `  service:   ${base}   (PORT=${config.port}; set PORT to move it)\n` +
+    `  simulator: ${sim.url}   (SIM_PORT=${sim.port}; set SIM_PORT to move it)\n` +
+    `  docs:      ${base}/docs   (open it in a browser)\n` +
+    `  allowances raised for exploring, per address:\n${allowances}\n\n` +
+    `try:\n  curl '${base}/alice_dev/status/1900000000000000001'\n` +
+    `  curl '${base}/api/v1/posts?url=https://x.com/alice_dev/status/1900000000000000001&format=json'\n` +
+    `  curl '${base}/i/lists/1900000000000090001'\n\n`,
 );
 const stop = async () => {
   await app.close();

@@ -11,7 +11,7 @@ import { cachedListSource } from './sources/list-source.ts';
 import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
-import { createStores } from './stores/index.ts';
+import { createStores, type StoresConfig } from './stores/index.ts';
 import { Metrics } from './ops/metrics.ts';
 import { XProvider } from './providers/x/provider.ts';
 import { SessionAdmin } from './providers/x/session-admin.ts';
@@ -34,6 +34,8 @@ export interface Runtime {
 export interface RuntimeOptions extends ServerOptions {
   /** Root of Redis keys, so tests sharing one Redis stay apart. */
   redisPrefix?: string;
+  /** Rate-limit quotas in place of the contract's (`npm run demo`); the service itself never sets them. */
+  quotas?: StoresConfig['quotas'];
 }
 
 export async function composeRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -45,6 +47,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     keysDb: config.keysDb,
     redisPrefix: opts.redisPrefix ?? config.redisPrefix,
     log,
+    quotas: opts.quotas,
   });
   const providers = buildProviders({
     order: config.providers,

@@ -1,6 +1,7 @@
 // Process entry: validated config, listen, graceful shutdown.
 import { ConfigError, loadConfig } from './config.ts';
 import { composeRuntime } from './compose.ts';
+import { launchedByScript, whenLauncherGone } from './ops/launcher.ts';
 
 async function main(): Promise<void> {
   let app;
@@ -15,10 +16,10 @@ async function main(): Promise<void> {
   }
   const config = app.services.config;
   let closing = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (reason: string) => {
     if (closing) return;
     closing = true;
-    app.server.log.info({ signal }, 'shutting down');
+    app.server.log.info({ signal: reason }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     app.close().then(
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // `npm start` killed by its pid: whichever process got the signal, the service drains as if it had.
+  if (launchedByScript(process.env)) whenLauncherGone(() => shutdown('launcher exited'));
   await app.server.listen({ port: config.port, host: config.host });
   await app.ops?.listen({ port: config.opsPort, host: config.host });
 }

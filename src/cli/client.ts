@@ -1,5 +1,6 @@
 // The service's REST routes as the command sees them: a 2xx body, or a CliError built from the problem.
 import { CliError, exitCodeForStatus } from './exit.ts';
+import { pathParams, problemText, type Sent } from './problem-terms.ts';
 import type { Query, Reply, Transport } from './transport.ts';
 
 const FALLBACK_CODES: Record<number, string> = {
@@ -9,15 +10,21 @@ const FALLBACK_CODES: Record<number, string> = {
   503: 'upstream_error',
 };
 
-/** A problem document when there is one; otherwise (a Markdown recovery page on 404) its first line. */
-export function problemFromReply(reply: Reply): CliError {
+/**
+ * A problem document when there is one (its detail and, for the caller's mistakes, its resolution, in the
+ * command's terms when `sent` says what was asked); otherwise (a Markdown recovery page on 404) its first line.
+ */
+export function problemFromReply(reply: Reply, sent?: Sent): CliError {
   let code = FALLBACK_CODES[reply.status] ?? `http_${reply.status}`;
   let detail = '';
   try {
-    const doc = JSON.parse(reply.body) as { code?: unknown; detail?: unknown; title?: unknown };
+    const doc = JSON.parse(reply.body) as { code?: unknown; detail?: unknown; title?: unknown; resolution?: unknown };
     if (doc && typeof doc.code === 'string') code = doc.code;
     if (doc && typeof doc.detail === 'string') detail = doc.detail;
     else if (doc && typeof doc.title === 'string') detail = doc.title;
+    // What to do about a 429 or an outage is the retry delay added below; the service's words are about headers.
+    const help = reply.status === 400 || reply.status === 404;
+    if (detail && help && typeof doc.resolution === 'string') detail = problemText(detail, doc.resolution, sent);
   } catch {
     detail = firstLineOf(reply.body);
   }
@@ -55,7 +62,7 @@ export class Client {
   /** GET returning the body of a 2xx answer; anything else throws the problem as a CliError. */
   async text(path: string, query: Query, accept?: string): Promise<string> {
     const reply = await this.transport.get(path, query, this.headers(accept));
-    if (reply.status < 200 || reply.status > 299) throw problemFromReply(reply);
+    if (reply.status < 200 || reply.status > 299) throw problemFromReply(reply, { query, params: pathParams(path) });
     return reply.body;
   }
 
@@ -66,7 +73,10 @@ export class Client {
       let body = '';
       const decoder = new TextDecoder();
       for await (const chunk of reply.body) body += typeof chunk === 'string' ? chunk : decoder.decode(chunk);
-      throw problemFromReply({ status: reply.status, headers: reply.headers, body });
+      throw problemFromReply(
+        { status: reply.status, headers: reply.headers, body },
+        { query, params: pathParams(path) },
+      );
     }
     return linesOf(reply.body);
   }

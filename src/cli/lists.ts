@@ -3,7 +3,7 @@
 import { CliError, EXIT } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
-import type { Query } from './transport.ts';
+import { X_BASE, type Query } from './transport.ts';
 
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
@@ -82,6 +82,22 @@ function itemsKey(env: ListEnvelope): 'items' | 'posts' {
   throw new CliError('unexpected_body', 'the list response has neither items nor posts', EXIT.failure);
 }
 
+/**
+ * In-process without THREADMARK_BASE_URL links go to x.com, which has no next page of this service's: the
+ * `Continue →` link becomes the flag that reads it.
+ */
+export function continueAsFlag(markdown: string): string {
+  return markdown.replace(/^\[Continue →\]\(([^)\s]+)\)$/gm, (line, href: string) => {
+    let cursor: string | null;
+    try {
+      cursor = new URL(href).searchParams.get('cursor');
+    } catch {
+      return line;
+    }
+    return cursor ? `Continue → --cursor ${cursor}` : line;
+  });
+}
+
 /** Each page's Markdown ends with a `Continue →` link to the next page; a concatenation must not. */
 export function dropContinueLink(markdown: string): string {
   return markdown
@@ -113,16 +129,22 @@ export async function runList(
     budget: flags.budget,
   };
   if (!flags.all) {
-    writeDocument(io.stdout, await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format }));
+    const body = await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format });
+    writeDocument(io.stdout, flags.format === 'markdown' && client.baseUrl === X_BASE ? continueAsFlag(body) : body);
     return EXIT.ok;
   }
-  const pages = await allPages(client, target.path, query, flags.cursor, io);
-  writeDocument(
-    io.stdout,
-    flags.format === 'json'
-      ? JSON.stringify(mergePages(pages))
-      : pages.map((p) => dropContinueLink(p.markdown ?? '')).join('\n\n'),
-  );
+  if (flags.format === 'json') {
+    writeDocument(io.stdout, JSON.stringify(mergePages(await allPages(client, target.path, query, flags.cursor, io))));
+    return EXIT.ok;
+  }
+  // Markdown pages are written as they arrive: a reader that has seen enough (`| head`) closes the pipe, and the
+  // command ends there instead of reading every page first.
+  let first = true;
+  await allPages(client, target.path, query, flags.cursor, io, (page) => {
+    io.stdout.write(`${first ? '' : '\n\n'}${dropContinueLink(page.markdown ?? '')}`);
+    first = false;
+  });
+  io.stdout.write('\n');
   return EXIT.ok;
 }
 
@@ -132,6 +154,7 @@ async function allPages(
   query: Query,
   start: string | undefined,
   io: CliIO,
+  onPage?: (page: ListEnvelope) => void,
 ): Promise<ListEnvelope[]> {
   const pages: ListEnvelope[] = [];
   const seen = new Set<string>();
@@ -140,6 +163,7 @@ async function allPages(
   do {
     const env = await client.json<ListEnvelope>(path, { ...query, cursor });
     pages.push(env);
+    onPage?.(env);
     const count = env[itemsKey(env)]!.length;
     total += count;
     io.stderr.write(

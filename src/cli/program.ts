@@ -30,7 +30,8 @@ Modes:
   Without, it builds the service in-process from the same THREADMARK_* environment as \`npm start\`
   (embedded cache and rate limits, THREADMARK_KEYS_DB must be writable; default ./data/keys.db).
 
-Exit codes: 0 ok, 2 bad usage, 3 not found, 4 rate limited, 5 upstream failure, 1 anything else.`;
+Exit codes: 0 ok, 2 bad usage, 3 not found, 4 rate limited, 5 upstream failure, 1 anything else.
+A reader that closes the output early (\`| head\`) ends the command at once, quietly, with exit 0.`;
 
 function positiveInt(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');

@@ -25,11 +25,52 @@ export interface ReadFlags {
 const POSTS = '/api/v1/posts';
 const STATUS_REF = new RegExp(`^@?(${HANDLE_PATTERN})/status/([0-9]+)/?$`);
 
-/** `handle/status/id` becomes handle + id; anything else is sent as `url` for the service to judge. */
+const ACCOUNT_REF = new RegExp(`^@?(${HANDLE_PATTERN})/?$`);
+const POST_FORMS =
+  'read takes a status URL (https://x.com/<handle>/status/<id>, twitter.com too) or <handle>/status/<id>';
+
+/**
+ * `handle/status/id` becomes handle + id; anything else is sent as `url` for the service to judge. An account
+ * (`alice_dev`, `@alice_dev`) is not a post: it is refused here, pointing at the command that reads accounts.
+ */
 export function postIdentity(target: string): Query {
   const m = STATUS_REF.exec(target.trim());
-  return m ? { handle: m[1], id: m[2] } : { url: target };
+  if (m) return { handle: m[1], id: m[2] };
+  const account = ACCOUNT_REF.exec(target.trim());
+  if (account) {
+    throw usageError(
+      `${target} is not a post: ${POST_FORMS}; for the account, run \`threadmark profile ${account[1]}\``,
+    );
+  }
+  return { url: target };
 }
+
+/** The service's verdict on a `url` that is no post address, in the command's terms. */
+function notAPost(e: CliError, target: string): CliError {
+  let host: string | undefined;
+  try {
+    host = new URL(/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : `https://${target}`).host;
+  } catch {
+    host = undefined;
+  }
+  const why =
+    e.code === 'unsupported_host' && host
+      ? `${target} is on ${host}, not x.com or twitter.com`
+      : `${target} is not a post address`;
+  const account = e.code === 'invalid_path' ? /^\/@?([A-Za-z0-9_]{1,15})\/?$/.exec(pathOf(target) ?? '') : null;
+  const also = account ? `; for the account, run \`threadmark profile ${account[1]}\`` : '';
+  return new CliError(e.code, `${why}: ${POST_FORMS}${also}`, e.exitCode);
+}
+
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : `https://${target}`).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+const URL_CODES = new Set(['unsupported_host', 'invalid_url', 'invalid_path']);
 
 function optionQuery(f: ReadFlags): Query {
   return {
@@ -51,13 +92,18 @@ export function checkReadFlags(flags: ReadFlags): void {
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
   checkReadFlags(flags);
   const query = { ...postIdentity(target), ...optionQuery(flags) };
-  if (flags.out !== undefined) return exportNotes(client, query, flags, io);
-  const body =
-    flags.format === 'html'
-      ? await client.text(POSTS, query, 'text/html')
-      : await client.text(POSTS, { ...query, format: flags.format });
-  writeDocument(io.stdout, body);
-  return EXIT.ok;
+  try {
+    if (flags.out !== undefined) return await exportNotes(client, query, flags, io);
+    const body =
+      flags.format === 'html'
+        ? await client.text(POSTS, query, 'text/html')
+        : await client.text(POSTS, { ...query, format: flags.format });
+    writeDocument(io.stdout, body);
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof CliError && query.url !== undefined && URL_CODES.has(e.code)) throw notAPost(e, target);
+    throw e;
+  }
 }
 
 interface PostEnvelope {

@@ -80,6 +80,9 @@ export function httpTransport(server: string): Transport {
   };
 }
 
+/** Where in-process output links when no THREADMARK_BASE_URL says where a service runs. */
+export const X_BASE = 'https://x.com';
+
 export interface InProcessOptions {
   /** Where the service's log lines go; unset = no logging (they would interleave with the output on stdout). */
   logTo?: NodeJS.WritableStream;
@@ -93,6 +96,10 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     if (e instanceof ConfigError) throw new CliError('config', e.message, EXIT.usage);
     throw e;
   }
+  // Nothing listens at the default base (http://localhost:PORT) in-process: without THREADMARK_BASE_URL, links go
+  // to X's own permalinks, whose paths the service's mirror (/{handle}, /{handle}/status/{id}, /{handle}/followers).
+  const baseUrl = env.THREADMARK_BASE_URL ? config.baseUrl : X_BASE;
+  config = { ...config, baseUrl };
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
   const { composeRuntime } = await import('../compose.ts');
   // Problems reach the user as problem documents either way.

@@ -112,6 +112,9 @@ export function validationProblem(issue: z.core.$ZodIssue | undefined, where: 'p
   const code = issue && isCatalogCode(issue.message) ? issue.message : 'invalid_params';
   const param = issue?.path.join('/') || 'parameter';
   const place = where === 'params' ? 'path segment' : 'query parameter';
+  // A check that knows more than "invalid" (how many handles were given) says so in its issue's params.
+  const own = issue?.code === 'custom' ? (issue.params as { detail?: unknown } | undefined)?.detail : undefined;
+  if (typeof own === 'string') return new Problem(code, own);
   return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${place} \`${param}\`.`);
 }
 

@@ -3,7 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Problem } from '../problems/problem.ts';
 
-export function parseEveryBodyAsJson(scope: FastifyInstance): void {
+/**
+ * `malformed`, when given, becomes the body of a request whose JSON does not parse, for a route that answers that
+ * in its own protocol (MCP's JSON-RPC parse error); otherwise such a request is 400 invalid_body.
+ */
+export function parseEveryBodyAsJson(scope: FastifyInstance, opts: { malformed?: symbol } = {}): void {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
@@ -11,6 +15,7 @@ export function parseEveryBodyAsJson(scope: FastifyInstance): void {
     try {
       done(null, JSON.parse(text));
     } catch {
+      if (opts.malformed) return done(null, opts.malformed);
       done(new Problem('invalid_body', 'The body is not well-formed JSON.'), undefined);
     }
   });

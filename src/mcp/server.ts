@@ -20,7 +20,7 @@ export type RouteFetch = (pathWithQuery: string) => Promise<RouteReply>;
 
 const INSTRUCTIONS =
   'Read-only access to public X posts, threads, profiles, follower lists and search. Every tool returns the ' +
-  'Markdown as text and the same read as structuredContent; errors come back as isError results carrying the ' +
+  'Markdown as text and the same read as structured data (without the Markdown) in structuredContent; errors come back as isError results carrying the ' +
   "service's problem JSON (code, detail, resolution). For list tools, pass the returned nextCursor back as `cursor` " +
   'to get the next page. Resources: the agent guide (llms.txt) and the OpenAPI description.';
 
@@ -60,8 +60,12 @@ async function invoke(
       `${tool.name}: the service answered ${reply.status} without a JSON body.`,
     );
   }
-  const markdown = typeof data.markdown === 'string' ? data.markdown : '';
-  return { content: [{ type: 'text', text: markdown }], structuredContent: data };
+  // The Markdown goes once, as the text; repeating it in structuredContent doubled what an agent pays for a read.
+  const { markdown, ...structured } = data;
+  return {
+    content: [{ type: 'text', text: typeof markdown === 'string' ? markdown : '' }],
+    structuredContent: structured,
+  };
 }
 
 export async function createMcpServer(fetchRoute: RouteFetch, tools: ToolDef[], version: string): Promise<Server> {

@@ -21,6 +21,8 @@ export class Problem extends Error {
       extensions?: Record<string, unknown>;
       search?: boolean;
       status?: number;
+      /** What to do next, when the catalog's words are about another case of the same code (an X List's 404). */
+      resolution?: string;
     } = {},
   ) {
     const entry: CatalogEntry =
@@ -30,7 +32,7 @@ export class Problem extends Error {
     this.code = code;
     this.status = opts.status ?? entry.status;
     this.title = entry.title;
-    this.resolution = entry.resolution;
+    this.resolution = opts.resolution ?? entry.resolution;
     this.detail = detail ?? entry.title;
     this.headers = opts.headers ?? {};
     this.extensions = opts.extensions ?? {};

@@ -21,6 +21,8 @@ export interface FailureAnswer {
   search?: boolean;
   /** Account-backed reads other than search (X Lists): the 503 to answer when no session can serve them. */
   unavailable?: 'list_unavailable';
+  /** What to do about a `not_found` when the catalog's (a post or profile) is not about this read. */
+  notFound?: string;
 }
 
 /** Seconds advertised on search 503s when no provider said when to come back. */
@@ -35,12 +37,15 @@ export function served<T>(outcome: ChainOutcome<T>, answer: FailureAnswer = {}):
 export function problemFor(failure: ChainFailure, answer: FailureAnswer = {}): Problem {
   switch (failure.kind) {
     case 'gone':
-      return new Problem('not_found', failure.message, { extensions: { source: failure.provider } });
+      return new Problem('not_found', failure.message, {
+        extensions: { source: failure.provider },
+        resolution: answer.notFound,
+      });
     case 'unconfirmed':
       return new Problem(
         'not_found',
         `${failure.failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`,
-        { extensions: { source: failure.failures[0]!.provider, confirmed: false } },
+        { extensions: { source: failure.failures[0]!.provider, confirmed: false }, resolution: answer.notFound },
       );
     case 'no_provider':
       return noProvider(failure, answer);

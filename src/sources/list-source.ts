@@ -84,7 +84,11 @@ export function sessionCharge(policy: ReadPolicy): RunOptions {
 }
 
 /** How a read that needs logged-in sessions says it cannot be served now (search keeps its own 503 rules). */
-const LISTS: FailureAnswer = { unavailable: 'list_unavailable' };
+const LISTS: FailureAnswer = {
+  unavailable: 'list_unavailable',
+  notFound:
+    'The X List is private, was deleted or does not exist: check the id, the digits of its address x.com/i/lists/{id}.',
+};
 
 /** Upstreams happily describe a protected account; the contract treats it as not public at all. */
 function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: string): Sourced<T> {

@@ -8,7 +8,7 @@ import type { Cache } from './cache/types.ts';
 import { RedisKeyStore } from './keys/redis.ts';
 import { SqliteKeyStore } from './keys/sqlite.ts';
 import type { KeyStore } from './keys/types.ts';
-import { Limiter } from './limits/limiter.ts';
+import { Limiter, type LimiterOptions } from './limits/limiter.ts';
 import { SharedHitCheck } from './shared-hit-check.ts';
 import { POLICIES } from './limits/policies.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
@@ -41,6 +41,8 @@ export interface StoresConfig {
   /** Root of all Redis keys; tests isolate themselves with their own. */
   redisPrefix?: string;
   log: StoresLog;
+  /** Quotas in place of the contract's, by policy (the demo's exploring allowances). */
+  quotas?: LimiterOptions['quotas'];
 }
 
 export interface Stores {
@@ -77,7 +79,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
       mode: 'embedded',
       cache: memory,
       coalescer: new Coalescer(),
-      limiter: new Limiter(),
+      limiter: new Limiter({ quotas: cfg.quotas }),
       keys,
       sharedStoreUp: () => true,
       sharedSecret: async (name, candidate) =>
@@ -94,7 +96,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const prefix = cfg.redisPrefix;
   const shared = new RedisCache(redis, { prefix, onDegraded: (err, op) => health.down(err, op) });
   const cache = new FailoverCache(shared, memory, () => isReady(redis));
-  const limiter = new Limiter({ redis, prefix });
+  const limiter = new Limiter({ redis, prefix, quotas: cfg.quotas });
   const api = POLICIES['api-ip'];
   return {
     mode: 'distributed',

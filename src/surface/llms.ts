@@ -52,7 +52,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '',
     '## Tools and descriptions',
     '',
-    `- [MCP endpoint](${link(DISCOVERY_PATHS.mcp)}): Streamable HTTP, stateless; POST JSON-RPC. Tools: ${tools.join(', ') || 'none'}; each returns the Markdown as text and the JSON representation as structuredContent (see its outputSchema). Local agents can run \`threadmark mcp\` instead (MCP over stdio, same tools).`,
+    `- [MCP endpoint](${link(DISCOVERY_PATHS.mcp)}): Streamable HTTP, stateless; POST JSON-RPC. Tools: ${tools.join(', ') || 'none'}; each returns the Markdown as text and the JSON representation without its markdown as structuredContent (see its outputSchema; /docs#mcp gives the cost per result). Local agents can run \`threadmark mcp\` instead (MCP over stdio, same tools).`,
     `- [OpenAPI 3.1](${link(DISCOVERY_PATHS.openapi)}): every route, parameter and error code.`,
     `- [API index](${link(DISCOVERY_PATHS.api)}): links, versioning dates, provider health.`,
     '',

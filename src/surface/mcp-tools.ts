@@ -1,6 +1,7 @@
 // MCP tools generated from the route declarations that name one (`mcpTool`): the input schema is the route's own
 // path and query parameters, minus the ones that pick a representation; the output schema is the route's JSON
-// representation. A call reads that JSON: its data is the structured result, its `markdown` member the text.
+// representation without `markdown`. A call reads that JSON: its `markdown` member is the text, the rest the
+// structured result.
 import { encodePart } from '../domain/links.ts';
 import { z } from 'zod';
 import type { RouteDecl, RouteDef } from '../contract/route-decl.ts';
@@ -46,8 +47,21 @@ export function outputSchemaOf(schema: z.ZodType): ToolDef['outputSchema'] {
   return json as ToolDef['outputSchema'];
 }
 
+/** A tool's structuredContent is the JSON representation without its `markdown`, which is the text content. */
+export function withoutMarkdown(schema: ToolDef['outputSchema']): ToolDef['outputSchema'] {
+  const { properties, required, ...rest } = schema as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+    [k: string]: unknown;
+  };
+  const { markdown: _text, ...kept } = properties ?? {};
+  const out: ToolDef['outputSchema'] = { ...rest, type: 'object', properties: kept };
+  if (required) out.required = required.filter((name) => name !== 'markdown');
+  return out;
+}
+
 const RESULT_NOTE =
-  ' The result carries the Markdown as text and the same read as structured data (the JSON representation); ' +
+  ' The result carries the Markdown as text and the same read as structured data (the JSON representation without its markdown field); ' +
   'failures come back as isError results holding the problem document (code, detail, resolution).';
 
 export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
@@ -70,7 +84,7 @@ export function toolDefs(routes: readonly RouteDef[]): ToolDef[] {
           required: params.filter((p) => p.required).map((p) => p.name),
           additionalProperties: false,
         },
-        outputSchema: outputSchemaOf(decl.json),
+        outputSchema: withoutMarkdown(outputSchemaOf(decl.json)),
         decl,
         params,
       },

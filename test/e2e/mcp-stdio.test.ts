@@ -120,7 +120,8 @@ describe('threadmark mcp, in-process (no service running)', () => {
       assert.ok((t.description ?? '').length > 80, t.name);
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.outputSchema?.type, 'object', t.name);
-      assert.ok(t.outputSchema?.properties?.markdown, t.name);
+      // The Markdown travels once, as the text content; the structured result leaves it out.
+      assert.equal(t.outputSchema?.properties?.markdown, undefined, t.name);
       assert.equal(t.annotations?.readOnlyHint, true);
       assert.equal(t.annotations?.openWorldHint, true);
       assert.equal(t.annotations?.idempotentHint, true);
@@ -140,8 +141,8 @@ describe('threadmark mcp, in-process (no service running)', () => {
       const verdict = new AjvJsonSchemaValidator().getValidator(tool.outputSchema!)(data);
       assert.ok(verdict.valid, verdict.errorMessage);
       assert.equal(result.content[0]?.type, 'text');
-      assert.equal(result.content[0]?.text, data.markdown);
-      assert.ok(String(data.markdown).length > 50);
+      assert.equal(data.markdown, undefined);
+      assert.ok(String(result.content[0]?.text).length > 50);
     });
   }
 

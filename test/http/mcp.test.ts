@@ -109,7 +109,7 @@ describe('tool calls', () => {
 });
 
 describe('structured results over HTTP', () => {
-  test('every tool: structuredContent validates against its outputSchema and carries the same Markdown', async () => {
+  test('every tool: structuredContent validates against its outputSchema and leaves the Markdown to the text', async () => {
     const { tools } = await client.listTools();
     const args: Record<string, Record<string, unknown>> = {
       read_post: { handle: HANDLES.alice, id: IDS.threadRoot },
@@ -132,8 +132,25 @@ describe('structured results over HTTP', () => {
       assert.ok(!r.isError, textOf(r));
       const verdict = new AjvJsonSchemaValidator().getValidator(t.outputSchema!)(r.structuredContent);
       assert.ok(verdict.valid, `${t.name}: ${verdict.errorMessage}`);
-      assert.equal(textOf(r), r.structuredContent!.markdown);
+      // The Markdown is the text content, once: structuredContent holds the data only.
+      assert.ok(textOf(r).length > 50, t.name);
+      assert.equal(r.structuredContent!.markdown, undefined, t.name);
+      assert.equal(t.outputSchema!.properties?.markdown, undefined, t.name);
+      assert.ok(!JSON.stringify(r.structuredContent).includes(JSON.stringify(textOf(r)).slice(1, 200)), t.name);
     }
+  });
+
+  test('a full thread costs an agent the Markdown once: structured data without it', async () => {
+    const r = (await client.callTool({
+      name: 'read_post',
+      arguments: { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'full' },
+    })) as ToolResult & { structuredContent?: Record<string, unknown> };
+    const rest = (await (
+      await s.get(`/api/v1/posts?handle=${HANDLES.alice}&id=${IDS.threadRoot}&thread=full&format=json`)
+    ).json()) as Record<string, unknown>;
+    const { markdown, ...data } = rest;
+    assert.equal(textOf(r), markdown);
+    assert.deepEqual(r.structuredContent, data);
   });
 
   test('the agent guide and the OpenAPI document are resources over HTTP too', async () => {
@@ -176,11 +193,15 @@ describe('HTTP surface', () => {
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     });
 
-  test('malformed JSON is 400 invalid_body', async () => {
+  test('malformed JSON is 400 with a JSON-RPC parse error (-32700, id null)', async () => {
     const res = await post('{"jsonrpc": "2.0", "method": ', { accept: 'text/event-stream' });
     assert.equal(res.status, 400);
-    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
-    assert.equal(((await res.json()) as { code: string }).code, 'invalid_body');
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await res.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
+    assert.equal(body.jsonrpc, '2.0');
+    assert.equal(body.id, null);
+    assert.equal(body.error.code, -32700);
+    assert.match(body.error.message, /parse error/i);
   });
 
   test('an empty body is 400 invalid_body', async () => {

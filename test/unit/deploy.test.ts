@@ -112,7 +112,10 @@ describe('deploy/Dockerfile', () => {
     const cmds = stage.filter((i) => i.op === 'CMD');
     assert.equal(cmds.length, 1);
     const argv = execForm(cmds[0]!.args);
-    assert.equal(argv.join(' '), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start);
+    // The script execs node in place of npm's shell, so that npm's signals reach the service.
+    const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+      .scripts.start;
+    assert.equal(`exec ${argv.join(' ')}`, script);
     assert.ok(argv.includes('dist/main.mjs'));
     assert.ok(!argv.includes('npm'));
     const stop = stage.find((i) => i.op === 'STOPSIGNAL');

@@ -13,6 +13,9 @@ export type OembedTarget =
 
 export const DEFAULT_WIDTH = 550;
 
+/** The platform's own hosts, whose addresses people paste where this service's permalink belongs. */
+const X_HOST = /^((www|mobile)\.)?(x|twitter)\.com\.?$/i;
+
 /**
  * Only `${base}/{handle}/status/{id}` and `${base}/{handle}` are ours, and the handle-less shapes X also uses
  * (`${base}/i/status/{id}`, `${base}/i/web/status/{id}`, `${base}/i/user/{id}`); http or https, any letter case of
@@ -32,6 +35,11 @@ export function parseOembedTarget(raw: string, baseUrl: string): OembedTarget {
     new Problem(
       'not_found',
       `No oEmbed for ${url.host}${url.pathname}: only this service's permalinks ${baseUrl}/{handle}/status/{id} (or ${baseUrl}/i/status/{id}) and ${baseUrl}/{handle} (or ${baseUrl}/i/user/{id}) are embeddable.`,
+      {
+        resolution: X_HOST.test(url.hostname)
+          ? `This service embeds its own pages: pass the same path on this service, ${baseUrl}${url.pathname.replace(/\/+$/, '')}.`
+          : `Pass a permalink of this service: ${baseUrl}/{handle}/status/{id} for a post, ${baseUrl}/{handle} for a profile.`,
+      },
     );
   if (!/^https?:$/.test(url.protocol) || url.host.toLowerCase() !== base.host.toLowerCase()) throw foreign();
   if (basePath && !url.pathname.startsWith(`${basePath}/`)) throw foreign();

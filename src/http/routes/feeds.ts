@@ -34,10 +34,17 @@ function splitHandles(raw: string): string[] {
 const feedHandles = z
   .string()
   .refine((h) => !isReservedPath(h), code('route_not_found'))
-  .refine(
-    (h) => new Set(splitHandles(h).map((x) => x.toLowerCase())).size <= MAX_FEED_HANDLES,
-    code('too_many_handles'),
-  )
+  .superRefine((h, ctx) => {
+    const accounts = new Set(splitHandles(h).map((x) => x.toLowerCase())).size;
+    if (accounts <= MAX_FEED_HANDLES) return;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'too_many_handles',
+      params: {
+        detail: `\`handle\` names ${accounts} accounts; a feed merges at most ${MAX_FEED_HANDLES} (repeats count once).`,
+      },
+    });
+  })
   .refine((h) => splitHandles(h).every((x) => HANDLE_RE.test(x) && !isReservedPath(x)), code('invalid_handle'))
   .describe(
     `Account handle, or up to ${MAX_FEED_HANDLES} handles separated by commas for one merged feed (newest first).`,

@@ -1,6 +1,7 @@
 // /mcp: the Model Context Protocol over Streamable HTTP, stateless (a fresh server and transport per POST).
 // Registered straight on Fastify because it needs POST, outside the GET-only public route convention.
-//   POST    JSON-RPC messages; answered as JSON (no SSE stream is ever opened). Malformed JSON → 400 invalid_body.
+//   POST    JSON-RPC messages; answered as JSON (no SSE stream is ever opened). Malformed JSON → 400 with a
+//           JSON-RPC parse error (-32700, id null); an empty body → 400 invalid_body.
 //   GET     with Accept: text/event-stream (a client asking for the server-sent stream) → 405, Allow: POST, as the
 //           transport specifies for servers without one; any other GET or HEAD → a short JSON description.
 //   OPTIONS CORS preflight. Anything else → 405 method_not_allowed.
@@ -24,6 +25,9 @@ import { clientAddress } from '../client-address.ts';
 import type { Guards } from '../guards.ts';
 
 const MCP_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/** The body of a POST whose JSON does not parse (see parseEveryBodyAsJson). */
+const MALFORMED = Symbol('malformed JSON');
 
 /** Most JSON-RPC messages one POST may carry: a batch is many requests' worth of work behind one HTTP request. */
 export const MAX_MCP_BATCH = 20;
@@ -69,7 +73,7 @@ export function registerMcp(
   const base = services.config.baseUrl;
 
   app.register(async (scope) => {
-    parseEveryBodyAsJson(scope);
+    parseEveryBodyAsJson(scope, { malformed: MALFORMED });
 
     const keyCheck = guards.keyHook();
 
@@ -121,6 +125,20 @@ export function registerMcp(
     scope.post(DISCOVERY_PATHS.mcp, { preValidation: keyCheck }, async (req: FastifyRequest, reply: FastifyReply) => {
       if (req.body === undefined)
         throw new Problem('invalid_body', 'POST a JSON-RPC message (or a batch of them) as the body.');
+      if (req.body === MALFORMED) {
+        // JSON-RPC 2.0: a body that is not JSON is a parse error, answered with id null. It costs an api-ip point.
+        await guards.chargeApi(req, 1);
+        return reply
+          .code(400)
+          .type('application/json; charset=utf-8')
+          .send(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: null,
+              error: { code: -32700, message: 'Parse error: the body is not well-formed JSON.' },
+            }),
+          );
+      }
       const size = Array.isArray(req.body) ? req.body.length : 1;
       await guards.chargeApi(req, size > MAX_MCP_BATCH ? 1 : mcpPoints(req.body));
       if (size > MAX_MCP_BATCH) {

@@ -11,6 +11,8 @@ export interface LimiterOptions {
   /** Set = counters shared by every instance through Redis, counted in process while it is unreachable. */
   redis?: Redis;
   prefix?: string;
+  /** Quotas in place of the contract's (the demo's exploring allowances); production never sets this. */
+  quotas?: Readonly<Partial<Record<FixedPolicyName, number>>>;
 }
 
 /**
@@ -26,14 +28,23 @@ export class Limiter {
   readonly #prefix: string;
   readonly #limiters = new Map<string, RateLimiterRedis>();
   readonly #tables = new Map<string, WindowTable>();
+  readonly #quotas: Readonly<Partial<Record<FixedPolicyName, number>>>;
 
   constructor(opts: LimiterOptions = {}) {
     this.#redis = opts.redis;
     this.#prefix = `${opts.prefix ?? DEFAULT_REDIS_PREFIX}rl:`;
+    this.#quotas = opts.quotas ?? {};
+  }
+
+  /** A policy by name, with its quota replaced when this limiter was given one. */
+  #resolve(policy: Policy | FixedPolicyName): Policy {
+    const p = resolvePolicy(policy);
+    const quota = typeof policy === 'string' ? this.#quotas[policy] : undefined;
+    return quota === undefined ? p : { ...p, quota };
   }
 
   async consume(policy: Policy | FixedPolicyName, partitionKey: string, points = 1): Promise<LimitState> {
-    const p = resolvePolicy(policy);
+    const p = this.#resolve(policy);
     if (!this.#redis) return this.#consumeTable(p, partitionKey, points);
     try {
       const res = await this.#limiterFor(p).consume(partitionKey, points);
@@ -47,7 +58,7 @@ export class Limiter {
 
   /** The current state without charging, for headers on responses that do not consume this policy. */
   async peek(policy: Policy | FixedPolicyName, partitionKey: string): Promise<LimitState> {
-    const p = resolvePolicy(policy);
+    const p = this.#resolve(policy);
     if (!this.#redis) return this.#peekTable(p, partitionKey);
     let res: RateLimiterRes | null;
     try {
@@ -73,10 +84,10 @@ export class Limiter {
   ): Promise<boolean> {
     if (Date.now() + REFUND_MARGIN_MS >= windowEndsAt) return false;
     // The table refunds only into the window that ends at `windowEndsAt`, never into a later one.
-    const table = () => this.#tableFor(resolvePolicy(policy)).refund(partitionKey, points, windowEndsAt);
+    const table = () => this.#tableFor(this.#resolve(policy)).refund(partitionKey, points, windowEndsAt);
     if (!this.#redis) return table();
     try {
-      await this.#limiterFor(resolvePolicy(policy)).reward(partitionKey, points);
+      await this.#limiterFor(this.#resolve(policy)).reward(partitionKey, points);
       return true;
     } catch {
       return table();
@@ -85,7 +96,7 @@ export class Limiter {
 
   /** Clears a partition's counter (operator tooling and tests). */
   async reset(policy: Policy | FixedPolicyName, partitionKey: string): Promise<void> {
-    const p = resolvePolicy(policy);
+    const p = this.#resolve(policy);
     this.#tableFor(p).delete(partitionKey);
     if (!this.#redis) return;
     try {
@@ -105,7 +116,7 @@ export class Limiter {
     points = 1,
     onlyIfAllowed = false,
   ): LimitState | undefined {
-    return this.#redis ? undefined : this.#consumeTable(resolvePolicy(policy), partitionKey, points, onlyIfAllowed);
+    return this.#redis ? undefined : this.#consumeTable(this.#resolve(policy), partitionKey, points, onlyIfAllowed);
   }
 
   /** Bytes held by the in-process window tables (every policy; with Redis, only what an outage counted). */
@@ -117,7 +128,7 @@ export class Limiter {
 
   /** The Redis key of a partition's counter (the shared limiter's own naming), for scripts that charge it. */
   redisKey(policy: Policy | FixedPolicyName, partitionKey: string): string {
-    return `${this.#prefix}${resolvePolicy(policy).name}:${partitionKey}`;
+    return `${this.#prefix}${this.#resolve(policy).name}:${partitionKey}`;
   }
 
   /** Whether consumeNow can answer (in-process counters). */

@@ -1,4 +1,5 @@
 // /docs: overview, quick start and every declared route with its parameters, errors and a curl example.
+import { renderMcpCosts } from './mcp-costs.ts';
 import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../../contract/route-decl.ts';
 import { anchorFor } from '../../problems/catalog.ts';
 import { exampleCurl } from '../examples.ts';
@@ -164,6 +165,8 @@ ${table(
 <li><a href="${link(DISCOVERY_PATHS.llms)}">llms.txt</a></li>
 <li>oEmbed for this service's permalinks: <code>${esc(`${baseUrl}/oembed?url=${baseUrl}/jack/status/20`)}</code></li>
 </ul>
+
+${renderMcpCosts()}
 
 <h2 id="routes">Routes</h2>
 ${groups}

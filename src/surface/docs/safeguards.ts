@@ -140,6 +140,13 @@ export const SAFEGUARDS: readonly Safeguard[] = [
     reason:
       "Post text, an article's code block for instance, can carry ESC sequences a terminal would obey: recolour or hide the rest of the output, move the cursor, retitle the window. Trade-off: text copied from the terminal has ␛ where the post had ESC; redirect to a file (or pipe) to get the exact bytes.",
   },
+  {
+    id: 'cli-closed-pipe',
+    title: 'The CLI stops, quietly, when its reader goes away',
+    rule: 'When whatever reads `threadmark` output closes it early (`threadmark followers bigaccount --all | head -2`), the command ends at once: the request in flight is dropped, no further page is read, nothing is printed on stderr, and the exit code is 0. `--all` writes Markdown pages as they arrive, so the reader can leave after the first.',
+    reason:
+      'Node ignores SIGPIPE, so without this the next write would fail with a stack trace (exit 1) while paging went on for nobody, spending the upstream and the rate limits. Unix filters die of SIGPIPE (status 141); exit 0 is chosen so that a pipeline under `set -o pipefail` does not fail because its reader had seen enough. Trade-off: a script cannot tell from the exit code that output was cut; `--all --format json` prints its one object at the end, so it reads every page before anything can be cut.',
+  },
 ];
 
 export function renderSafeguards(): string {
