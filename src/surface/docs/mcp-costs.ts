@@ -16,7 +16,7 @@ export interface ResultCost {
 export const MCP_RESULT_COSTS: readonly ResultCost[] = [
   { id: 'post', tool: 'read_post', what: 'one post (thread off, replies off)', text: 310, structured: 2900 },
   { id: 'thread', tool: 'read_post', what: 'a 12-post thread with its top replies', text: 6100, structured: 33500 },
-  { id: 'profile', tool: 'read_profile', what: 'a profile and a page of its posts', text: 4200, structured: 11300 },
+  { id: 'profile', tool: 'read_profile', what: 'a profile and a page of its posts', text: 8300, structured: 27600 },
   { id: 'followers', tool: 'list_followers', what: 'a page of 20 followers', text: 2200, structured: 8000 },
   { id: 'search', tool: 'search', what: 'a page of 20 search results', text: 7300, structured: 23100 },
   { id: 'list', tool: 'list_posts', what: 'an X List and a page of 20 of its posts', text: 10400, structured: 32900 },
