@@ -29,7 +29,11 @@ process.stdout.write(
   `\nthreadmark demo\n  service:   ${config.baseUrl}\n  simulator: ${sim.url}\n\n` +
     `try:\n  curl '${config.baseUrl}/alice_dev/status/1900000000000000001'\n` +
     `  curl '${config.baseUrl}/api/v1/posts?url=https://x.com/alice_dev/status/1900000000000000001&format=json'\n` +
-    `  curl '${config.baseUrl}/i/lists/1900000000000090001'\n\n`,
+    `  curl '${config.baseUrl}/i/lists/1900000000000090001'\n\n` +
+    // Without a server to call, the CLI reads the real upstreams in process: point it at this demo.
+    `the CLI, pointed at this demo:\n  export THREADMARK_SERVER=${config.baseUrl}\n` +
+    `  npx threadmark profile alice_dev --since 2026-03-01 --until 2026-03-03 --with-replies\n\n` +
+    `more examples: README.md and ${config.baseUrl}/docs\n\n`,
 );
 const stop = async () => {
   await app.close();
