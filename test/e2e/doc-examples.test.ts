@@ -7,11 +7,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator, type Simulator } from '../../sim/server.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createApp, type App } from '../../src/app.ts';
 import { GUIDES, guidePath } from '../../src/surface/docs/guide-pages.ts';
 import { BIN, runProcess } from '../helpers/cli-bin.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
 import {
   DOCUMENTED_BASE,
   examplesOf,
@@ -37,41 +35,32 @@ async function freePort(): Promise<number> {
 }
 
 let dir: string;
-let sim: Simulator;
-let app: App;
+let stack: Stack;
 let base: string;
 let client = 0;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'threadmark-doc-examples-'));
-  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   // The demo's set-up (scripts/demo.ts): every provider pointed at the simulator, one simulated X session.
   const sessions = join(dir, 'sessions.jsonl');
   writeFileSync(sessions, JSON.stringify({ username: 'demo', auth_token: 'demo_token', ct0: 'demo_ct0' }) + '\n');
-  const config = loadConfig({
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    THREADMARK_BASE_URL: base,
-    THREADMARK_KEYS_DB: join(dir, 'keys.db'),
-    THREADMARK_X_SESSIONS: sessions,
-    THREADMARK_FXTWITTER_URL: sim.fxtwitterUrl,
-    THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
-    THREADMARK_X_API_URL: sim.xApiUrl,
-    THREADMARK_X_WEB_URL: sim.xWebUrl,
-    // Each example is charged to an address of its own (see .curlrc below): a reader trying them over an afternoon
-    // does not meet the per-minute allowances that running them all at once would.
-    THREADMARK_TRUST_PROXY: 'true',
-    LOG_LEVEL: 'silent',
-  });
-  app = await createApp(config, { logger: false });
-  await app.server.listen({ port, host: '127.0.0.1' });
+  stack = await startStack(
+    {
+      THREADMARK_BASE_URL: base,
+      THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
+      THREADMARK_X_SESSIONS: sessions,
+      // Each example is charged to an address of its own (see .curlrc below): a reader trying them over an
+      // afternoon does not meet the per-minute allowances that running them all at once would.
+      THREADMARK_TRUST_PROXY: 'true',
+    },
+    { port },
+  );
 });
 
 after(async () => {
-  await app?.close();
-  await sim?.close();
+  await stack?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -26,6 +26,8 @@ export interface StackOptions {
   timeouts?: AppOptions['timeouts'];
   /** false = no cache-hit replay: every request through Fastify. */
   replay?: boolean;
+  /** Listen port (default: any free one), for a base URL that must name the real address. */
+  port?: number;
 }
 
 /** The settings that point a service (in-process, child process or CLI) at the simulator. */
@@ -66,7 +68,7 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
     throw err;
   }
   try {
-    await app.server.listen({ host: '127.0.0.1', port: 0 });
+    await app.server.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
   } catch (err) {
     await app.close();
     if (!opts.sim) await sim.close();
