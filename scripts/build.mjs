@@ -1,6 +1,6 @@
 // `npm run build` (and `prestart`): bundles the service into dist/main.mjs for `npm start`. Plain node then
 // runs one ES module: no tsx loader thread, no per-closure name helpers, no source-map handling at run
-// time, which the benchmarks measured at about 45 MB of RSS and a share of every request (see README).
+// time, which the benchmarks measured at about 45 MB of RSS and a share of every request (see bench/RESULTS.md).
 // Packages stay external (native better-sqlite3, lazily imported SDKs); only our own TypeScript is bundled.
 // Tests and `npm run dev`-style tools keep running the sources through tsx.
 // esbuild is a dev dependency: a production install (`npm ci --omit=dev`) runs a bundle built beforehand (the

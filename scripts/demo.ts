@@ -70,7 +70,11 @@ process.stdout.write(
     `  allowances raised for exploring, per address:\n${allowances}\n\n` +
     `try:\n  curl '${base}/alice_dev/status/1900000000000000001'\n` +
     `  curl '${base}/api/v1/posts?url=https://x.com/alice_dev/status/1900000000000000001&format=json'\n` +
-    `  curl '${base}/i/lists/1900000000000090001'\n\n`,
+    `  curl '${base}/i/lists/1900000000000090001'\n\n` +
+    // Without a server to call, the CLI reads the real upstreams in process: point it at this demo.
+    `the CLI, pointed at this demo:\n  export THREADMARK_SERVER=${base}\n` +
+    `  npx threadmark profile alice_dev --since 2026-03-01 --until 2026-03-03 --with-replies\n\n` +
+    `more examples: README.md and ${base}/docs\n\n`,
 );
 const stop = async () => {
   await app.close();

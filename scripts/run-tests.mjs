@@ -1,6 +1,8 @@
 // Runs every *.test.ts under test/ with Node's own runner (tsx as the TypeScript loader).
 // Node 20's runner does not discover .ts files itself, so the list is built here.
-// A test (or hook) that runs past five minutes fails instead of holding the whole run until CI gives up.
+// A test (or hook) that runs past five minutes fails instead of holding the whole run until CI gives up, and a test
+// file whose tests are over exits even if a server it started (for a service that then failed to start) still
+// listens (--test-force-exit).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -20,7 +22,16 @@ const filter = process.argv.slice(2);
 const files = collect('test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 const res = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=300000', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=2',
+    '--test-timeout=300000',
+    '--test-force-exit',
+    ...files,
+  ],
   { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
 );
 process.stdout.write(res.stdout ?? '');

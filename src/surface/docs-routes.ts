@@ -1,4 +1,5 @@
-// GET /docs, /docs/reliability and /docs/versioning: HTML generated from the route table and the problem catalog.
+// GET /docs, /docs/reliability and /docs/versioning: HTML generated from the route table and the problem catalog;
+// GET /docs/<guide>: the guides of docs/*.md.
 import type { HandlerContext, RouteDef } from '../contract/route-decl.ts';
 import { DISCOVERY_PATHS } from './paths.ts';
 import { cachedDocument, type RouteTable } from './documents.ts';
@@ -6,6 +7,7 @@ import { registeredProviders } from '../providers/registry.ts';
 import { renderDocsIndex } from './docs/index-page.ts';
 import { renderReliability } from './docs/reliability-page.ts';
 import { renderVersioning } from './docs/versioning-page.ts';
+import { GUIDES, guidePath, renderGuide } from './docs/guide-pages.ts';
 import { discoveryDecl, documentRoute, type DocumentDecl } from './discovery-routes.ts';
 
 const HTML = 'text/html; charset=utf-8';
@@ -58,6 +60,20 @@ export function docsRoutes(table: RouteTable): RouteDef[] {
         cachedDocument(table, `versioning ${services.config.baseUrl}`, (routes) =>
           renderVersioning(routes, { baseUrl: services.config.baseUrl }),
         ),
+    ),
+    ...GUIDES.map((guide) =>
+      htmlRoute(
+        docsDecl(
+          `docs${guide.slug[0]!.toUpperCase()}${guide.slug.slice(1)}Guide`,
+          guidePath(guide.slug),
+          guide.title,
+          guide.summary,
+        ),
+        ({ services }) =>
+          cachedDocument(table, `guide ${guide.slug} ${services.config.baseUrl}`, () =>
+            renderGuide(guide, { baseUrl: services.config.baseUrl }),
+          ),
+      ),
     ),
   ];
 }

@@ -3,13 +3,28 @@
 import type { RouteDecl } from '../contract/route-decl.ts';
 import { routeParams } from './params.ts';
 
-export const EXAMPLE = { handle: 'jack', id: '20', q: 'open source', resource: 'profile' } as const;
+// The demo's simulator has these (alice_dev's self-thread, her account id, a list), so every example runs there.
+export const EXAMPLE = {
+  handle: 'alice_dev',
+  postId: '1900000000000000001',
+  userId: '1461000001',
+  listId: '1900000000000090001',
+  q: 'caching',
+  resource: 'profile',
+} as const;
 
 function statusUrl(decl: RouteDecl, baseUrl: string): string {
   // oEmbed only knows the service's own permalinks; the post routes take the platform's URL.
   return decl.path.includes('oembed')
-    ? `${baseUrl}/${EXAMPLE.handle}/status/${EXAMPLE.id}`
-    : `https://x.com/${EXAMPLE.handle}/status/${EXAMPLE.id}`;
+    ? `${baseUrl}/${EXAMPLE.handle}/status/${EXAMPLE.postId}`
+    : `https://x.com/${EXAMPLE.handle}/status/${EXAMPLE.postId}`;
+}
+
+/** `{id}` names a post, an account or an X List, by the route it is in. */
+function idFor(path: string): string {
+  if (path.includes('/lists/')) return EXAMPLE.listId;
+  if (path.includes('/user')) return EXAMPLE.userId;
+  return EXAMPLE.postId;
 }
 
 export function exampleUrl(decl: RouteDecl, baseUrl: string): string {
@@ -19,7 +34,7 @@ export function exampleUrl(decl: RouteDecl, baseUrl: string): string {
       .map((p) => p.name),
   );
   const path = decl.path.replace(/\{([^}]+)\}/g, (_, n: string) =>
-    n in EXAMPLE ? EXAMPLE[n as keyof typeof EXAMPLE] : n,
+    n === 'id' ? idFor(decl.path) : n === 'handle' ? EXAMPLE.handle : n,
   );
   const qs = new URLSearchParams();
   if (names.has('url')) qs.set('url', statusUrl(decl, baseUrl));

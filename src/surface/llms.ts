@@ -1,6 +1,6 @@
 // GET /llms.txt: a short Markdown guide for LLM agents (llms.txt convention: title, summary, linked sections).
 import type { RouteDef } from '../contract/route-decl.ts';
-import { exampleUrl } from './examples.ts';
+import { EXAMPLE, exampleUrl } from './examples.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
 
@@ -23,14 +23,14 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '',
     '## How to read things',
     '',
-    `- A post, its thread and replies: replace the host of an x.com link, e.g. ${link('/jack/status/20')}, or call ${link('/api/v1/posts')}?url=<x.com status URL>.`,
+    `- A post, its thread and replies: replace the host of an x.com link, e.g. ${link(`/${EXAMPLE.handle}/status/${EXAMPLE.postId}`)}, or call ${link('/api/v1/posts')}?url=<x.com status URL>.`,
     "- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=full` (default) shows a reply's ancestors, root first (at most 20), `context=thread` keeps only the author's own chain; `replies=top|recent|off`.",
-    `- A profile and its latest original posts: ${link('/jack')} or ${link('/api/v1/profiles/jack')}.`,
+    `- A profile and its latest original posts: ${link(`/${EXAMPLE.handle}`)} or ${link(`/api/v1/profiles/${EXAMPLE.handle}`)}.`,
     `- Numeric ids: ${link('/i/status/20')} (or /i/web/status/<id>) reads a post without its handle; ${link('/i/user/12')} or ${link('/api/v1/users/12')} reads a profile by account id and names its current handle. url= accepts pasted x.com/i/status/<id> links too.`,
     '- Date windows: `since` and `until` (ISO 8601 date or date-time, UTC unless an offset is given; since ≤ time < until) on the profile and search routes and their feeds read that period straight away; the heading says which window was read; a bad or reversed window is 400 `invalid_date`. A windowed profile read is a live search lookup.',
     "- Profile options: an account's posts include the continuations of its own threads (its replies to itself); `with_replies=true` adds its replies to other people and `with_reposts=true` its reposts, labelled (off by default).",
-    `- Exports: ${link('/api/v1/profiles/jack/posts')}?max_posts=1000 (1-5000; since, until, with_replies, with_reposts as on the profile) streams NDJSON, one post object per line as pages are read, ending with {"type":"end","reason":"max_posts|window|end_of_timeline|upstream_error|rate_limited|time_limit","posts":N,"cursor":"…"}; send \`cursor\` back with the same options to continue. \`format=json\` gives one document {posts, end}. Exports have their own allowance (export-ip 5 per 15 min; export-key 30).`,
-    `- Followers / following: ${link('/jack/followers')}, ${link('/jack/following')}.`,
+    `- Exports: ${link(`/api/v1/profiles/${EXAMPLE.handle}/posts`)}?max_posts=1000 (1-5000; since, until, with_replies, with_reposts as on the profile) streams NDJSON, one post object per line as pages are read, ending with {"type":"end","reason":"max_posts|window|end_of_timeline|upstream_error|rate_limited|time_limit","posts":N,"cursor":"…"}; send \`cursor\` back with the same options to continue. \`format=json\` gives one document {posts, end}. Exports have their own allowance (export-ip 5 per 15 min; export-key 30).`,
+    `- Followers / following: ${link(`/${EXAMPLE.handle}/followers`)}, ${link(`/${EXAMPLE.handle}/following`)}.`,
     `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users.`,
     `- X Lists: ${link('/i/lists/<id>')} (latest posts of the members), /members (accounts), /rss; account-backed, so 503 \`list_unavailable\` when the deployment has no X session.`,
     '- Output: compact Markdown by default; `full=true` adds metrics and timestamps; `format=json` gives JSON with the Markdown inside; `format=obsidian` (posts only) gives an Obsidian note.',

@@ -63,11 +63,11 @@ async function connect(args: string[], env: Record<string, string>): Promise<{ c
   return { client, stderr: () => stderr };
 }
 
-/** The desktop-agent configuration the README gives, with its placeholder paths pointed at this clone. */
-function readmeServer(): { command: string; args: string[]; env: Record<string, string> } {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /```json\n(\s*\{\s*"mcpServers"[\s\S]*?)\n\s*```/.exec(readme)?.[1];
-  assert.ok(block, 'the README shows an mcpServers snippet');
+/** The desktop-agent configuration docs/mcp.md gives, with its placeholder paths pointed at this clone. */
+function documentedServer(): { command: string; args: string[]; env: Record<string, string> } {
+  const guide = readFileSync(join(ROOT, 'docs', 'mcp.md'), 'utf8');
+  const block = /```json\n(\s*\{\s*"mcpServers"[\s\S]*?)\n\s*```/.exec(guide)?.[1];
+  assert.ok(block, 'docs/mcp.md shows an mcpServers snippet');
   const config = JSON.parse(block.replaceAll('/path/to/threadmark/', ROOT)) as {
     mcpServers: { threadmark: { command: string; args: string[]; env: Record<string, string> } };
   };
@@ -94,8 +94,8 @@ describe('threadmark mcp, in-process (no service running)', () => {
   let client: Client;
   let stderr: () => string;
   before(async () => {
-    // Exactly the README's snippet: command, args and env (minus the optional key), plus the simulator's address.
-    const server = readmeServer();
+    // Exactly the snippet of docs/mcp.md: command, args and env (minus the optional key), plus the simulator's address.
+    const server = documentedServer();
     assert.equal(server.command, 'node');
     assert.deepEqual(server.args, [BIN, 'mcp']);
     const { THREADMARK_API_KEY: _optional, ...env } = server.env;

@@ -26,6 +26,8 @@ export interface StackOptions {
   timeouts?: RuntimeOptions['timeouts'];
   /** false = no cache-hit replay: every request through Fastify. */
   replay?: boolean;
+  /** Listen port (default: any free one), for a base URL that must name the real address. */
+  port?: number;
 }
 
 /** The settings that point a service (in-process, child process or CLI) at the simulator. */
@@ -50,13 +52,29 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
     THREADMARK_KEYS_DB: join(dir, 'keys.db'),
     ...env,
   });
-  const app = await composeRuntime(config, {
-    logger: false,
-    redisPrefix: opts.redisPrefix,
-    timeouts: opts.timeouts,
-    replay: opts.replay,
-  });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
+  // A service that does not start (a key store that cannot open, say) fails the test file at once: the simulator
+  // started for it is closed, else its listening socket would keep the file's process, and the run, waiting.
+  let app: Runtime;
+  try {
+    app = await composeRuntime(config, {
+      logger: false,
+      redisPrefix: opts.redisPrefix,
+      timeouts: opts.timeouts,
+      replay: opts.replay,
+    });
+  } catch (err) {
+    if (!opts.sim) await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+  try {
+    await app.server.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
+  } catch (err) {
+    await app.close();
+    if (!opts.sim) await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   const addr = app.server.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   const url = `http://127.0.0.1:${port}`;

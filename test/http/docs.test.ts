@@ -1,10 +1,13 @@
-// /docs, /docs/reliability and /docs/versioning: generated HTML that covers every route and every error code.
+// /docs, /docs/reliability and /docs/versioning: generated HTML that covers every route and every error code; the
+// guides of docs/*.md served beside them.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
 import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { CATALOG, anchorFor } from '../../src/problems/catalog.ts';
 import { esc } from '../../src/surface/docs/html.ts';
+import { GUIDES, guidePath } from '../../src/surface/docs/guide-pages.ts';
+import { readFileSync } from 'node:fs';
 
 let s: Stack;
 before(async () => {
@@ -40,7 +43,7 @@ describe('/docs', () => {
     }
     assert.ok(page.includes('<code>thread</code>'), 'parameter rows');
     assert.ok(page.includes(esc(`curl -s '${TEST_BASE}/api/v1/posts?url=`)), 'curl example');
-    assert.ok(page.includes(esc(`${TEST_BASE}/api/v1/search?q=open+source`)), 'search example uses q');
+    assert.ok(page.includes(esc(`${TEST_BASE}/api/v1/search?q=caching`)), 'search example uses q');
     for (const id of ['quick-start', 'routes', 'paging', 'authentication']) assert.ok(ids(page).has(id), id);
   });
 
@@ -106,5 +109,33 @@ describe('/docs/versioning', () => {
     const target = new URL(m[1]!);
     assert.equal(`${target.origin}`, TEST_BASE);
     await html(target.pathname);
+  });
+});
+
+describe('/docs/<guide>: the guides of docs/*.md', () => {
+  test('each guide is served under /docs and linked from the index', async () => {
+    const index = await html('/docs');
+    for (const guide of GUIDES) {
+      const path = guidePath(guide.slug);
+      assert.ok(index.includes(`href="${TEST_BASE}${path}"`), `${path} linked from /docs`);
+      const page = await html(path);
+      assert.ok(page.includes(`<title>${esc(guide.title)} · threadmark</title>`), path);
+      const source = readFileSync(new URL(`../../docs/${guide.slug}.md`, import.meta.url), 'utf8');
+      const heading = /^# (.+)$/m.exec(source)?.[1];
+      assert.ok(heading && page.includes(`>${esc(heading)}</h1>`), `${path} renders docs/${guide.slug}.md`);
+    }
+  });
+
+  test("examples name this deployment's base URL, and links between guides stay on /docs", async () => {
+    const page = await html('/docs/api');
+    assert.ok(!page.includes('http://localhost:8080'), 'the example base is replaced');
+    assert.ok(page.includes(`B=${TEST_BASE}`));
+    assert.ok(page.includes(`href="${TEST_BASE}/docs/feeds"`), 'feeds.md links to /docs/feeds');
+    assert.ok(!/href="[a-z-]+\.md/.test(page), 'no link to a Markdown file is left');
+    assert.ok(ids(page).has('behaviour-worth-knowing'), 'headings carry anchors');
+  });
+
+  test('no raw HTML from the Markdown reaches the page', async () => {
+    for (const guide of GUIDES) assert.ok(!/<script|<iframe/i.test(await html(guidePath(guide.slug))), guide.slug);
   });
 });

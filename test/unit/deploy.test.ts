@@ -83,10 +83,10 @@ const nginx = read('nginx.conf');
 const appServices = Object.entries(compose.services).filter(([, s]) => s.build?.dockerfile === 'deploy/Dockerfile');
 
 describe('deploy/Dockerfile', () => {
-  test('every stage builds on node:20-slim', () => {
+  test('every stage builds on node:24-slim', () => {
     const froms = dockerfile.filter((i) => i.op === 'FROM');
     assert.ok(froms.length >= 1);
-    for (const f of froms) assert.match(f.args, /^node:20-slim(\s+AS\s+\w+)?$/i);
+    for (const f of froms) assert.match(f.args, /^node:24-slim(\s+AS\s+\w+)?$/i);
   });
 
   test('dependencies come from the lockfile with npm ci', () => {

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { generateKey, hashKey, looksLikeKey, newKeyId, normalizeNewKey, sameHash } from './crypto.ts';
 import type { IssuedKey, KeyRecord, KeyStore, NewKey, VerifyResult } from './types.ts';
+import { openKeysDb, type OpenOptions, type SqlDatabase } from './sqlite-open.ts';
 
 export const DEFAULT_KEYS_DB = './data/keys.db';
 
@@ -31,13 +31,14 @@ function toRecord(r: Row): KeyRecord {
 
 /** Embedded key store. WAL lets the CLI change keys while the server reads them. */
 export class SqliteKeyStore implements KeyStore {
-  readonly #db: Database.Database;
+  readonly #db: SqlDatabase;
+  #open = true;
 
-  constructor(path: string = DEFAULT_KEYS_DB) {
+  constructor(path: string = DEFAULT_KEYS_DB, opts: OpenOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.#db = new Database(path);
-    this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('busy_timeout = 2000');
+    this.#db = openKeysDb(path, opts);
+    this.#db.exec('PRAGMA journal_mode = WAL');
+    this.#db.exec('PRAGMA busy_timeout = 2000');
     this.#db.exec(SCHEMA);
   }
 
@@ -81,7 +82,9 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
-    if (this.#db.open) this.#db.close();
+    if (!this.#open) return;
+    this.#open = false;
+    this.#db.close();
   }
 
   #setEnabled(id: string, enabled: boolean): KeyRecord | undefined {

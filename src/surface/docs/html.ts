@@ -54,6 +54,7 @@ export function page(opts: PageOptions, body: string): string {
 <header><nav aria-label="Documentation">
 <a href="${link(DISCOVERY_PATHS.docs)}"><strong>${SERVICE_NAME}</strong></a>
 <a href="${link(DISCOVERY_PATHS.docs)}#routes">Routes</a>
+<a href="${link(DISCOVERY_PATHS.docs)}#guides">Guides</a>
 <a href="${link(DISCOVERY_PATHS.reliability)}">Errors</a>
 <a href="${link(DISCOVERY_PATHS.versioning)}">Versioning</a>
 <a href="${link(DISCOVERY_PATHS.openapi)}">OpenAPI</a>

@@ -2,7 +2,8 @@
 import { renderMcpCosts } from './mcp-costs.ts';
 import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../../contract/route-decl.ts';
 import { anchorFor } from '../../problems/catalog.ts';
-import { exampleCurl } from '../examples.ts';
+import { EXAMPLE, exampleCurl } from '../examples.ts';
+import { GUIDES, guidePath } from './guide-pages.ts';
 import { describeValues, routeParams } from '../params.ts';
 import { fixedMediaTypes } from '../fixed-media.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
@@ -90,6 +91,7 @@ ${paramsTable(decl)}
 export function renderDocsIndex(routes: readonly RouteDef[], opts: { baseUrl: string; version: string }): string {
   const { baseUrl } = opts;
   const link = (p: string) => esc(`${baseUrl}${p}`);
+  const post = `${EXAMPLE.handle}/status/${EXAMPLE.postId}`;
   const groups = SURFACES.map(({ surface, title, intro }) => {
     const decls = routes.filter((r) => r.decl.surface === surface).map((r) => r.decl);
     if (!decls.length) return '';
@@ -101,17 +103,22 @@ export function renderDocsIndex(routes: readonly RouteDef[], opts: { baseUrl: st
 <p>Every route is <code>GET</code> (with <code>HEAD</code> and <code>OPTIONS</code>); nothing is ever written to the platform. No credentials are needed.</p>
 
 <h2 id="quick-start">Quick start</h2>
+<p>The examples read the accounts of <code>npm run demo</code>'s simulator; against the real platform, put any public handle and status id in their place.</p>
 <pre><code>${esc(`# A post with its thread and replies, as Markdown
-curl -s '${baseUrl}/jack/status/20'
+curl -s '${baseUrl}/${post}'
 # The same as JSON (the Markdown is inside, next to the structured posts)
-curl -s '${baseUrl}/api/v1/posts?url=https://x.com/jack/status/20&format=json'
+curl -s '${baseUrl}/api/v1/posts?url=https://x.com/${post}&format=json'
 # Only the post itself
-curl -s '${baseUrl}/api/v1/posts?url=https://x.com/jack/status/20&thread=off'
-# A profile, then the next page with the returned cursor
-curl -s '${baseUrl}/api/v1/profiles/jack?format=json'
-curl -s '${baseUrl}/api/v1/profiles/jack?cursor=NEXT_CURSOR'
+curl -s '${baseUrl}/api/v1/posts?url=https://x.com/${post}&thread=off'
+# A profile, five posts a page: send its nextCursor back as cursor for the next page
+curl -s '${baseUrl}/api/v1/profiles/${EXAMPLE.handle}?format=json&limit=5'
 # Search
-curl -s '${baseUrl}/api/v1/search?q=open%20source&feed=latest'`)}</code></pre>
+curl -s '${baseUrl}/api/v1/search?q=${encodeURIComponent(EXAMPLE.q)}&feed=latest'`)}</code></pre>
+
+<h2 id="guides">Guides</h2>
+<ul>
+${GUIDES.map((g) => `<li><a href="${link(guidePath(g.slug))}">${esc(g.title)}</a>: ${esc(g.summary)}</li>`).join('\n')}
+</ul>
 
 <h2 id="representations">Representations</h2>
 <p>Compact Markdown is the default. <code>full=true</code> adds metrics, timestamps and profile counts. <code>format=json</code> (or <code>Accept: application/json</code>) gives JSON; <code>Accept: text/html</code> a small HTML page; <code>format=obsidian</code> (posts only) an Obsidian note. <code>format</code> overrides <code>Accept</code>; an unsatisfiable <code>Accept</code> answers 406.</p>
@@ -163,7 +170,7 @@ ${table(
 <li><a href="${link(DISCOVERY_PATHS.mcp)}">MCP endpoint</a> (Streamable HTTP, stateless, POST)</li>
 <li><a href="${link(DISCOVERY_PATHS.apiCatalog)}">API catalog</a> (RFC 9727) and <a href="${link(DISCOVERY_PATHS.ard)}">ard.json</a></li>
 <li><a href="${link(DISCOVERY_PATHS.llms)}">llms.txt</a></li>
-<li>oEmbed for this service's permalinks: <code>${esc(`${baseUrl}/oembed?url=${baseUrl}/jack/status/20`)}</code></li>
+<li>oEmbed for this service's permalinks: <code>${esc(`${baseUrl}/oembed?url=${baseUrl}/${post}`)}</code></li>
 </ul>
 
 ${renderMcpCosts()}

@@ -1,0 +1,146 @@
+// Every example of the README, docs/*.md and the /docs pages, run as written against the service and the platform
+// simulator set up as `npm run demo` sets them up: each curl must answer 2xx or 304 and each command exit 0, so an
+// example cannot rot unnoticed.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GUIDES, guidePath } from '../../src/surface/docs/guide-pages.ts';
+import { BIN, runProcess } from '../helpers/cli-bin.ts';
+import { startStack, type Stack } from '../helpers/stack.ts';
+import {
+  DOCUMENTED_BASE,
+  examplesOf,
+  htmlCodeBlocks,
+  markdownShellBlocks,
+  type Example,
+} from '../helpers/doc-examples.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const MARKDOWN = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter((f) =>
+  f.endsWith('.md'),
+);
+/** The generated pages; the guides (/docs/api, …) are docs/*.md, checked below to carry the same examples. */
+const PAGES = ['/docs', '/docs/reliability', '/docs/versioning'];
+
+/** A free loopback port, so the service's base URL (which oEmbed and the docs' examples carry) is its real one. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const addr = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return typeof addr === 'object' && addr ? addr.port : 0;
+}
+
+let dir: string;
+let stack: Stack;
+let base: string;
+let client = 0;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'threadmark-doc-examples-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  // The demo's set-up (scripts/demo.ts): every provider pointed at the simulator, one simulated X session.
+  const sessions = join(dir, 'sessions.jsonl');
+  writeFileSync(sessions, JSON.stringify({ username: 'demo', auth_token: 'demo_token', ct0: 'demo_ct0' }) + '\n');
+  stack = await startStack(
+    {
+      THREADMARK_BASE_URL: base,
+      THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
+      THREADMARK_X_SESSIONS: sessions,
+      // Each example is charged to an address of its own (see .curlrc below): a reader trying them over an
+      // afternoon does not meet the per-minute allowances that running them all at once would.
+      THREADMARK_TRUST_PROXY: 'true',
+    },
+    { port },
+  );
+});
+
+after(async () => {
+  await stack?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Runs one example in bash as pasted (the documented base URL pointed at this service), in `cwd` with HOME there
+ * too. curl reads a .curlrc that makes an HTTP error a failure (`--fail-with-body`) and gives the request its own
+ * client address. `npx threadmark` is the clone's bin, which is what npx resolves it to in a clone.
+ */
+async function run(example: Example, cwd: string): Promise<string | undefined> {
+  const curlHome = join(dir, `curl-${++client}`);
+  mkdirSync(curlHome);
+  writeFileSync(
+    join(curlHome, '.curlrc'),
+    `fail-with-body\nshow-error\nsilent\nheader = "X-Forwarded-For: 10.${client >> 8}.${client & 255}.1"\n`,
+  );
+  const script = [...example.setup, example.command]
+    .map((l) => l.replaceAll(DOCUMENTED_BASE, base).replace(/^npx threadmark /, `node '${BIN}' `))
+    .join('\n');
+  const r = await runProcess('bash', ['-o', 'pipefail', '-c', script], {
+    cwd,
+    env: { HOME: cwd, CURL_HOME: curlHome, LOG_LEVEL: 'silent' },
+    timeoutMs: 120_000,
+  });
+  if (r.code === 0) return undefined;
+  return `${example.command}\n  exit ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 400)}`;
+}
+
+async function runAll(examples: Example[], label: string): Promise<void> {
+  const cwd = mkdtempSync(join(dir, 'cwd-'));
+  const failures: string[] = [];
+  for (const example of examples) {
+    const failure = await run(example, cwd);
+    if (failure) failures.push(failure);
+  }
+  assert.deepEqual(failures, [], `${label}: ${failures.length} of ${examples.length} examples failed`);
+}
+
+describe('the documentation examples run against the demo set-up', () => {
+  for (const file of MARKDOWN) {
+    const examples = markdownShellBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(examplesOf);
+    if (!examples.length) continue;
+    test(`${file}: ${examples.length} examples`, () => runAll(examples, file));
+  }
+
+  for (const path of PAGES) {
+    test(`${path}: every example`, async () => {
+      const res = await fetch(base + path);
+      assert.equal(res.status, 200);
+      const examples = htmlCodeBlocks(await res.text()).flatMap(examplesOf);
+      assert.ok(path !== '/docs' || examples.length > 30, `${path}: the quick start and one example per route`);
+      await runAll(examples, path);
+    });
+  }
+
+  test('the guides served under /docs carry exactly the examples of their docs/*.md', async () => {
+    for (const guide of GUIDES) {
+      const res = await fetch(base + guidePath(guide.slug));
+      assert.equal(res.status, 200);
+      const served = htmlCodeBlocks(await res.text()).flatMap(examplesOf);
+      const source = markdownShellBlocks(readFileSync(join(ROOT, 'docs', `${guide.slug}.md`), 'utf8'))
+        .flatMap(examplesOf)
+        .map((e) => ({
+          setup: e.setup.map((l) => l.replaceAll(DOCUMENTED_BASE, base)),
+          command: e.command.replaceAll(DOCUMENTED_BASE, base),
+        }));
+      assert.deepEqual(served, source, guide.slug);
+    }
+  });
+
+  test('the README and the guides have examples to run', () => {
+    for (const file of ['README.md', 'docs/api.md', 'docs/feeds.md', 'docs/cli.md', 'docs/mcp.md']) {
+      const examples = markdownShellBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(examplesOf);
+      assert.ok(examples.length >= 2, `${file} has ${examples.length} examples`);
+    }
+  });
+
+  test('npx threadmark resolves to the clone’s own bin', async () => {
+    const r = await runProcess('npx', ['--no-install', 'threadmark', '--version'], { cwd: ROOT, env: { HOME: dir } });
+    assert.equal(r.code, 0, r.stderr);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(r.stdout.trim(), pkg.version);
+  });
+});
