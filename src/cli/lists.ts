@@ -84,9 +84,9 @@ function itemsKey(env: ListEnvelope): 'items' | 'posts' {
 
 /**
  * In-process without THREADMARK_BASE_URL links go to x.com, which has no next page of this service's: the
- * `Continue →` link becomes the flag that reads it.
+ * `Continue →` link becomes what asks for it in the interface at hand (`say` of the link's cursor).
  */
-export function continueAsFlag(markdown: string): string {
+export function continueWithCursor(markdown: string, say: (cursor: string) => string): string {
   return markdown.replace(/^\[Continue →\]\(([^)\s]+)\)$/gm, (line, href: string) => {
     let cursor: string | null;
     try {
@@ -94,9 +94,13 @@ export function continueAsFlag(markdown: string): string {
     } catch {
       return line;
     }
-    return cursor ? `Continue → --cursor ${cursor}` : line;
+    return cursor ? say(cursor) : line;
   });
 }
+
+/** On the command line, the flag that reads the next page. */
+export const continueAsFlag = (markdown: string): string =>
+  continueWithCursor(markdown, (cursor) => `Continue → --cursor ${cursor}`);
 
 /** Each page's Markdown ends with a `Continue →` link to the next page; a concatenation must not. */
 export function dropContinueLink(markdown: string): string {

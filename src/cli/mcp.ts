@@ -8,7 +8,9 @@ import type { RouteFetch } from '../mcp/server.ts';
 import { VERSION } from '../version.ts';
 import { EXIT } from './exit.ts';
 import type { CliIO } from './output.ts';
-import { openTransport } from './transport.ts';
+import { continueWithCursor } from './lists.ts';
+import { openTransport, X_BASE } from './transport.ts';
+import { codeSpan } from '../render/markdown/escape.ts';
 
 export interface McpFlags {
   server?: string;
@@ -29,7 +31,25 @@ export async function runMcp(
     'user-agent': `threadmark-mcp/${VERSION}`,
     ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
   };
-  const fetchRoute: RouteFetch = (url) => transport.get(url, {}, headers);
+  const read: RouteFetch = (url) => transport.get(url, {}, headers);
+  // In-process, links go to x.com, which has no next page of this service's: a list's Continue link becomes the
+  // tool's own cursor argument (the Markdown's wording when a route builds no link).
+  const fetchRoute: RouteFetch =
+    transport.baseUrl === X_BASE
+      ? async (url) => {
+          const reply = await read(url);
+          if (reply.status !== 200 || !reply.body.includes('[Continue →](')) return reply;
+          let data: { markdown?: unknown };
+          try {
+            data = JSON.parse(reply.body) as { markdown?: unknown };
+          } catch {
+            return reply; // the tool answers a body that is not JSON as it always has
+          }
+          if (typeof data.markdown !== 'string') return reply;
+          data.markdown = continueWithCursor(data.markdown, (c) => `Continue → pass cursor=${codeSpan(c)}`);
+          return { ...reply, body: JSON.stringify(data) };
+        }
+      : read;
   try {
     await serveStdio(fetchRoute, toolDefs(PUBLIC_ROUTES), VERSION, streams);
   } finally {

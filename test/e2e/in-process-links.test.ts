@@ -80,6 +80,15 @@ test('stdio MCP in-process: a profile links to x.com permalinks', async () => {
     const text = r.content[0]!.text!;
     assert.doesNotMatch(text, /localhost/);
     assert.ok(text.includes(`(https://x.com/${HANDLES.alice}/followers)`), text);
+    // The next page is this service's, not X's: the tool's own cursor argument, never a link to x.com/api/….
+    assert.doesNotMatch(text, /x\.com\/api\//);
+    const next = /^Continue → pass cursor=`([^`]+)`$/m.exec(text);
+    assert.ok(next, text);
+    const page2 = (await client.callTool({
+      name: 'read_profile',
+      arguments: { handle: HANDLES.alice, limit: 3, cursor: next[1] },
+    })) as { isError?: boolean; content: Array<{ text?: string }> };
+    assert.ok(!page2.isError, page2.content[0]?.text);
   } finally {
     await client.close();
   }
