@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { isRefusal, parseLink, permalinkOf } from '../domain/pasted-link.ts';
-import { Problem } from '../problems/problem.ts';
+import type { Problem } from '../problems/problem.ts';
+import { linkRefusalProblem } from '../contract/link-refusal.ts';
 
 const PREFIX = Symbol('threadmark.prefixRead');
 
@@ -52,9 +53,7 @@ export function prefixTarget(link: string): { permalink: string } | { problem: P
     const query = new URL(/^https?:\//i.test(link) ? link : `https://${link}`).searchParams;
     return { permalink: permalinkOf(target, query) };
   }
-  if (target.code === 'unsupported_host') return { problem: new Problem('unsupported_host', target.detail) };
-  if (target.code === 'invalid_url') return { problem: new Problem('bad_request', target.detail) };
-  return { problem: new Problem('route_not_found', target.detail) };
+  return { problem: linkRefusalProblem(target) };
 }
 
 /** Fastify's rewriteUrl: a prefixed link is routed as its permalink; a refused one keeps its path and is marked. */
