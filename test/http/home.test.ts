@@ -151,6 +151,14 @@ describe('GET /', () => {
     assert.equal(bad.status, 400);
   });
 
+  test('/docs describes the page and the prefix reads, with every accepted host', async () => {
+    const docs = await (await s.get('/docs')).text();
+    assert.match(docs, /id="home-page"/);
+    assert.match(docs, /id="prefix-reads"/);
+    for (const host of ['x.com', 'twitter.com', 'fxtwitter.com', 'vxtwitter.com', 'nitter.*'])
+      assert.ok(docs.includes(`<code>${host}</code>`), host);
+  });
+
   test('a hostile pasted value is shown as text, never as markup', async () => {
     const hostile = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
     const res = await s.get(`/?url=${encodeURIComponent(hostile)}`, { headers: { accept: BROWSER_ACCEPT } });
