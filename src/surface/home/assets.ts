@@ -103,6 +103,7 @@ const JS = `'use strict';
           copy.type = 'button';
           copy.id = 'copy';
           var status = el('span');
+          status.id = 'copied';
           status.setAttribute('role', 'status');
           var bar = el('p');
           bar.appendChild(copy);
