@@ -61,6 +61,39 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * A small accessibility audit run in the page: form controls without a label or name, and visible text whose
+ * contrast with its background is under WCAG AA's 4.5:1. Plain JavaScript source, so the TypeScript loader's
+ * helpers never reach the page.
+ */
+const AUDIT = `(() => {
+  const unlabelled = [...document.querySelectorAll('input, select, textarea, button')]
+    .filter((el) => !el.hidden && !el.closest('[hidden]'))
+    .filter((el) => !((el.labels && el.labels.length) || el.getAttribute('aria-label') || el.textContent.trim()))
+    .map((el) => el.outerHTML.slice(0, 80));
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+  const lum = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+    }
+    return matchMedia('(prefers-color-scheme: dark)').matches ? [0, 0, 0] : [255, 255, 255];
+  };
+  const low = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || el.closest('[hidden]')) continue;
+    const fg = lum(rgb(getComputedStyle(el).color));
+    const bg = lum(background(el));
+    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+    if (ratio < 4.5) low.push(el.tagName + ' ' + ratio.toFixed(2) + ' ' + n.textContent.trim().slice(0, 30));
+  }
+  return { unlabelled, low, lang: document.documentElement.lang, title: document.title };
+})()`;
+
 describe('home page in a real browser', { skip }, () => {
   before(async () => {
     s = await startStack();
@@ -149,6 +182,20 @@ describe('home page in a real browser', { skip }, () => {
     assert.equal(await focused(), 'copy');
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  test('accessibility check: every control labelled, text contrast at least 4.5:1 in light and dark schemes', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await ctx.newPage();
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(`${s.url}/?url=${encodeURIComponent(POST_LINK)}`);
+      const report = await page.evaluate<{ unlabelled: string[]; low: string[]; lang: string; title: string }>(AUDIT);
+      assert.deepEqual(report.unlabelled, [], scheme);
+      assert.deepEqual(report.low, [], scheme);
+      assert.equal(report.lang, 'en');
+      assert.ok(report.title.length > 0);
+      await page.close();
+    }
   });
 
   test('a hostile pasted value is shown as text, with and without JavaScript', async () => {
