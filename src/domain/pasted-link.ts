@@ -74,7 +74,7 @@ export function isAcceptedHost(host: string, policy: HostPolicy): boolean {
 
 const refuse = (code: LinkRefusal['code'], detail: string): LinkRefusal => ({ code, detail });
 
-export function isRefusal(v: LinkTarget | LinkRefusal): v is LinkRefusal {
+export function isRefusal<T extends object>(v: T | LinkRefusal): v is LinkRefusal {
   return 'code' in v;
 }
 
