@@ -25,6 +25,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '',
     `- A post, its thread and replies: replace the host of an x.com link, e.g. ${link('/jack/status/20')}, or call ${link('/api/v1/posts')}?url=<x.com status URL>.`,
     "- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=full` (default) shows a reply's ancestors, root first (at most 20), `context=thread` keeps only the author's own chain; `replies=top|recent|off`.",
+    `- Any X or Nitter link: put it after the host, e.g. ${link('/https://x.com/jack/status/20')}.`,
     `- A profile and its latest original posts: ${link('/jack')} or ${link('/api/v1/profiles/jack')}.`,
     `- Numeric ids: ${link('/i/status/20')} (or /i/web/status/<id>) reads a post without its handle; ${link('/i/user/12')} or ${link('/api/v1/users/12')} reads a profile by account id and names its current handle. url= accepts pasted x.com/i/status/<id> links too.`,
     '- Date windows: `since` and `until` (ISO 8601 date or date-time, UTC unless an offset is given; since ≤ time < until) on the profile and search routes and their feeds read that period straight away; the heading says which window was read; a bad or reversed window is 400 `invalid_date`. A windowed profile read is a live search lookup.',
