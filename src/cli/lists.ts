@@ -1,10 +1,10 @@
 // `profile`, `followers`, `following`, `search`, `list` and `list-members`: one page, or with --all every page
 // until nextCursor is absent.
+import { accountOf } from '../domain/pasted-link.ts';
 import { CliError, EXIT } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
 import type { Query } from './transport.ts';
-import { accountOf } from '../domain/pasted-link.ts';
 
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
