@@ -23,6 +23,7 @@ import { nextRequestId } from './http/request-id.ts';
 import type { Guards } from './http/guards.ts';
 import { isPlainIPv4 } from './stores/limits/client-key.ts';
 import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
+import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/prefix-read.ts';
 
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
@@ -50,6 +51,8 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     requestIdHeader: false,
     // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
     routerOptions: { maxParamLength: 1000 },
+    // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/prefix-read.ts).
+    rewriteUrl: prefixRewriter(reservedSegments()),
     bodyLimit: 1024 * 1024,
     ...timeoutOptions(opts.timeouts),
     clientErrorHandler: clientErrorHandler(base),
@@ -85,6 +88,9 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
       route.onSend = route.onSend ? [...[route.onSend].flat(), hook] : [hook];
     }
   });
+
+  app.addHook('onRequest', prefixRefusalHook);
+  app.addHook('onSend', canonicalLinkHook(base));
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
   app.setNotFoundHandler((req, reply) =>
@@ -126,6 +132,13 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     installReplay(app, replay);
   }
   return app;
+}
+
+/** First path segments of the service's own routes, which a prefixed link never shadows. */
+function reservedSegments(): Set<string> {
+  return new Set(
+    PUBLIC_ROUTES.map((r) => (r.decl.path.split('/')[1] ?? '').toLowerCase()).filter((s) => !s.startsWith('{')),
+  );
 }
 
 function opsOptions(services: Services) {

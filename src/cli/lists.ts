@@ -1,5 +1,6 @@
 // `profile`, `followers`, `following`, `search`, `list` and `list-members`: one page, or with --all every page
 // until nextCursor is absent.
+import { accountOf } from '../domain/pasted-link.ts';
 import { CliError, EXIT } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
@@ -36,22 +37,14 @@ export interface ListTarget {
  * it. x.com/i/… addresses name no account and are refused here rather than read as the account "i".
  */
 export function accountHandle(subject: string): string {
-  const s = subject.trim();
-  if (!s.includes('/')) return s.replace(/^@/, '');
-  let url: URL;
-  try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`);
-  } catch {
-    return s;
-  }
-  const first = (url.pathname.split('/')[1] ?? '').replace(/^@/, '');
-  if (first === 'i')
+  const handle = accountOf(subject);
+  if (handle === undefined)
     throw new CliError(
       'invalid_handle',
-      `${s} is not an account's address; give its handle (a profile by numeric id is read at /i/user/<id> on the service)`,
+      `${subject.trim()} is not an account's address; give its handle (a profile by numeric id is read at /i/user/<id> on the service)`,
       EXIT.usage,
     );
-  return first || s;
+  return handle;
 }
 
 export function listTarget(kind: ListKind, subject: string): ListTarget {

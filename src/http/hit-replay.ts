@@ -120,7 +120,9 @@ function replayKey(req: IncomingMessage): string | undefined {
   // Permalinks answer link-preview crawlers with HTML where others get Markdown (Vary: User-Agent), so whether
   // the caller is one is part of what shapes the answer.
   const crawler = isLinkPreviewCrawler(h['user-agent']) ? 'c' : '';
-  return `${m} ${req.url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${crawler}`;
+  // The URL the client sent: a prefix read (http/prefix-read.ts) is rerouted, and answers with its own Link.
+  const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
+  return `${m} ${url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${crawler}`;
 }
 
 export class HitReplay {

@@ -3,11 +3,12 @@
 import type { RouteDef } from '../contract/route-decl.ts';
 import { discoveryRoutes } from './discovery-routes.ts';
 import { docsRoutes } from './docs-routes.ts';
+import { homeRoutes } from './home/routes.ts';
 import type { RouteTable } from './documents.ts';
 
 export type { RouteTable };
 
 /** The discovery and documentation routes describing `table` (which includes them once assembled). */
 export function surfaceRoutes(table: RouteTable): RouteDef[] {
-  return [...discoveryRoutes(table), ...docsRoutes(table)];
+  return [...homeRoutes(table), ...discoveryRoutes(table), ...docsRoutes(table)];
 }

@@ -23,7 +23,7 @@ const UPSTREAM_CODE = /^(upstream_error|all_providers_failed|search_unavailable|
 /** Documented 503s of the operator surface: a state of the deployment, not a failure of the request. */
 const OPERATOR_503 = new Set(['admin_unconfigured', 'not_ready']);
 const SUCCESS_TYPES =
-  /^(text\/markdown|text\/html|text\/plain|application\/json|application\/[a-z.+-]*(json|xml)|application\/yaml|text\/yaml|application\/openmetrics-text)(;|$)/;
+  /^(text\/markdown|text\/html|text\/css|text\/javascript|text\/plain|application\/json|application\/[a-z.+-]*(json|xml)|application\/yaml|text\/yaml|application\/openmetrics-text)(;|$)/;
 
 // Cursors issued by the service, filled in before the properties run, so mutations start from real tokens.
 const realCursors: string[] = [];

@@ -10,6 +10,8 @@ import { DISCOVERY_PATHS } from '../paths.ts';
 import { SERVICE_DESCRIPTION } from '../service-info.ts';
 import { esc, page, prose, table } from './html.ts';
 import { LINK_PREVIEW_CRAWLERS } from '../../contract/link-preview.ts';
+import { acceptedHosts } from '../../domain/pasted-link.ts';
+import { HOME_CSP } from '../home/page.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
   {
@@ -119,6 +121,18 @@ curl -s '${baseUrl}/api/v1/search?q=${encodeURIComponent(EXAMPLE.q)}&feed=latest
 <ul>
 ${GUIDES.map((g) => `<li><a href="${link(guidePath(g.slug))}">${esc(g.title)}</a>: ${esc(g.summary)}</li>`).join('\n')}
 </ul>
+
+<h2 id="prefix-reads">Reading any X link by prefixing it</h2>
+<p>Put this service in front of a whole link and it reads what the link names: <code>${esc(`${baseUrl}/https://x.com/jack/status/20`)}</code> answers exactly what <code>${esc(`${baseUrl}/jack/status/20`)}</code> answers (the same negotiation, <code>format</code> and other parameters, caching, <code>ETag</code> and 304s, rate limits and headers), plus <code>Link: &lt;…/jack/status/20&gt;; rel="canonical"</code> naming the permalink. It is not a redirect: the request is routed to the permalink route before anything else runs, so one round trip answers it and clients that do not follow redirects work too. The link may come with or without its scheme (<code>/x.com/jack</code>), raw or percent-encoded (<code>/https%3A%2F%2Fx.com%2Fjack%2Fstatus%2F20</code>, with this service's own parameters after it), on ${acceptedHosts(
+    'mirrors',
+  )
+    .map((h) => `<code>${esc(h)}</code>`)
+    .join(
+      ', ',
+    )} (with <code>www.</code>, <code>mobile.</code>, <code>m.</code> or <code>d.</code> in front). Posts (<code>/{handle}/status/{id}</code>, <code>/i/status/{id}</code>, <code>/i/web/status/{id}</code>, with <code>/photo/1</code> and the like), profiles (<code>/{handle}</code>, <code>/{handle}/with_replies</code>), <code>/followers</code> and <code>/following</code>, feeds (<code>/{handle}/rss</code>, Nitter's paths), accounts by id (<code>/i/user/{id}</code>), Lists (<code>/i/lists/{id}</code>, <code>/members</code>, <code>/rss</code>) and searches (<code>/search?q=…</code>, X's <code>f=live|top|user|media</code> tab as <code>feed</code>) are read; share trackers (<code>s</code>, <code>t</code>, <code>ref_src</code>…) are dropped. A link to any other host is 400 <a href="${link(DISCOVERY_PATHS.reliability)}#unsupported-host"><code>unsupported_host</code></a> listing the accepted hosts, and is never fetched; a link of an accepted host whose path names nothing readable here is 404 <code>route_not_found</code>, a link that is not a URL (or carries credentials) 400 <code>bad_request</code>. The service's own paths (<code>/llms.txt</code>, <code>/openapi.json</code>…) are never taken for links. A catch-all path cannot be declared as an OpenAPI route, so this page is its description.</p>
+
+<h2 id="home-page">The home page</h2>
+<p><code>GET /</code> in a browser is a small page for people: paste an X link (post, profile, followers, List, search, from any of the hosts above) or a handle, choose the format (compact or expanded Markdown, an Obsidian note, JSON) and for posts the thread (whole thread, the post alone, or with the conversation above it), and press Convert. With JavaScript the page fetches the prefix read above and shows the text with a Copy button, the permalink on this service to share, and a preview: the service's own HTML page of the same read in a sandboxed frame (no scripts run in it). Without JavaScript the form submits to <code>/?url=…&amp;format=…&amp;thread=…</code>, which answers the same page with the result in a <code>&lt;pre&gt;</code>, read through the permalink route's own handler (the same validation, cache and allowances; a refusal is shown on the page with the problem's status). The page loads nothing from elsewhere: its stylesheet and script are <code>/assets/home.css</code> and <code>/assets/home.js</code>, and it is sent with <code>Content-Security-Policy: ${esc(HOME_CSP)}</code>. Everything it echoes is escaped. The page and its assets are cached publicly for five minutes with ETags, like the discovery documents. <code>Accept: application/json</code> at <code>/</code> answers the service index that <a href="${link(DISCOVERY_PATHS.api)}"><code>/api</code></a> serves; <code>text/markdown</code>, <code>text/plain</code>, <code>*/*</code> or no Accept a short Markdown guide (the opening of <a href="${link(DISCOVERY_PATHS.llms)}">llms.txt</a>).</p>
 
 <h2 id="representations">Representations</h2>
 <p>Compact Markdown is the default. <code>full=true</code> adds metrics, timestamps and profile counts. <code>format=json</code> (or <code>Accept: application/json</code>) gives JSON; <code>Accept: text/html</code> a small HTML page; <code>format=obsidian</code> (posts only) an Obsidian note. <code>format</code> overrides <code>Accept</code>; an unsatisfiable <code>Accept</code> answers 406.</p>
