@@ -4,29 +4,16 @@
 // test is skipped locally and fails under CI (where .ci/run installs it).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI)
-  throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (.ci/run does).`);
-const skip = available ? false : `${CHROMIUM} not installed (apt-get install chromium); required when CI is set`;
+const ARGS = CHROMIUM_ARGS;
+const skip = chromiumSkip;
 
 const POST_LINK = `https://x.com/${HANDLES.alice}/status/${IDS.threadPhoto}`;
 const PERMALINK = `/${HANDLES.alice}/status/${IDS.threadPhoto}`;

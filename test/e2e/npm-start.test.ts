@@ -4,14 +4,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { simEnv } from '../helpers/instance.ts';
+import { refused, until } from '../helpers/wait.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 let sim: Simulator;
@@ -55,26 +54,6 @@ function childrenOf(pid: number): number[] {
     .filter((p) => parentOf(p) === pid);
 }
 
-async function refused(port: number): Promise<boolean> {
-  const sock = connect(port, '127.0.0.1');
-  try {
-    await once(sock, 'connect');
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ECONNREFUSED';
-  } finally {
-    sock.destroy();
-  }
-}
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, limitMs = 15_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
 interface Started {
   npm: ChildProcess;
   /** The service's own pid and port, from its "listening" log line. */
@@ -114,7 +93,7 @@ async function npmStart(args: string[]): Promise<Started> {
 
 async function assertDrained(s: Started): Promise<void> {
   try {
-    await until(() => ended(s.pid), 'the service to exit');
+    await until(() => ended(s.pid), 'the service to exit', { limitMs: 15_000, stepMs: 50 });
     assert.ok(await refused(s.port), 'port closed');
     assert.match(s.log(), /"msg":"shutting down"/, 'the documented drain ran');
   } finally {

@@ -3,14 +3,13 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { simEnv, spawnInstance } from '../helpers/instance.ts';
+import { refused, until } from '../helpers/wait.ts';
 
 let sim: Simulator;
 let dir: string;
@@ -23,27 +22,6 @@ after(async () => {
   await sim.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** True when a TCP connection to the port is refused; false when it is accepted. */
-async function refused(port: number): Promise<boolean> {
-  const sock = connect(port, '127.0.0.1');
-  try {
-    await once(sock, 'connect');
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ECONNREFUSED';
-  } finally {
-    sock.destroy();
-  }
-}
-
-async function until(cond: () => boolean | Promise<boolean>, what: string, limitMs = 5000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 test(
   'SIGTERM: new connections refused, the in-flight request completes with 200, stores closed, exit 0',
