@@ -261,3 +261,68 @@ describe('filters in the cache key and the ETag', () => {
     await other.arrayBuffer();
   });
 });
+
+describe('filters on the matching list reads', () => {
+  interface PostJson {
+    id: string;
+  }
+  async function json<T>(path: string): Promise<T> {
+    const res = await s.get(path);
+    const text = await res.text();
+    assert.equal(res.status, 200, `${path}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
+  }
+  const corpusPost = (id: string) => getCorpus().posts.get(id)!;
+
+  test('profile: each page keeps only the posts the filters keep, and Continue keeps the filters', async () => {
+    const base = `/api/v1/profiles/${HANDLES.alice}?format=json`;
+    const all = await json<{ posts: PostJson[] }>(base);
+    for (const [query, keep] of [
+      ['include=caching', (p: SimPost) => mentions(p, 'caching')],
+      ['exclude=caching&media=none', (p: SimPost) => !mentions(p, 'caching') && p.media.length === 0],
+      ['min_likes=50', (p: SimPost) => p.likes >= 50],
+      ['lang=de', () => false],
+    ] as const) {
+      const got = await json<{ posts: PostJson[] }>(`${base}&${query}`);
+      assert.deepEqual(
+        got.posts.map((p) => p.id),
+        all.posts.map((p) => p.id).filter((id) => keep(corpusPost(id))),
+        query,
+      );
+    }
+    const md = await (await s.get(`/${HANDLES.alice}?include=caching&limit=3`)).text();
+    const next = /\[Continue →\]\(([^)]+)\)/.exec(md)?.[1];
+    assert.ok(next?.includes('include=caching'), next);
+    const page2 = await s.get(next!.replace(TEST_BASE, ''));
+    assert.equal(page2.status, 200, 'the cursor goes on with the filters');
+    await page2.arrayBuffer();
+  });
+
+  test('search: posts filtered, the same upstream page read', async () => {
+    const base = `/api/v1/search?q=${SEARCH_TERMS.caching}&format=json`;
+    const all = await json<{ items: Array<{ kind: string; post?: PostJson }> }>(base);
+    const calls = s.sim.calls();
+    const got = await json<{ items: Array<{ kind: string; post?: PostJson }> }>(`${base}&media=only`);
+    assert.equal(s.sim.calls(), calls, 'no extra upstream read');
+    const ids = (r: typeof all) => r.items.flatMap((i) => (i.post ? [i.post.id] : []));
+    const want = ids(all).filter((id) => corpusPost(id).media.length > 0);
+    assert.ok(want.length > 0 && want.length < ids(all).length);
+    assert.deepEqual(ids(got), want);
+  });
+
+  test('bad filters are 400 invalid_filter on the list reads too', async () => {
+    for (const path of [
+      `/${HANDLES.alice}?min_likes=x`,
+      `/api/v1/profiles/${HANDLES.alice}?include=${encodeURIComponent('"open')}`,
+      `/api/v1/search?q=${SEARCH_TERMS.caching}&media=some`,
+      `/search?q=${SEARCH_TERMS.caching}&include=a&exclude=A`,
+    ]) {
+      const res = await s.get(path);
+      assert.equal(res.status, 400, path);
+      assert.equal((await problemOf(res)).code, 'invalid_filter', path);
+    }
+    const title = await s.get(`/api/v1/profiles/${HANDLES.alice}?title=author`);
+    await title.arrayBuffer();
+    assert.equal(title.status, 200, 'title is a feed option: a list read ignores unknown parameters as before');
+  });
+});

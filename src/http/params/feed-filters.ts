@@ -81,6 +81,14 @@ export const filterShape = {
     .describe("text (default: the post's first line) or author (`@handle: ` before it) as each item's title."),
 };
 
+export const LIST_FILTER_NOTE =
+  ' Post filters as on the feeds: `include`, `exclude` (words or "quoted phrases"), `media=only|none`, ' +
+  '`min_likes`, `min_reposts` and `lang` keep only some posts of each page (a filtered page may hold fewer than ' +
+  '`limit`, or none, and still have a next page; `Continue →` keeps the filters); a bad filter is 400 invalid_filter.';
+
+/** The filters of the list reads (profile, search): a list page has no item titles. */
+export const listFilterShape = (({ title: _title, ...rest }) => rest)(filterShape);
+
 export interface FilterQuery {
   include?: string[];
   exclude?: string[];
