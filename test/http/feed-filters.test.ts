@@ -3,6 +3,10 @@
 // key and ETag differing per filter (with no extra upstream read for a filtered feed).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { parseJsonFeed, parseRssFeed } from 'feedsmith';
 import { startStack, problemOf, type Stack, TEST_BASE } from '../helpers/stack.ts';
 import { getCorpus, HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
@@ -324,5 +328,71 @@ describe('filters on the matching list reads', () => {
     const title = await s.get(`/api/v1/profiles/${HANDLES.alice}?title=author`);
     await title.arrayBuffer();
     assert.equal(title.status, 200, 'title is a feed option: a list read ignores unknown parameters as before');
+  });
+});
+
+describe('filters on X Lists (with sessions)', () => {
+  let x: Stack;
+  const dir = mkdtempSync(join(tmpdir(), 'threadmark-filters-'));
+  let ip = 0;
+  // Each request its own address: list reads are charged to the account pool per address.
+  const caller = () => ({ headers: { 'x-forwarded-for': `10.55.0.${++ip}`, 'accept-encoding': 'identity' } });
+  before(async () => {
+    const sessions = join(dir, 'sessions.jsonl');
+    writeFileSync(
+      sessions,
+      JSON.stringify({ username: 'f1', auth_token: 'filters_tok_1', ct0: 'filters_ct0_1' }) + '\n',
+    );
+    x = await startStack({
+      THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
+      THREADMARK_X_SESSIONS: sessions,
+      THREADMARK_TRUST_PROXY: 'true',
+    });
+  });
+  after(async () => {
+    await x.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function ids(path: string): Promise<string[]> {
+    const res = await x.get(path, caller());
+    const text = await res.text();
+    assert.equal(res.status, 200, `${path}: ${text.slice(0, 300)}`);
+    if (path.includes('/feed') || path.endsWith('/rss') || path.includes('/rss?'))
+      return (parseJsonFeed(text).items ?? []).map((i) => (i.url ?? '').split('/').pop()!);
+    // A repost is judged by the post it shows.
+    const posts = (JSON.parse(text) as { posts: Array<{ id: string; repostOf?: { id: string } }> }).posts ?? [];
+    return posts.map((p) => p.repostOf?.id ?? p.id);
+  }
+
+  test('the list read and the list feed keep only the filtered posts', async () => {
+    const post = (id: string) => getCorpus().posts.get(id)!;
+    const read = `/api/v1/lists/${LIST_IDS.caching}?format=json`;
+    const all = await ids(read);
+    const kept = await ids(`${read}&min_likes=20`);
+    const want = all.filter((id) => post(id).likes >= 20);
+    assert.ok(want.length > 0 && want.length < all.length, 'a real test');
+    assert.deepEqual(kept, want);
+
+    const feed = `/api/v1/lists/${LIST_IDS.caching}/feed?type=json`;
+    const feedAll = await ids(feed);
+    const feedKept = await ids(`${feed}&media=none&min_likes=20`);
+    assert.deepEqual(
+      feedKept,
+      feedAll.filter((id) => post(id).media.length === 0 && post(id).likes >= 20),
+    );
+    assert.ok(feedKept.length > 0);
+  });
+
+  test('members take no post filters; a bad filter on the list posts is 400 invalid_filter', async () => {
+    const bad = await x.get(`/i/lists/${LIST_IDS.caching}?lang=1`, caller());
+    assert.equal(bad.status, 400);
+    assert.equal((await problemOf(bad)).code, 'invalid_filter');
+    const doc = (await (await x.get('/openapi.json')).json()) as {
+      paths: Record<string, { get?: { parameters?: Array<{ name: string }> } }>;
+    };
+    const names = (path: string) => (doc.paths[path]?.get?.parameters ?? []).map((p) => p.name);
+    assert.ok(names('/api/v1/lists/{id}').includes('include'));
+    assert.ok(!names('/api/v1/lists/{id}/members').includes('include'));
   });
 });
