@@ -214,7 +214,7 @@ export const CATALOG = {
     status: 400,
     title: 'Invalid feed filter',
     resolution:
-      'On feed routes, `include` and `exclude` take words or "quoted phrases" (at most 20, each at most 100 characters, never both including and excluding one term); `media` is only or none; `min_likes` and `min_reposts` are whole numbers; `lang` is language tags separated by commas (e.g. en,pt-BR); `title` is text or author. Each parameter once.',
+      'On feeds and on profile, search and list reads, `include` and `exclude` take words or "quoted phrases" (at most 20, each at most 100 characters, never both including and excluding one term); `media` is only or none; `min_likes` and `min_reposts` are whole numbers; `lang` is language tags separated by commas (e.g. en,pt-BR); `title` is text or author. Each parameter once.',
   },
   invalid_max_posts: {
     status: 400,

@@ -331,6 +331,33 @@ describe('filters on the matching list reads', () => {
   });
 });
 
+describe('filters through MCP', () => {
+  async function call(args: Record<string, unknown>): Promise<{ text: string; isError?: boolean }> {
+    const res = await s.get('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'read_profile', arguments: args },
+      }),
+    });
+    const body = (await res.json()) as { result: { content: Array<{ text: string }>; isError?: boolean } };
+    return { text: body.result.content[0]!.text, isError: body.result.isError };
+  }
+
+  test('read_profile takes the filters; a bad one is the invalid_filter problem', async () => {
+    const all = await call({ handle: HANDLES.alice });
+    const kept = await call({ handle: HANDLES.alice, min_likes: 100 });
+    const headings = (md: string) => md.split('\n').filter((l) => l.startsWith('### ')).length;
+    assert.ok(headings(kept.text) > 0 && headings(kept.text) < headings(all.text), kept.text.slice(0, 400));
+    const bad = await call({ handle: HANDLES.alice, media: 'sometimes' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /invalid_filter/);
+  });
+});
+
 describe('filters on X Lists (with sessions)', () => {
   let x: Stack;
   const dir = mkdtempSync(join(tmpdir(), 'threadmark-filters-'));
