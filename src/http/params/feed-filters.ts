@@ -86,7 +86,7 @@ export const LIST_FILTER_NOTE =
   '`min_likes`, `min_reposts` and `lang` keep only some posts of each page (a filtered page may hold fewer than ' +
   '`limit`, or none, and still have a next page; `Continue →` keeps the filters); a bad filter is 400 invalid_filter.';
 
-/** The filters of the list reads (profile, search): a list page has no item titles. */
+/** The filters of the list reads (profile, search, list posts): a list page has no item titles. */
 export const listFilterShape = (({ title: _title, ...rest }) => rest)(filterShape);
 
 export interface FilterQuery {

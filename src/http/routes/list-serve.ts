@@ -30,7 +30,7 @@ export interface ListPlan {
   headers?(list: ListRead): Record<string, string>;
   /** The caller's since_id (profile and search), kept in the Continue → link. */
   sinceId?: string;
-  /** The caller's post filters (profile and search): applied to each page read, kept in the Continue → link. */
+  /** The caller's post filters (profile, search, list posts): applied to each page read, kept in Continue →. */
   filter?: FilterQuery;
 }
 
