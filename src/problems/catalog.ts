@@ -210,6 +210,12 @@ export const CATALOG = {
     resolution:
       'On feed routes, `type` is rss, atom or json; `kind` is posts, media or with_replies; `threads` is separate or grouped.',
   },
+  invalid_filter: {
+    status: 400,
+    title: 'Invalid feed filter',
+    resolution:
+      'On feeds and on profile, search and list reads, `include` and `exclude` take words or "quoted phrases" (at most 20, each at most 100 characters, never both including and excluding one term); `media` is only or none; `min_likes` and `min_reposts` are whole numbers; `lang` is language tags separated by commas (e.g. en,pt-BR); `title` is text or author. Each parameter once.',
+  },
   invalid_max_posts: {
     status: 400,
     title: 'Invalid max_posts',

@@ -6,9 +6,16 @@ import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
 
 export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): string {
   const link = (path: string) => absolute(baseUrl, path);
+  // Feeds are one line per surface: their paths say what each is, and the guide must stay short.
+  const isFeed = (r: RouteDef) => /\/(rss|feed)$/.test(r.decl.path);
+  const feedLine = (surface: string, what: string) =>
+    `- GET ${routes
+      .filter((r) => r.decl.surface === surface && isFeed(r))
+      .map((r) => r.decl.path)
+      .join(', ')}: ${what}`;
   const routeLines = (surface: string) =>
     routes
-      .filter((r) => r.decl.surface === surface)
+      .filter((r) => r.decl.surface === surface && !isFeed(r))
       .map(({ decl }) =>
         // Permalinks are the platform's own URL shapes: the path says enough, and the guide must stay short.
         surface === 'permalink'
@@ -46,10 +53,15 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '## Versioned routes (v1)',
     '',
     ...routeLines('v1'),
+    feedLine(
+      'v1',
+      'feeds, `type=rss|atom|json`; on every feed `include`, `exclude` (words, "phrases"), `media=only|none`, `min_likes`, `min_reposts`, `lang`, `title=author` (all but title on profile, search and list reads too); /api/v1/posts/{id}/feed is a conversation as it grows',
+    ),
     '',
     '## Permalinks (stable, unversioned)',
     '',
     ...routeLines('permalink'),
+    feedLine('permalink', 'RSS feeds (Nitter paths)'),
     '',
     '## Tools and descriptions',
     '',

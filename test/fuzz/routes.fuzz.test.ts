@@ -20,8 +20,11 @@ const TIME_BOUND_MS = 8000;
 const MARKER = 'X-Fuzz-Injected';
 
 const UPSTREAM_CODE = /^(upstream_error|all_providers_failed|search_unavailable|[a-z0-9]+_(error|empty|network))$/;
-/** Documented 503s of the operator surface: a state of the deployment, not a failure of the request. */
-const OPERATOR_503 = new Set(['admin_unconfigured', 'not_ready']);
+/**
+ * Documented 503s that are a state of the deployment, not a failure of the request: no admin token, not ready,
+ * no X session to read lists with.
+ */
+const OPERATOR_503 = new Set(['admin_unconfigured', 'not_ready', 'list_unavailable']);
 const SUCCESS_TYPES =
   /^(text\/markdown|text\/html|text\/css|text\/javascript|text\/plain|application\/json|application\/[a-z.+-]*(json|xml)|application\/yaml|text\/yaml|application\/openmetrics-text)(;|$)/;
 

@@ -47,6 +47,7 @@ export const browseDecl = {
     'missing_query',
     'invalid_query',
     'invalid_feed',
+    'invalid_filter',
     'search_unavailable',
     ...LIST_ERRORS,
   ],

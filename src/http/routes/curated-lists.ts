@@ -6,8 +6,9 @@ import type { CatalogCode } from '../../problems/catalog.ts';
 import { listMembersJsonSchema, listPostsJsonSchema } from '../../render/json-schemas.ts';
 import { LIST_ID_RE, code } from '../params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { LIST_ERRORS, listQuery } from './list-params.ts';
+import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
+import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
 
 export const listIdParam = z
   .string()
@@ -47,7 +48,14 @@ const KINDS: Record<Kind, { v1: string; permalink: string; summary: string; desc
   },
 };
 
-function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl<typeof listQuery, typeof listIdParams> {
+/** The list's posts take the post filters of the feeds; its members are accounts, not posts. */
+const listPostsQuery = z.object({ ...listShape, ...listFilterShape });
+
+function decl<Q extends z.ZodObject>(
+  kind: Kind,
+  surface: 'v1' | 'permalink',
+  query: Q,
+): RouteDecl<Q, typeof listIdParams> {
   const k = KINDS[kind];
   const v1 = surface === 'v1';
   const op = kind === 'posts' ? 'readList' : 'readListMembers';
@@ -56,38 +64,53 @@ function decl(kind: Kind, surface: 'v1' | 'permalink'): RouteDecl<typeof listQue
     path: v1 ? k.v1 : k.permalink,
     surface,
     summary: v1 ? k.summary : `${k.summary} (permalink mirroring the platform URL)`,
-    description: k.description + ACCOUNT_BACKED_NOTE,
+    description: k.description + ACCOUNT_BACKED_NOTE + (kind === 'posts' ? LIST_FILTER_NOTE : ''),
     tags: [v1 ? 'lists' : 'permalinks'],
     params: listIdParams,
-    query: listQuery,
+    query,
     representations: ['markdown', 'json', 'html'],
     json: kind === 'posts' ? listPostsJsonSchema : listMembersJsonSchema,
     keyAware: true,
-    errors: [...CURATED_LIST_ERRORS, ...LIST_ERRORS],
+    errors: [...CURATED_LIST_ERRORS, ...(kind === 'posts' ? (['invalid_filter'] as const) : []), ...LIST_ERRORS],
     browseResource: kind === 'posts' ? 'list' : 'list-members',
     ...(v1 ? { mcpTool: k.tool } : {}),
   };
 }
 
-export const curatedListRoutes: RouteDef[] = (['posts', 'members'] as const).flatMap((kind) =>
-  (['v1', 'permalink'] as const).map((surface) => {
-    const d = decl(kind, surface);
+const SURFACES = ['v1', 'permalink'] as const;
+
+export const curatedListRoutes: RouteDef[] = [
+  ...SURFACES.map((surface) => {
+    const d = decl('posts', surface, listPostsQuery);
     return defineRoute(d, (ctx) => {
       const { id } = ctx.params;
       return serveList(ctx, {
-        resource: d.browseResource!,
+        resource: 'list',
         path: d.path.replace('{id}', id),
-        title: kind === 'posts' ? `X List ${id}` : `Members of X List ${id}`,
+        title: `X List ${id}`,
+        accountBacked: true,
+        filter: ctx.query,
+        async read(policy, page) {
+          const { read, cache } = await readListPosts(ctx.services, { id, ...page }, policy);
+          return { read: { resource: 'list', read }, cache };
+        },
+      });
+    });
+  }),
+  ...SURFACES.map((surface) => {
+    const d = decl('members', surface, listQuery);
+    return defineRoute(d, (ctx) => {
+      const { id } = ctx.params;
+      return serveList(ctx, {
+        resource: 'list-members',
+        path: d.path.replace('{id}', id),
+        title: `Members of X List ${id}`,
         accountBacked: true,
         async read(policy, page) {
-          if (kind === 'posts') {
-            const { read, cache } = await readListPosts(ctx.services, { id, ...page }, policy);
-            return { read: { resource: 'list', read }, cache };
-          }
           const { read, cache } = await readListMembers(ctx.services, { id, ...page }, policy);
           return { read: { resource: 'list-members', read }, cache };
         },
       });
     });
   }),
-);
+];

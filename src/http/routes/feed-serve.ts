@@ -2,12 +2,15 @@
 // this builds the entries, the feed metadata and the conditional response.
 import { groupThreads, type FeedDoc, type FeedKind, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
 import { readListFeed, readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
+import { applyFilter, type FeedFilter, type TitleStyle } from '../../domain/feed-filters.ts';
+import { readThreadFeed } from '../../domain/thread-feed.ts';
 import type { Post } from '../../domain/models.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { WindowInput } from '../../domain/lists.ts';
 import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
-import { buildEntry, feedPerson } from '../../render/feed/entries.ts';
+import { buildEntry, entryTitle, feedPerson } from '../../render/feed/entries.ts';
+import { statusPath } from '../../domain/links.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentFeed, serializeFeed } from '../present/feeds.ts';
 import type { SerializedFeed } from '../../contract/rendered.ts';
@@ -19,7 +22,7 @@ import type { Services } from '../../contract/services.ts';
  * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
  */
 type FeedContext = Pick<HandlerContext, 'req'> & {
-  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds'>;
+  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts'>;
 };
 
 export interface FeedOptions {
@@ -32,6 +35,9 @@ export interface FeedOptions {
   since?: string;
   /** A window of time (since ≤ time < until), read straight away through X search. */
   window?: WindowInput;
+  /** Which posts the reader keeps (applied to what was read: filters never change the upstream read). */
+  filter: FeedFilter;
+  titleStyle: TitleStyle;
 }
 
 /** The window in a feed's title: ` · from … to before …` (ISO 8601 UTC). */
@@ -49,13 +55,35 @@ const KIND_LABEL: Record<FeedKind, string> = { posts: '', media: ' · media', wi
  * Keyed by everything the feed is made from, so any change in the data (a poll's votes, a new post) is a
  * different entry, never a stale one.
  */
-function feedOf(ctx: FeedContext, head: FeedHead, posts: Post[], opts: FeedOptions): SerializedFeed {
+function feedOf(
+  ctx: FeedContext,
+  head: FeedHead,
+  posts: Post[],
+  opts: FeedOptions,
+  places?: ReadonlyMap<string, string>,
+): SerializedFeed {
   const { baseUrl, cacheTtlS: ttlS } = ctx.services.config;
+  // Places are keyed as the entries of the posts kept: a grown thread renumbers its parts.
+  const placeKey = places ? posts.map((p) => places.get(p.id) ?? '') : undefined;
   return ctx.services.feeds.byContent(
-    { opts: { type: opts.type, threads: opts.threads, selfUrl: opts.selfUrl }, baseUrl, ttlS, head, posts },
+    {
+      opts: {
+        type: opts.type,
+        threads: opts.threads,
+        selfUrl: opts.selfUrl,
+        filter: opts.filter,
+        titleStyle: opts.titleStyle,
+      },
+      baseUrl,
+      ttlS,
+      head,
+      posts,
+      ...(placeKey ? { placeKey } : {}),
+    },
     () => {
       const groups = opts.threads === 'grouped' ? groupThreads(posts) : posts.map((p) => [p]);
-      const entries = groups.map((g) => buildEntry(g, { baseUrl }));
+      const entryCtx = { baseUrl, titleStyle: opts.titleStyle, ...(places ? { places } : {}) };
+      const entries = groups.map((g) => buildEntry(g, entryCtx));
       const updated = entries.reduce<string | undefined>(
         (max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max),
         undefined,
@@ -67,12 +95,19 @@ function feedOf(ctx: FeedContext, head: FeedHead, posts: Post[], opts: FeedOptio
 
 type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 
-async function respond(ctx: FeedContext, head: FeedHead, read: FeedRead, opts: FeedOptions): Promise<Rendered> {
+async function respond(
+  ctx: FeedContext,
+  head: FeedHead,
+  read: FeedRead,
+  opts: FeedOptions,
+  places?: ReadonlyMap<string, string>,
+): Promise<Rendered> {
   const key = keyStateOf(ctx.req);
-  const posts = opts.since === undefined ? read.posts : newerThan(read.posts, opts.since, (p) => p.id);
+  const kept = applyFilter(opts.filter, read.posts);
+  const posts = opts.since === undefined ? kept : newerThan(kept, opts.since, (p) => p.id);
   // A 304 is charged like the 200 it stands for: the live lookup behind it (if any) already happened, and
   // `If-None-Match: *` matches every body, so a refund here would make live lookups free.
-  return presentFeed(feedOf(ctx, head, posts, opts), {
+  return presentFeed(feedOf(ctx, head, posts, opts, places), {
     source: read.source,
     cache: read.cache,
     warnings: read.warnings,
@@ -170,5 +205,31 @@ export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOpti
     },
     read,
     opts,
+  );
+}
+
+/**
+ * A conversation as it grows: the author's chain and the replies below it, one item per post, newest first, each
+ * titled with its place in the conversation. Read through the post route's cached conversation.
+ */
+export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
+  const { config, guards } = ctx.services;
+  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const read = await readThreadFeed(ctx.services.posts, id, policy);
+  if (read.degraded) ctx.req.degraded = true;
+  const { top } = read;
+  const person = feedPerson(top.author, config.baseUrl);
+  return respond(
+    ctx,
+    {
+      title: `Thread by @${top.author.handle}: ${entryTitle([top])}`,
+      description: `The conversation around a post by @${top.author.handle} on X: the author's thread and the replies, newest first.`,
+      homeUrl: config.baseUrl + statusPath(read.requested.author.handle, read.requested.id),
+      ...(person.avatarUrl ? { imageUrl: person.avatarUrl } : {}),
+      authors: [person],
+    },
+    read,
+    { ...opts, threads: 'separate' },
+    read.places,
   );
 }

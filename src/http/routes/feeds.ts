@@ -11,7 +11,7 @@ import {
   type ThreadMode,
 } from '../../domain/feeds.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam } from '../params/common.ts';
+import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam, statusHandle, statusId } from '../params/common.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import {
   defineRoute,
@@ -20,11 +20,14 @@ import {
   type RouteDecl,
   type RouteDef,
 } from '../../contract/route-decl.ts';
-import { serveListFeed, serveProfileFeed, serveSearchFeed, type FeedOptions } from './feed-serve.ts';
+import { serveListFeed, serveProfileFeed, serveSearchFeed, serveThreadFeed, type FeedOptions } from './feed-serve.ts';
+import { filterOf, filterParams, filterShape, type FilterQuery } from '../params/feed-filters.ts';
+import { checkIdRange } from '../params/status-url.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';
 import { windowInput } from './profiles.ts';
+import { MAX_THREAD_ITEMS } from '../../domain/thread-feed.ts';
 
 function splitHandles(raw: string): string[] {
   return raw.split(',');
@@ -86,6 +89,7 @@ const permalinkProfileQuery = z.object({
   nocache: nocacheParam,
   since_id: sinceIdParam,
   ...windowShape,
+  ...filterShape,
 });
 const v1ProfileQuery = z.object({
   type: typeParam,
@@ -94,6 +98,7 @@ const v1ProfileQuery = z.object({
   nocache: nocacheParam,
   since_id: sinceIdParam,
   ...windowShape,
+  ...filterShape,
 });
 const searchFeedQuery = z.object({
   q: qParam,
@@ -102,6 +107,7 @@ const searchFeedQuery = z.object({
   nocache: nocacheParam,
   since_id: sinceIdParam,
   ...windowShape,
+  ...filterShape,
 });
 const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
@@ -109,12 +115,24 @@ const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
  * What every feed route reads: the feed's threading, whether to bypass the cache, an incremental since_id and
  * (profile and search feeds) a date window.
  */
-type FeedQuery = { threads?: ThreadMode; nocache?: boolean; since_id?: string; since?: string; until?: string };
+type FeedQuery = {
+  threads?: ThreadMode;
+  nocache?: boolean;
+  since_id?: string;
+  since?: string;
+  until?: string;
+} & FilterQuery;
 
 const POLLING =
   ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
   'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
   'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
+
+const FILTER_NOTE =
+  ' Filters keep only some of the posts read (they never cost another upstream read): `include` and `exclude` ' +
+  '(words or "quoted phrases", whole words, case-insensitive, on the text, link targets and alt texts), ' +
+  '`media=only|none`, `min_likes`, `min_reposts` and `lang`; `title=author` puts `@handle: ` in each title. A ' +
+  'filtered feed is a feed of its own: its self link, cache entry and ETag name its filters. A bad filter is 400 invalid_filter.';
 
 const PROFILE_ERRORS: CatalogCode[] = [
   'invalid_date',
@@ -123,6 +141,7 @@ const PROFILE_ERRORS: CatalogCode[] = [
   'invalid_handle',
   'too_many_handles',
   'invalid_feed_option',
+  'invalid_filter',
   'invalid_flag',
   'invalid_key',
   'not_found',
@@ -135,6 +154,7 @@ const SEARCH_ERRORS: CatalogCode[] = [
   'invalid_query',
   'invalid_feed',
   'invalid_feed_option',
+  'invalid_filter',
   'invalid_flag',
   'invalid_key',
   'search_unavailable',
@@ -154,7 +174,7 @@ function withQuery(url: string, params: Record<string, string | undefined>): str
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, v);
   const s = qs.toString();
-  return s ? `${url}?${s}` : url;
+  return s ? `${url}${url.includes('?') ? '&' : '?'}${s}` : url;
 }
 
 function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
@@ -163,7 +183,10 @@ function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
     type,
     threads: q.threads ?? 'separate',
     nocache: q.nocache ?? false,
-    selfUrl,
+    // The self link names the filters, so two filters never share a feed id, a cache entry or an ETag.
+    selfUrl: withQuery(selfUrl, filterParams(q)),
+    filter: filterOf(q),
+    titleStyle: q.title ?? 'text',
     since: q.since_id,
     ...(window ? { window } : {}),
   };
@@ -202,6 +225,7 @@ const permalinkProfileFeeds: RouteDef[] = PERMALINK_KINDS.map(({ kind, segment, 
       `commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first. One item per post (or per self-thread ` +
       'with threads=grouped); reposts appear only in with_replies, labelled.' +
       WINDOW_NOTE +
+      FILTER_NOTE +
       POLLING,
     tags: ['permalinks'],
     params: handleParams,
@@ -231,6 +255,7 @@ const v1ProfileFeedDecl = {
     '`type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1; `kind` picks posts, media or with_replies. Several handles ' +
     `separated by commas (at most ${MAX_FEED_HANDLES}) give one feed, merged newest first.` +
     WINDOW_NOTE +
+    FILTER_NOTE +
     POLLING,
   tags: ['feeds'],
   params: handleParams,
@@ -270,6 +295,7 @@ function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(
       (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
       ' Uncached lookups count against the search allowance, as on the search route.' +
       WINDOW_NOTE.replace('through X search', 'as X search operators') +
+      FILTER_NOTE +
       POLLING,
     tags: [v1 ? 'feeds' : 'permalinks'],
     params: NO_PARAMS,
@@ -317,12 +343,14 @@ const listFeedQuery = z.object({
   threads: threadsParam,
   nocache: nocacheParam,
   since_id: sinceIdParam,
+  ...filterShape,
 });
 const permalinkListFeedQuery = listFeedQuery.omit({ type: true });
 const LIST_FEED_ERRORS: CatalogCode[] = [
   ...CURATED_LIST_ERRORS,
   'invalid_since_id',
   'invalid_feed_option',
+  'invalid_filter',
   'invalid_flag',
   'invalid_key',
   'not_found',
@@ -345,6 +373,7 @@ function listFeedDecl<Q extends typeof permalinkListFeedQuery>(
       "The latest posts of the list's members, newest first, one item per post (or per self-thread with threads=grouped)." +
       (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
       ACCOUNT_BACKED_NOTE +
+      FILTER_NOTE +
       POLLING,
     tags: [v1 ? 'feeds' : 'permalinks'],
     params: listIdParams,
@@ -372,11 +401,78 @@ const permalinkListFeed = defineRoute(listFeedDecl('permalink', permalinkListFee
   return serveListFeed(ctx, id, options(ctx.query, 'rss', self));
 });
 
+const threadFeedQuery = z.object({
+  type: typeParam,
+  nocache: nocacheParam,
+  since_id: sinceIdParam,
+  ...filterShape,
+});
+const permalinkThreadFeedQuery = threadFeedQuery.omit({ type: true });
+const THREAD_FEED_ERRORS: CatalogCode[] = [
+  'invalid_params',
+  'invalid_since_id',
+  'invalid_feed_option',
+  'invalid_filter',
+  'invalid_flag',
+  'not_found',
+  'upstream_error',
+];
+
+function threadFeedDecl<Q extends typeof permalinkThreadFeedQuery, P extends z.ZodObject>(
+  surface: 'v1' | 'permalink',
+  query: Q,
+  params: P,
+): RouteDecl<Q, P> {
+  const v1 = surface === 'v1';
+  return {
+    operationId: v1 ? 'threadFeed' : 'threadFeedPermalink',
+    path: v1 ? '/api/v1/posts/{id}/feed' : '/{handle}/status/{id}/rss',
+    surface,
+    summary: v1
+      ? 'Feed of a conversation as it grows (RSS, Atom or JSON Feed)'
+      : 'RSS feed of a conversation as it grows (permalink)',
+    description:
+      "A conversation as it grows: the author's thread (the chain of their own posts containing the post) and the " +
+      'replies below it, newest first, one item per post. Each item says its place in the conversation in its ' +
+      'title and first line ("Part 3 of 12 of the thread", "Reply to @bob"). Read like the post route with ' +
+      `replies=recent, so a poll inside the cache lifetime reaches no upstream; at most ${MAX_THREAD_ITEMS} items.` +
+      (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
+      FILTER_NOTE +
+      POLLING,
+    tags: [v1 ? 'feeds' : 'permalinks'],
+    params,
+    query,
+    representations: [],
+    keyAware: true,
+    errors: THREAD_FEED_ERRORS,
+    fixed: v1 ? ANY_TYPE : RSS_ONLY,
+  };
+}
+
+const v1ThreadFeed = defineRoute(threadFeedDecl('v1', threadFeedQuery, z.object({ id: statusId })), (ctx) => {
+  const { id } = ctx.params;
+  checkIdRange(id);
+  const type = ctx.query.type ?? 'rss';
+  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/posts/${id}/feed`, { type });
+  return serveThreadFeed(ctx, id, options(ctx.query, type, self));
+});
+const permalinkThreadFeed = defineRoute(
+  threadFeedDecl('permalink', permalinkThreadFeedQuery, z.object({ handle: statusHandle, id: statusId })),
+  (ctx) => {
+    const { handle, id } = ctx.params;
+    checkIdRange(id);
+    const self = `${ctx.services.config.baseUrl}/${handle}/status/${id}/rss`;
+    return serveThreadFeed(ctx, id, options(ctx.query, 'rss', self));
+  },
+);
+
 export const feedRoutes: RouteDef[] = [
   v1ProfileFeed,
   v1SearchFeed,
   v1ListFeed,
+  v1ThreadFeed,
   ...permalinkProfileFeeds,
   permalinkSearchFeed,
   permalinkListFeed,
+  permalinkThreadFeed,
 ];

@@ -8,6 +8,8 @@ import { presentList, presentRecovery, type ListRead } from '../present/lists.ts
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';
 import { continueUrl, pageInput, type ListQuery } from './list-params.ts';
+import { applyFilter, isNoFilter, type FeedFilter } from '../../domain/feed-filters.ts';
+import { filterOf, filterParams, type FilterQuery } from '../params/feed-filters.ts';
 
 export interface ListPlan {
   resource: BrowseResource;
@@ -28,12 +30,33 @@ export interface ListPlan {
   headers?(list: ListRead): Record<string, string>;
   /** The caller's since_id (profile and search), kept in the Continue → link. */
   sinceId?: string;
+  /** The caller's post filters (profile, search, list posts): applied to each page read, kept in Continue →. */
+  filter?: FilterQuery;
+}
+
+/**
+ * A page's posts less those the filters leave out. The page is read whole (and cached whole), so a filtered page
+ * may hold fewer posts than `limit`, or none, and still have a next page.
+ */
+function filtered(list: ListRead, f: FeedFilter): void {
+  if (list.resource === 'profile' || list.resource === 'list') list.read.posts = applyFilter(f, list.read.posts);
+  else if (list.resource === 'search') {
+    const posts = new Set(
+      applyFilter(
+        f,
+        list.read.items.flatMap((i) => (i.kind === 'post' ? [i.post] : [])),
+      ),
+    );
+    list.read.items = list.read.items.filter((i) => i.kind !== 'post' || posts.has(i.post));
+  }
 }
 
 export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: ListPlan): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const key = keyStateOf(ctx.req);
   const q = ctx.query;
+  // A term both included and excluded is refused before anything is read.
+  const filter = plan.filter ? filterOf(plan.filter) : undefined;
   try {
     const policy = guards.policy(ctx.req, {
       nocache: q.nocache ?? false,
@@ -41,8 +64,10 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
       accountBacked: plan.accountBacked,
     });
     const { read: list, cache } = await plan.read(policy, pageInput(q));
+    if (filter && !isNoFilter(filter)) filtered(list, filter);
     const keep = {
       ...plan.keep,
+      ...(plan.filter ? filterParams(plan.filter) : {}),
       limit: q.limit !== undefined ? String(q.limit) : undefined,
       full: q.full ? 'true' : undefined,
       since_id: plan.sinceId,

@@ -1,6 +1,7 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { isHandle } from '../../domain/handles.ts';
 import { z } from 'zod';
+import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
 import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
@@ -71,6 +72,7 @@ export const profileShape = {
     'Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.',
   ),
   ...listShape,
+  ...listFilterShape,
 };
 export const profileQuery = z.object(profileShape);
 export type ProfileQuery = z.output<typeof profileQuery>;
@@ -85,7 +87,9 @@ function decl<Q extends z.ZodObject>(
   const suffix = kind === 'profile' ? '' : `/${kind}`;
   const t = TEXT[kind];
   const profile = kind === 'profile';
-  const extraErrors: CatalogCode[] = profile ? ['invalid_date', 'invalid_since_id', 'search_unavailable'] : [];
+  const extraErrors: CatalogCode[] = profile
+    ? ['invalid_date', 'invalid_since_id', 'invalid_filter', 'search_unavailable']
+    : [];
   return {
     operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,
     path: surface === 'v1' ? `/api/v1/profiles/{handle}${suffix}` : `/{handle}${suffix}`,
@@ -94,7 +98,7 @@ function decl<Q extends z.ZodObject>(
     description:
       t.description +
       PAGING_NOTE +
-      (profile ? WINDOW_NOTE : '') +
+      (profile ? WINDOW_NOTE + LIST_FILTER_NOTE : '') +
       (surface === 'permalink' && profile ? LINK_PREVIEW_NOTE : ''),
     tags: [surface === 'v1' ? 'profiles' : 'permalinks'],
     params: handleParams,
@@ -140,6 +144,7 @@ export function serveProfile(
       with_reposts: includes.reposts ? 'true' : undefined,
     },
     sinceId,
+    filter: ctx.query,
     ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
       const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, includes, ...page }, policy);

@@ -1,5 +1,6 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
+import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
 import {
   DEFAULT_FEED,
   SEARCH_FEEDS,
@@ -34,6 +35,7 @@ export const searchShape = {
   until: untilParam,
   ...listShape,
   since_id: sinceIdParam,
+  ...listFilterShape,
 };
 
 const searchQuery = z.object(searchShape);
@@ -50,7 +52,8 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
       'configured sessions on the deployment (503 search_unavailable otherwise). Cursors are tied to the query and ' +
       'feed that issued them; degraded results (served by a fallback provider) carry no cursor. `since` and `until` ' +
       'read one window of time (since ≤ time < until) straight away, as X search operators, without paging through ' +
-      'everything newer; only posts inside the window are answered, whatever the upstream returns.',
+      'everything newer; only posts inside the window are answered, whatever the upstream returns.' +
+      LIST_FILTER_NOTE,
     tags: [surface === 'v1' ? 'search' : 'permalinks'],
     params: NO_PARAMS,
     query: searchQuery,
@@ -63,6 +66,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
       'invalid_feed',
       'invalid_date',
       'invalid_since_id',
+      'invalid_filter',
       'search_unavailable',
       ...LIST_ERRORS,
     ],
@@ -88,6 +92,7 @@ export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: str
     title: `Search: ${q}`,
     keep: { q, feed: ctx.query.feed, since, until },
     sinceId,
+    filter: ctx.query,
     search: searchCharge(feed),
     async read(policy, page) {
       const { read, cache } = await readSearch(ctx.services, { q, feed, window, sinceId, ...page }, policy);

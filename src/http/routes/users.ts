@@ -34,7 +34,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof profileQuery, typeo
     query: profileQuery,
     representations: ['markdown', 'json', 'html'],
     keyAware: true,
-    errors: ['invalid_user_id', 'invalid_date', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['invalid_user_id', 'invalid_date', 'invalid_filter', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'profile',
     ...(surface === 'permalink' ? { linkPreview: true } : {}),
   };

@@ -11,6 +11,10 @@ import { markdownToHtml } from '../html.ts';
 
 export interface EntryContext {
   baseUrl: string;
+  /** `author` puts `@handle: ` before each title, so a merged or thread feed says who speaks. */
+  titleStyle?: 'text' | 'author';
+  /** The post's place in its conversation (a thread feed's "Part 3 of 12", "Reply to @bob"), by post id. */
+  places?: ReadonlyMap<string, string>;
 }
 
 const TITLE_MAX = 100;
@@ -56,7 +60,7 @@ function headline(p: Post): string {
   return 'Post';
 }
 
-export function entryTitle(group: Post[]): string {
+export function entryTitle(group: Post[], opts: { byAuthor?: boolean; place?: string } = {}): string {
   const first = group[0]!;
   if (first.repostOf) {
     return clip(
@@ -66,7 +70,9 @@ export function entryTitle(group: Post[]): string {
   }
   let t = headline(first);
   const to = first.replyTo?.handle;
-  if (to && to.toLowerCase() !== first.author.handle.toLowerCase()) t = `Reply to @${to}: ${t}`;
+  if (opts.place) t = `${opts.place}: ${t}`;
+  else if (to && to.toLowerCase() !== first.author.handle.toLowerCase()) t = `Reply to @${to}: ${t}`;
+  if (opts.byAuthor) t = `@${first.author.handle}: ${t}`;
   const suffix = group.length > 1 ? ` (thread, ${group.length} posts)` : '';
   return clip(t, TITLE_MAX - suffix.length) + suffix;
 }
@@ -113,9 +119,10 @@ export function buildEntry(group: Post[], ctx: EntryContext): FeedEntry {
   const last = group[group.length - 1]!;
   const shown = first.repostOf ?? first;
   const url = servicePermalink(ctx.baseUrl, shown);
+  const place = group.length === 1 && !first.repostOf ? ctx.places?.get(first.id) : undefined;
   const html =
     group.length === 1
-      ? postHtml(first, ctx)
+      ? postHtml(first, ctx, place ? `*${escapeLine(place)}*` : undefined)
       : group
           .map((p, i) => postHtml(p, ctx, `*${i + 1}/${group.length} · ${escapeLine(formatTime(p.createdAt))}*`))
           .join('<hr>\n');
@@ -128,7 +135,7 @@ export function buildEntry(group: Post[], ctx: EntryContext): FeedEntry {
     // A repost shares its original's permalink; the fragment keeps the two entries apart in a merged feed.
     id: first.repostOf ? `${url}#repost-by-${encodePart(first.author.handle)}` : url,
     idIsUrl: !first.repostOf,
-    title: entryTitle(group),
+    title: entryTitle(group, { byAuthor: ctx.titleStyle === 'author', ...(place ? { place } : {}) }),
     url,
     platformUrl: permalinkOf(shown),
     published: first.createdAt,
