@@ -147,8 +147,17 @@ describe('GET /', () => {
     const direct = await s.get(`/${HANDLES.missing}`);
     assert.equal(missing.status, direct.status);
     assert.equal(textOf(byId(parse(await missing.text()) as Node, 'output')!), await direct.text());
-    const bad = await s.get('/?format=pdf', { headers: { accept: BROWSER_ACCEPT } });
-    assert.equal(bad.status, 400);
+    // A hand-made query with a value the form never offers: the catalog's code for that parameter, and its words.
+    for (const [query, code] of [
+      ['format=pdf', 'invalid_format'],
+      ['thread=7', 'invalid_thread'],
+    ] as const) {
+      const bad = await s.get(`/?${query}`, { headers: { accept: BROWSER_ACCEPT } });
+      assert.equal(bad.status, 400, query);
+      const problem = (await bad.json()) as { code: string; resolution: string };
+      assert.equal(problem.code, code, query);
+      assert.doesNotMatch(problem.resolution, /handle/, query);
+    }
   });
 
   test('/docs describes the page and the prefix reads, with every accepted host', async () => {

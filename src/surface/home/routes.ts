@@ -20,8 +20,15 @@ import { matchPermalink } from './match.ts';
 
 const homeQuery = z.object({
   url: z.string().max(2048).optional().describe('An X link or a handle to convert (the form of the HTML page).'),
-  format: z.enum(HOME_FORMATS).optional().describe('compact (default), expanded, obsidian or json.'),
-  thread: z.enum(HOME_THREADS).optional().describe('For posts: full (default), off or conversation.'),
+  // The catalog code is each schema's message (contract/route-decl.ts validationProblem), as on the read routes.
+  format: z
+    .enum(HOME_FORMATS, { error: 'invalid_format' })
+    .optional()
+    .describe('compact (default), expanded, obsidian or json.'),
+  thread: z
+    .enum(HOME_THREADS, { error: 'invalid_thread' })
+    .optional()
+    .describe('For posts: full (default), off or conversation.'),
 });
 type HomeQuery = z.output<typeof homeQuery>;
 
