@@ -1,18 +1,9 @@
 // Feeds: RSS on the Nitter-shaped permalinks (/{handle}/rss, /{a,b}/rss, /search/rss, /i/lists/{id}/rss) and RSS, Atom or
 // JSON Feed on the versioned surface. Fixed-media routes: `type` (or the path) picks the format, not Accept.
 import { z } from 'zod';
-import {
-  FEED_KINDS,
-  FEED_TYPES,
-  MAX_FEED_HANDLES,
-  THREAD_MODES,
-  type FeedKind,
-  type FeedType,
-  type ThreadMode,
-} from '../../domain/feeds.ts';
+import { FEED_KINDS, MAX_FEED_HANDLES, THREAD_MODES, type FeedKind, type FeedType } from '../../domain/feeds.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { HANDLE_RE, code, flag, isReservedPath, sinceIdParam, statusHandle, statusId } from '../params/common.ts';
-import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
+import { HANDLE_RE, code, isReservedPath, sinceIdParam } from '../params/common.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -20,14 +11,22 @@ import {
   type RouteDecl,
   type RouteDef,
 } from '../../contract/route-decl.ts';
-import { serveListFeed, serveProfileFeed, serveSearchFeed, serveThreadFeed, type FeedOptions } from './feed-serve.ts';
-import { filterOf, filterParams, filterShape, type FilterQuery } from '../params/feed-filters.ts';
-import { checkIdRange } from '../params/status-url.ts';
+import { serveListFeed, serveProfileFeed, serveSearchFeed } from './feed-serve.ts';
+import { filterShape } from '../params/feed-filters.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';
-import { windowInput } from './profiles.ts';
-import { MAX_THREAD_ITEMS } from '../../domain/thread-feed.ts';
+import {
+  ANY_TYPE,
+  FILTER_NOTE,
+  nocacheParam,
+  options,
+  POLLING,
+  RSS_ONLY,
+  typeParam,
+  withQuery,
+} from './feed-common.ts';
+import { permalinkThreadFeed, v1ThreadFeed } from './thread-feeds.ts';
 
 function splitHandles(raw: string): string[] {
   return raw.split(',');
@@ -53,11 +52,6 @@ const feedHandles = z
     `Account handle, or up to ${MAX_FEED_HANDLES} handles separated by commas for one merged feed (newest first).`,
   );
 
-const typeParam = z
-  .enum(FEED_TYPES, code('invalid_feed_option'))
-  .optional()
-  .describe('rss (default, RSS 2.0), atom (Atom 1.0) or json (JSON Feed 1.1).');
-
 const kindParam = z
   .enum(FEED_KINDS, code('invalid_feed_option'))
   .optional()
@@ -69,8 +63,6 @@ const threadsParam = z
   .enum(THREAD_MODES, code('invalid_feed_option'))
   .optional()
   .describe('separate (default: one item per post) or grouped (one item per self-thread).');
-
-const nocacheParam = flag.describe('Bypass the application cache; charged against the live-lookup quota.');
 
 const FEED_SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos'] as const;
 const searchFeedParam = z
@@ -111,29 +103,6 @@ const searchFeedQuery = z.object({
 });
 const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
-/**
- * What every feed route reads: the feed's threading, whether to bypass the cache, an incremental since_id and
- * (profile and search feeds) a date window.
- */
-type FeedQuery = {
-  threads?: ThreadMode;
-  nocache?: boolean;
-  since_id?: string;
-  since?: string;
-  until?: string;
-} & FilterQuery;
-
-const POLLING =
-  ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
-  'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
-  'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
-
-const FILTER_NOTE =
-  ' Filters keep only some of the posts read (they never cost another upstream read): `include` and `exclude` ' +
-  '(words or "quoted phrases", whole words, case-insensitive, on the text, link targets and alt texts), ' +
-  '`media=only|none`, `min_likes`, `min_reposts` and `lang`; `title=author` puts `@handle: ` in each title. A ' +
-  'filtered feed is a feed of its own: its self link, cache entry and ETag name its filters. A bad filter is 400 invalid_filter.';
-
 const PROFILE_ERRORS: CatalogCode[] = [
   'invalid_date',
   'search_unavailable',
@@ -161,35 +130,10 @@ const SEARCH_ERRORS: CatalogCode[] = [
   'upstream_error',
 ];
 
-const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
-const ANY_TYPE = { mediaType: FEED_MEDIA_TYPES.rss, alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json] };
-
 function handlesOf(raw: string): string[] {
   const seen = new Map<string, string>();
   for (const h of splitHandles(raw)) if (!seen.has(h.toLowerCase())) seen.set(h.toLowerCase(), h);
   return [...seen.values()];
-}
-
-function withQuery(url: string, params: Record<string, string | undefined>): string {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, v);
-  const s = qs.toString();
-  return s ? `${url}${url.includes('?') ? '&' : '?'}${s}` : url;
-}
-
-function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
-  const window = windowInput(q.since, q.until);
-  return {
-    type,
-    threads: q.threads ?? 'separate',
-    nocache: q.nocache ?? false,
-    // The self link names the filters, so two filters never share a feed id, a cache entry or an ETag.
-    selfUrl: withQuery(selfUrl, filterParams(q)),
-    filter: filterOf(q),
-    titleStyle: q.title ?? 'text',
-    since: q.since_id,
-    ...(window ? { window } : {}),
-  };
 }
 
 const WINDOW_NOTE =
@@ -400,71 +344,6 @@ const permalinkListFeed = defineRoute(listFeedDecl('permalink', permalinkListFee
   const self = withQuery(`${ctx.services.config.baseUrl}/i/lists/${id}/rss`, { threads: ctx.query.threads });
   return serveListFeed(ctx, id, options(ctx.query, 'rss', self));
 });
-
-const threadFeedQuery = z.object({
-  type: typeParam,
-  nocache: nocacheParam,
-  since_id: sinceIdParam,
-  ...filterShape,
-});
-const permalinkThreadFeedQuery = threadFeedQuery.omit({ type: true });
-const THREAD_FEED_ERRORS: CatalogCode[] = [
-  'invalid_params',
-  'invalid_since_id',
-  'invalid_feed_option',
-  'invalid_filter',
-  'invalid_flag',
-  'not_found',
-  'upstream_error',
-];
-
-function threadFeedDecl<Q extends typeof permalinkThreadFeedQuery, P extends z.ZodObject>(
-  surface: 'v1' | 'permalink',
-  query: Q,
-  params: P,
-): RouteDecl<Q, P> {
-  const v1 = surface === 'v1';
-  return {
-    operationId: v1 ? 'threadFeed' : 'threadFeedPermalink',
-    path: v1 ? '/api/v1/posts/{id}/feed' : '/{handle}/status/{id}/rss',
-    surface,
-    summary: v1
-      ? 'Feed of a conversation as it grows (RSS, Atom or JSON Feed)'
-      : 'RSS feed of a conversation as it grows (permalink)',
-    description:
-      "A conversation as it grows: the author's thread (the chain of their own posts containing the post) and the " +
-      'replies below it, newest first, one item per post. Each item says its place in the conversation in its ' +
-      'title and first line ("Part 3 of 12 of the thread", "Reply to @bob"). Read like the post route with ' +
-      `replies=recent, so a poll inside the cache lifetime reaches no upstream; at most ${MAX_THREAD_ITEMS} items.` +
-      (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') +
-      FILTER_NOTE +
-      POLLING,
-    tags: [v1 ? 'feeds' : 'permalinks'],
-    params,
-    query,
-    representations: [],
-    keyAware: true,
-    errors: THREAD_FEED_ERRORS,
-    fixed: v1 ? ANY_TYPE : RSS_ONLY,
-  };
-}
-
-const v1ThreadFeed = defineRoute(threadFeedDecl('v1', threadFeedQuery, z.object({ id: statusId })), (ctx) => {
-  const { id } = ctx.params;
-  checkIdRange(id);
-  const type = ctx.query.type ?? 'rss';
-  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/posts/${id}/feed`, { type });
-  return serveThreadFeed(ctx, id, options(ctx.query, type, self));
-});
-const permalinkThreadFeed = defineRoute(
-  threadFeedDecl('permalink', permalinkThreadFeedQuery, z.object({ handle: statusHandle, id: statusId })),
-  (ctx) => {
-    const { handle, id } = ctx.params;
-    checkIdRange(id);
-    const self = `${ctx.services.config.baseUrl}/${handle}/status/${id}/rss`;
-    return serveThreadFeed(ctx, id, options(ctx.query, 'rss', self));
-  },
-);
 
 export const feedRoutes: RouteDef[] = [
   v1ProfileFeed,

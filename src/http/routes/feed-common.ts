@@ -1,0 +1,67 @@
+// What every feed route shares: the format and cache parameters, the query a feed reads, the notes of its
+// description, its fixed media types, and the options a feed is served with (its self link names its filters).
+import { z } from 'zod';
+import { FEED_TYPES, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
+import { code, flag } from '../params/common.ts';
+import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
+import type { FeedOptions } from './feed-serve.ts';
+import { filterOf, filterParams, type FilterQuery } from '../params/feed-filters.ts';
+import { windowInput } from './profiles.ts';
+
+export const typeParam = z
+  .enum(FEED_TYPES, code('invalid_feed_option'))
+  .optional()
+  .describe('rss (default, RSS 2.0), atom (Atom 1.0) or json (JSON Feed 1.1).');
+
+export const nocacheParam = flag.describe('Bypass the application cache; charged against the live-lookup quota.');
+
+/**
+ * What every feed route reads: the feed's threading, whether to bypass the cache, an incremental since_id and
+ * (profile and search feeds) a date window.
+ */
+export type FeedQuery = {
+  threads?: ThreadMode;
+  nocache?: boolean;
+  since_id?: string;
+  since?: string;
+  until?: string;
+} & FilterQuery;
+
+export const POLLING =
+  ' Cheap to poll: strong `ETag` and `Last-Modified` (newest item), so `If-None-Match` or `If-Modified-Since` ' +
+  'gets a 304 without an upstream lookup inside the cache lifetime (a 304 that needed a live lookup is charged like its 200); items come from the application cache ' +
+  'for its fresh lifetime (`ttl`), and a stale copy is served when upstreams fail.';
+
+export const FILTER_NOTE =
+  ' Filters keep only some of the posts read (they never cost another upstream read): `include` and `exclude` ' +
+  '(words or "quoted phrases", whole words, case-insensitive, on the text, link targets and alt texts), ' +
+  '`media=only|none`, `min_likes`, `min_reposts` and `lang`; `title=author` puts `@handle: ` in each title. A ' +
+  'filtered feed is a feed of its own: its self link, cache entry and ETag name its filters. A bad filter is 400 invalid_filter.';
+
+export const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
+export const ANY_TYPE = {
+  mediaType: FEED_MEDIA_TYPES.rss,
+  alternatives: [FEED_MEDIA_TYPES.atom, FEED_MEDIA_TYPES.json],
+};
+
+export function withQuery(url: string, params: Record<string, string | undefined>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) qs.set(k, v);
+  const s = qs.toString();
+  return s ? `${url}${url.includes('?') ? '&' : '?'}${s}` : url;
+}
+
+export function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOptions {
+  const window = windowInput(q.since, q.until);
+  return {
+    type,
+    threads: q.threads ?? 'separate',
+    nocache: q.nocache ?? false,
+    // The self link names the filters, so two filters never share a feed id, a cache entry or an ETag.
+    selfUrl: withQuery(selfUrl, filterParams(q)),
+    filter: filterOf(q),
+    titleStyle: q.title ?? 'text',
+    since: q.since_id,
+    ...(window ? { window } : {}),
+  };
+}
