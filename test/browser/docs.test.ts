@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.ts';
+import type { BrowserContext } from 'playwright-core';
+import { chromiumSkip, launchChromium } from '../helpers/chromium.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
-const ARGS = CHROMIUM_ARGS;
 const skip = chromiumSkip;
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -21,15 +20,7 @@ let ctx: BrowserContext;
 let noJs: BrowserContext;
 let noJsDir: string;
 
-async function launch(dir: string, javaScriptEnabled: boolean): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    javaScriptEnabled,
-    viewport: { width: 1100, height: 800 },
-  });
-}
+const launch = (dir: string, javaScriptEnabled: boolean) => launchChromium(dir, javaScriptEnabled, 800);
 
 /** Kept for a person to look at when a run fails; the PNG also must be non-trivial. */
 async function checkScreenshot(png: Buffer, name: string): Promise<void> {

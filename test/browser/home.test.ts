@@ -7,12 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip } from '../helpers/chromium.ts';
+import { chromiumSkip, launchChromium } from '../helpers/chromium.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
-const ARGS = CHROMIUM_ARGS;
 const skip = chromiumSkip;
 
 const POST_LINK = `https://x.com/${HANDLES.alice}/status/${IDS.threadPhoto}`;
@@ -26,13 +25,7 @@ const dirs: string[] = [];
 async function launch(javaScriptEnabled: boolean): Promise<BrowserContext> {
   const dir = await mkdtemp(join(tmpdir(), 'threadmark-chromium-home-'));
   dirs.push(dir);
-  return chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
-    javaScriptEnabled,
-    viewport: { width: 1100, height: 900 },
-  });
+  return launchChromium(dir, javaScriptEnabled, 900);
 }
 
 /**

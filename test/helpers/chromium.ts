@@ -2,9 +2,10 @@
 // that reaches out to the network). Without /usr/bin/chromium a browser test is skipped locally and fails under CI,
 // where .ci/run installs it.
 import { existsSync } from 'node:fs';
+import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
+const ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -20,3 +21,14 @@ if (!available && process.env.CI)
 export const chromiumSkip: string | false = available
   ? false
   : `${CHROMIUM} not installed (apt-get install chromium); required when CI is set`;
+
+/** A browser with its own profile folder, scripts on or off, at the given window height. */
+export function launchChromium(dir: string, javaScriptEnabled: boolean, height: number): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    javaScriptEnabled,
+    viewport: { width: 1100, height },
+  });
+}
