@@ -12,6 +12,7 @@ import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
 import { createStores, type StoresConfig } from './stores/index.ts';
+import { redisTargetOf } from './stores/redis/target.ts';
 import { Metrics } from './ops/metrics.ts';
 import { XProvider } from './providers/x/provider.ts';
 import { SessionAdmin } from './providers/x/session-admin.ts';
@@ -43,7 +44,9 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const stream = typeof opts.logger === 'object' ? opts.logger.stream : undefined;
   const log = stream ? pino({ level }, stream) : pino({ level });
   const stores = await createStores({
-    redisUrl: config.redisUrl,
+    redis: redisTargetOf(config),
+    databaseUrl: config.databaseUrl,
+    databaseSchema: config.databaseSchema,
     keysDb: config.keysDb,
     redisPrefix: opts.redisPrefix ?? config.redisPrefix,
     log,

@@ -48,6 +48,28 @@ const trustProxy = z.string().transform((v, ctx): false | number | string[] => {
   return z.NEVER;
 });
 
+/** `host:port,host:port,…`: seed nodes of a Redis Cluster or the Sentinels of a monitored master. */
+const hostPorts = z.string().transform((v, ctx): Array<{ host: string; port: number }> => {
+  const out: Array<{ host: string; port: number }> = [];
+  for (const item of v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/.exec(item);
+    const port = Number(m?.[2]);
+    if (!m || port < 1 || port > 65535) {
+      ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of host:port' });
+      return z.NEVER;
+    }
+    out.push({ host: m[1]!.replace(/^\[|\]$/g, ''), port });
+  }
+  if (out.length === 0) {
+    ctx.addIssue({ code: 'custom', message: 'must name at least one host:port' });
+    return z.NEVER;
+  }
+  return out;
+});
+
 const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
 /** One setting: the environment variable it is read from and the schema of its value. */
@@ -94,6 +116,32 @@ const SETTINGS = {
   redisUrl: setting(
     'THREADMARK_REDIS_URL',
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
+  /** Seed nodes of a Redis Cluster (in place of THREADMARK_REDIS_URL); the client learns the others from them. */
+  redisCluster: setting('THREADMARK_REDIS_CLUSTER', hostPorts.optional()),
+  /** Sentinels watching the master named by THREADMARK_REDIS_SENTINEL_NAME (in place of THREADMARK_REDIS_URL). */
+  redisSentinels: setting('THREADMARK_REDIS_SENTINELS', hostPorts.optional()),
+  redisSentinelName: setting(
+    'THREADMARK_REDIS_SENTINEL_NAME',
+    z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+  ),
+  /** PostgreSQL for what must survive a Redis flush: API keys and the X session registry. */
+  databaseUrl: setting(
+    'THREADMARK_DATABASE_URL',
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  ),
+  /** Schema of threadmark's tables (default `public`), so several deployments or test runs can share a database. */
+  databaseSchema: setting(
+    'THREADMARK_DATABASE_SCHEMA',
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case identifier (letters, digits, _; at most 63)')
+      .optional(),
   ),
   /** Root of every Redis key (default `tm:`), so several deployments or test runs can share one Redis. */
   redisPrefix: setting(
@@ -258,6 +306,30 @@ function present(env: NodeJS.ProcessEnv): Record<string, string> {
   return out;
 }
 
+/** One way to reach Redis at most, and a Sentinel setup names its master. */
+function checkRedisTarget(c: Parsed): void {
+  const set = [
+    c.redisUrl && 'THREADMARK_REDIS_URL',
+    c.redisCluster && 'THREADMARK_REDIS_CLUSTER',
+    c.redisSentinels && 'THREADMARK_REDIS_SENTINELS',
+  ].filter(Boolean);
+  if (set.length > 1) {
+    throw new ConfigError(
+      `invalid configuration: ${set.join(' and ')} are mutually exclusive (set one: a single Redis, a Redis Cluster or Sentinels)`,
+    );
+  }
+  if (c.redisSentinels && !c.redisSentinelName) {
+    throw new ConfigError(
+      'invalid configuration: THREADMARK_REDIS_SENTINELS needs THREADMARK_REDIS_SENTINEL_NAME (the master name the Sentinels monitor)',
+    );
+  }
+  if (c.redisSentinelName && !c.redisSentinels) {
+    throw new ConfigError(
+      'invalid configuration: THREADMARK_REDIS_SENTINEL_NAME is set without THREADMARK_REDIS_SENTINELS',
+    );
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(present(env));
   if (!parsed.success) {
@@ -279,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       );
     }
   }
+  checkRedisTarget(c);
   const baseUrl = c.baseUrl ?? `http://localhost:${c.port}`;
   return { ...c, baseUrl, userAgent: c.userAgent ?? `threadmark/${VERSION} (+${baseUrl}/docs)` };
 }

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
 import { openKeyStore } from '../stores/index.ts';
+import { redisTargetOf } from '../stores/redis/target.ts';
 import { DEFAULT_KEYS_DB } from '../stores/keys/sqlite.ts';
 import type { KeyRecord, KeyStore } from '../stores/keys/types.ts';
 
@@ -12,7 +14,8 @@ const USAGE = `usage: threadmark keys <command>
   keys list                                  list keys
   keys disable ID | keys enable ID           switch a key off or on
   keys delete ID                             remove a key
-Store: THREADMARK_REDIS_URL when set, else the SQLite file THREADMARK_KEYS_DB (default ${DEFAULT_KEYS_DB}).
+Store: PostgreSQL at THREADMARK_DATABASE_URL when set, else Redis (THREADMARK_REDIS_URL, _CLUSTER or _SENTINELS),
+else the SQLite file THREADMARK_KEYS_DB (default ${DEFAULT_KEYS_DB}).
 `;
 
 export interface KeysCommandDeps {
@@ -47,13 +50,17 @@ export async function runKeysCommand(
   const env = deps.env ?? process.env;
   let opened: { keys: KeyStore; close(): Promise<void> };
   try {
-    opened = deps.store
-      ? { keys: deps.store, close: async () => {} }
-      : await openKeyStore({
-          redisUrl: env.THREADMARK_REDIS_URL || undefined,
-          keysDb: env.THREADMARK_KEYS_DB || DEFAULT_KEYS_DB,
-          redisPrefix: deps.redisPrefix,
-        });
+    if (deps.store) opened = { keys: deps.store, close: async () => {} };
+    else {
+      const config = loadConfig(env);
+      opened = await openKeyStore({
+        redis: redisTargetOf(config),
+        databaseUrl: config.databaseUrl,
+        databaseSchema: config.databaseSchema,
+        keysDb: config.keysDb,
+        redisPrefix: deps.redisPrefix ?? config.redisPrefix,
+      });
+    }
   } catch (e) {
     err.write(`error: ${(e as Error).message}\n`);
     return 1;

@@ -1,5 +1,4 @@
 import { dirname } from 'node:path';
-import type { Redis } from 'ioredis';
 import { Coalescer, RedisFillLock } from './cache/coalesce.ts';
 import { FailoverCache } from './cache/failover.ts';
 import { MemoryCache } from './cache/memory.ts';
@@ -11,8 +10,20 @@ import type { KeyStore } from './keys/types.ts';
 import { Limiter, type LimiterOptions } from './limits/limiter.ts';
 import { SharedHitCheck } from './shared-hit-check.ts';
 import { POLICIES } from './limits/policies.ts';
-import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
+import {
+  connectRedis,
+  DEFAULT_REDIS_PREFIX,
+  isReady,
+  openRedis,
+  shareSecret,
+  type RedisClient,
+  type RedisTarget,
+} from './redis/connect.ts';
+import { createClusterClient, isCluster } from './redis/cluster.ts';
 import { redisHash, type SharedHash } from './shared-hash.ts';
+import { PostgresKeyStore } from './keys/postgres.ts';
+import { openPostgres } from './postgres/pool.ts';
+import { postgresHash } from './postgres/hash.ts';
 import { keptSecret } from './kept-secret.ts';
 export type { SharedHash } from './shared-hash.ts';
 
@@ -34,6 +45,12 @@ export interface StoresLog {
 export interface StoresConfig {
   /** Set = distributed mode (THREADMARK_REDIS_URL). */
   redisUrl?: string;
+  /** In place of redisUrl: a Redis Cluster or a Sentinel-monitored master. */
+  redis?: RedisTarget;
+  /** Set = API keys and the X session registry in PostgreSQL (THREADMARK_DATABASE_URL), in either mode. */
+  databaseUrl?: string;
+  /** Schema of the PostgreSQL tables (THREADMARK_DATABASE_SCHEMA; tests use one of their own). */
+  databaseSchema?: string;
   /** SQLite path for embedded mode (THREADMARK_KEYS_DB). */
   keysDb: string;
   cacheMaxEntries?: number;
@@ -61,7 +78,10 @@ export interface Stores {
    * unreachable, and for an in-memory key store.
    */
   sharedSecret(name: string, candidate: string): Promise<string | undefined>;
-  /** Distributed mode: a map shared by every instance (operator state); undefined in embedded mode. */
+  /**
+   * A map shared by every instance (operator state): in PostgreSQL when a database is configured, else in Redis;
+   * undefined in embedded mode without a database.
+   */
   sharedHash?(name: string): SharedHash;
   close(): Promise<void>;
 }
@@ -73,8 +93,10 @@ export interface Stores {
  */
 export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const memory = new MemoryCache({ maxEntries: cfg.cacheMaxEntries, maxBytes: cfg.cacheMaxBytes });
-  if (!cfg.redisUrl) {
-    const keys = new SqliteKeyStore(cfg.keysDb);
+  const target = redisTarget(cfg);
+  const pg = cfg.databaseUrl ? await openPostgres(cfg.databaseUrl, cfg.databaseSchema) : undefined;
+  if (!target) {
+    const keys = pg ? new PostgresKeyStore(pg) : new SqliteKeyStore(cfg.keysDb);
     return {
       mode: 'embedded',
       cache: memory,
@@ -84,13 +106,15 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
       sharedStoreUp: () => true,
       sharedSecret: async (name, candidate) =>
         cfg.keysDb === ':memory:' ? undefined : keptSecret(dirname(cfg.keysDb), name, candidate),
+      sharedHash: pg && ((name) => postgresHash(pg, name)),
       close: async () => {
         await Promise.all([memory.close(), keys.close()]);
+        await pg?.close();
       },
     };
   }
 
-  const redis = createRedisClient(cfg.redisUrl);
+  const redis = openRedis(target, createClusterClient);
   const health = watchRedis(redis, cfg.log);
   if (!(await connectRedis(redis))) health.down(new Error('initial connection failed'));
   const prefix = cfg.redisPrefix;
@@ -103,26 +127,39 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
     cache,
     coalescer: new Coalescer({ lock: new RedisFillLock(redis, { prefix }) }),
     limiter,
-    hitCheck: new SharedHitCheck(redis, {
-      limitKey: (partition) => limiter.redisKey('api-ip', partition),
-      cacheKey: (key) => shared.redisKey(key),
-      quota: api.quota,
-      windowS: api.windowS,
-    }),
-    keys: new RedisKeyStore(redis, { prefix }),
+    hitCheck: isCluster(redis)
+      ? undefined
+      : new SharedHitCheck(redis, {
+          limitKey: (partition) => limiter.redisKey('api-ip', partition),
+          cacheKey: (key) => shared.redisKey(key),
+          quota: api.quota,
+          windowS: api.windowS,
+        }),
+    keys: pg ? new PostgresKeyStore(pg) : redisKeyStore(redis, prefix),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
-    sharedHash: (name) => redisHash(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}h:${name}`),
+    sharedHash: (name) =>
+      pg ? postgresHash(pg, name) : redisHash(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}h:${name}`),
     close: async () => {
       health.stop();
       await cache.close();
       redis.disconnect();
+      await pg?.close();
     },
   };
 }
 
+function redisTarget(cfg: { redis?: RedisTarget; redisUrl?: string }): RedisTarget | undefined {
+  return cfg.redis ?? (cfg.redisUrl ? { url: cfg.redisUrl } : undefined);
+}
+
+/** On a cluster every key record and the id index share one slot, so a create or delete stays one MULTI. */
+function redisKeyStore(redis: RedisClient, prefix: string | undefined): RedisKeyStore {
+  return new RedisKeyStore(redis, { prefix, oneSlot: isCluster(redis) });
+}
+
 /** Logs an outage once when it starts and once when Redis is back, never per failed request. */
-function watchRedis(redis: Redis, log: StoresLog): { down(err: Error, op?: string): void; stop(): void } {
+function watchRedis(redis: RedisClient, log: StoresLog): { down(err: Error, op?: string): void; stop(): void } {
   let degraded = false;
   let stopped = false;
   const down = (err: Error, op?: string) => {
@@ -149,20 +186,28 @@ function watchRedis(redis: Redis, log: StoresLog): { down(err: Error, op?: strin
  */
 export async function openKeyStore(cfg: {
   redisUrl?: string;
+  redis?: RedisTarget;
+  databaseUrl?: string;
+  databaseSchema?: string;
   keysDb: string;
   redisPrefix?: string;
 }): Promise<{ keys: KeyStore; close(): Promise<void> }> {
-  if (!cfg.redisUrl) {
+  if (cfg.databaseUrl) {
+    const keys = new PostgresKeyStore(await openPostgres(cfg.databaseUrl, cfg.databaseSchema), { ownsPool: true });
+    return { keys, close: () => keys.close() };
+  }
+  const target = redisTarget(cfg);
+  if (!target) {
     const keys = new SqliteKeyStore(cfg.keysDb);
     return { keys, close: () => keys.close() };
   }
-  const redis = createRedisClient(cfg.redisUrl);
+  const redis = openRedis(target, createClusterClient);
   if (!(await connectRedis(redis))) {
     redis.disconnect();
-    throw new Error('cannot reach Redis (THREADMARK_REDIS_URL)');
+    throw new Error('cannot reach Redis (THREADMARK_REDIS_URL, _CLUSTER or _SENTINELS)');
   }
   return {
-    keys: new RedisKeyStore(redis, { prefix: cfg.redisPrefix }),
+    keys: redisKeyStore(redis, cfg.redisPrefix),
     close: async () => {
       await redis.quit().catch(() => redis.disconnect());
     },

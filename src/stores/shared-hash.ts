@@ -1,7 +1,6 @@
 // A small named map shared by every instance of a cluster (a Redis hash under the deployment's prefix), for
 // operator state that must be the same everywhere (run-time X sessions). Embedded mode has none.
-import type { Redis } from 'ioredis';
-import { isReady } from './redis.ts';
+import { isReady, type RedisClient } from './redis/connect.ts';
 
 export interface SharedHash {
   /** Every field, or undefined while Redis is unreachable. */
@@ -10,7 +9,7 @@ export interface SharedHash {
   set(field: string, value: string): Promise<boolean>;
 }
 
-export function redisHash(redis: Redis, key: string): SharedHash {
+export function redisHash(redis: RedisClient, key: string): SharedHash {
   return {
     async all() {
       if (!isReady(redis)) return undefined;

@@ -44,9 +44,42 @@ for (const [name, value, needle] of [
   ['THREADMARK_FXTWITTER_URL', 'ftp://example', 'THREADMARK_FXTWITTER_URL'],
   ['THREADMARK_TRUST_PROXY', 'perhaps', 'THREADMARK_TRUST_PROXY'],
   ['THREADMARK_REDIS_URL', 'http://localhost', 'THREADMARK_REDIS_URL'],
+  ['THREADMARK_REDIS_CLUSTER', '127.0.0.1:7000,redis-b', 'THREADMARK_REDIS_CLUSTER must be a comma-separated list'],
+  ['THREADMARK_DATABASE_URL', 'mysql://db/threadmark', 'THREADMARK_DATABASE_URL must be a postgres'],
+  ['THREADMARK_DATABASE_SCHEMA', 'Drop Table', 'THREADMARK_DATABASE_SCHEMA must be a lower-case identifier'],
 ] as const) {
   test(`a bad ${name} stops start-up with one line naming it`, async () => {
     const { code, stderr } = await collect(start({ [name]: value }));
+    assert.equal(code, 2);
+    const lines = stderr.trim().split('\n');
+    assert.equal(lines.length, 1, stderr);
+    assert.match(lines[0]!, new RegExp(needle));
+  });
+}
+
+for (const [what, env, needle] of [
+  [
+    'a Redis URL and a cluster',
+    { THREADMARK_REDIS_URL: 'redis://127.0.0.1:6379', THREADMARK_REDIS_CLUSTER: '127.0.0.1:7000' },
+    'THREADMARK_REDIS_URL and THREADMARK_REDIS_CLUSTER are mutually exclusive',
+  ],
+  [
+    'a cluster and Sentinels',
+    {
+      THREADMARK_REDIS_CLUSTER: '127.0.0.1:7000',
+      THREADMARK_REDIS_SENTINELS: '127.0.0.1:26379',
+      THREADMARK_REDIS_SENTINEL_NAME: 'main',
+    },
+    'THREADMARK_REDIS_CLUSTER and THREADMARK_REDIS_SENTINELS are mutually exclusive',
+  ],
+  [
+    'Sentinels without a master name',
+    { THREADMARK_REDIS_SENTINELS: '127.0.0.1:26379' },
+    'THREADMARK_REDIS_SENTINELS needs THREADMARK_REDIS_SENTINEL_NAME',
+  ],
+] as const) {
+  test(`${what} stop start-up with one line saying why`, async () => {
+    const { code, stderr } = await collect(start(env));
     assert.equal(code, 2);
     const lines = stderr.trim().split('\n');
     assert.equal(lines.length, 1, stderr);

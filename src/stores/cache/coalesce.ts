@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { DEFAULT_REDIS_PREFIX, isReady } from '../redis.ts';
+import { DEFAULT_REDIS_PREFIX, isReady, type RedisClient } from '../redis/connect.ts';
 
 /**
  * Cross-instance guard for a cache fill: only the holder calls the upstream; the others poll the
@@ -54,13 +53,13 @@ export interface RedisFillLockOptions {
 }
 
 export class RedisFillLock implements FillLock {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #ttlMs: number;
   readonly waitMs: number;
   readonly pollMs: number;
 
-  constructor(redis: Redis, opts: RedisFillLockOptions = {}) {
+  constructor(redis: RedisClient, opts: RedisFillLockOptions = {}) {
     this.#redis = redis;
     this.#prefix = `${opts.prefix ?? DEFAULT_REDIS_PREFIX}l:`;
     this.#ttlMs = opts.ttlMs ?? 10_000;

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_REDIS_PREFIX, asError, isReady } from '../redis.ts';
+import { DEFAULT_REDIS_PREFIX, asError, isReady, type RedisClient } from '../redis/connect.ts';
 import { type Cache, type CacheEntry, type DegradedListener, makeEntry } from './types.ts';
 
 export interface RedisCacheOptions {
@@ -31,7 +30,7 @@ const PARSED_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Shared cache for distributed mode. Any Redis failure is a miss, so the service keeps answering. */
 export class RedisCache implements Cache {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #onDegraded: DegradedListener;
   /**
@@ -44,7 +43,7 @@ export class RedisCache implements Cache {
     sizeCalculation: (p) => p.raw.length * 4 + 64,
   });
 
-  constructor(redis: Redis, opts: RedisCacheOptions = {}) {
+  constructor(redis: RedisClient, opts: RedisCacheOptions = {}) {
     this.#redis = redis;
     this.#prefix = `${opts.prefix ?? DEFAULT_REDIS_PREFIX}c:`;
     this.#onDegraded = opts.onDegraded ?? (() => {});

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { DEFAULT_REDIS_PREFIX, isReady } from '../redis.ts';
+import { DEFAULT_REDIS_PREFIX, isReady, type RedisClient } from '../redis/connect.ts';
 import { generateKey, hashKey, looksLikeKey, newKeyId, normalizeNewKey, sameHash } from './crypto.ts';
 import type { IssuedKey, KeyRecord, KeyStore, NewKey, VerifyResult } from './types.ts';
 
@@ -9,15 +8,17 @@ const SET_ENABLED_LUA =
 
 /**
  * Distributed key store: one hash per key at `<prefix>k:<sha256>` and an id → sha256 index at
- * `<prefix>k:ids`. Every verification reads Redis, so a disable is seen at once by all instances.
+ * `<prefix>k:ids`. Every verification reads Redis, so a disable is seen at once by all instances. On a Redis
+ * Cluster (`oneSlot`) the root is `<prefix>{k}:`, one hash tag for every record and the index, so a create or
+ * delete stays one MULTI on one node.
  */
 export class RedisKeyStore implements KeyStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #root: string;
 
-  constructor(redis: Redis, opts: { prefix?: string } = {}) {
+  constructor(redis: RedisClient, opts: { prefix?: string; oneSlot?: boolean } = {}) {
     this.#redis = redis;
-    this.#root = `${opts.prefix ?? DEFAULT_REDIS_PREFIX}k:`;
+    this.#root = `${opts.prefix ?? DEFAULT_REDIS_PREFIX}${opts.oneSlot ? '{k}' : 'k'}:`;
   }
 
   get #ids(): string {

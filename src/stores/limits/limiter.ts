@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { DEFAULT_REDIS_PREFIX } from '../redis.ts';
+import { DEFAULT_REDIS_PREFIX, type RedisClient } from '../redis/connect.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
 import { WindowTable } from './window-table.ts';
 
@@ -9,7 +8,7 @@ const REFUND_MARGIN_MS = 250;
 
 export interface LimiterOptions {
   /** Set = counters shared by every instance through Redis, counted in process while it is unreachable. */
-  redis?: Redis;
+  redis?: RedisClient;
   prefix?: string;
   /** Quotas in place of the contract's (the demo's exploring allowances); production never sets this. */
   quotas?: Readonly<Partial<Record<FixedPolicyName, number>>>;
@@ -24,7 +23,7 @@ export interface LimiterOptions {
  * unbounded memory: a flood of distinct addresses during an outage costs what it costs in embedded mode).
  */
 export class Limiter {
-  readonly #redis: Redis | undefined;
+  readonly #redis: RedisClient | undefined;
   readonly #prefix: string;
   readonly #limiters = new Map<string, RateLimiterRedis>();
   readonly #tables = new Map<string, WindowTable>();

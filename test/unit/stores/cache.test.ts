@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { RedisCache } from '../../../src/stores/cache/redis.ts';
 import type { Cache } from '../../../src/stores/cache/types.ts';
-import { createRedisClient } from '../../../src/stores/redis.ts';
+import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, sleep } from './redis-env.ts';
 
 /** Behaviour every backend must share. */

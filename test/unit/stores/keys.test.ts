@@ -8,8 +8,11 @@ import { RedisKeyStore } from '../../../src/stores/keys/redis.ts';
 import { SqliteKeyStore } from '../../../src/stores/keys/sqlite.ts';
 import type { KeyStore } from '../../../src/stores/keys/types.ts';
 import { DEFAULT_ACCOUNT_QUOTA } from '../../../src/stores/limits/policies.ts';
-import { createRedisClient } from '../../../src/stores/redis.ts';
+import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, keysByPrefix, redisSkip, useTestRedis } from './redis-env.ts';
+import { PostgresKeyStore } from '../../../src/stores/keys/postgres.ts';
+import { openPostgres, type Postgres } from '../../../src/stores/postgres/pool.ts';
+import { dropSchema, PG_URL, postgresSkip, uniqueSchema } from './postgres-env.ts';
 
 test('keys are tm_ + base64url(32 bytes) and hashes compare in constant time', () => {
   const h = hashKey('tm_x');
@@ -157,6 +160,47 @@ describe('RedisKeyStore (real Redis)', { skip: redisSkip }, () => {
             : [];
       for (const v of values) assert.equal(String(v).includes(key.slice(3)), false, `${name} holds the key`);
     }
+  });
+});
+
+describe('PostgresKeyStore (real PostgreSQL)', { skip: postgresSkip }, () => {
+  const schema = uniqueSchema();
+  let pg: Postgres;
+  const pools: Postgres[] = [];
+  before(async () => {
+    // Two pools migrating at once: the advisory lock lets one run the migrations, the other finds them done.
+    [pg] = await Promise.all([openPostgres(PG_URL, schema), openPostgres(PG_URL, schema).then((p) => pools.push(p))]);
+    pools.push(pg);
+  });
+  after(async () => {
+    for (const p of pools) await p.close();
+    await dropSchema(schema);
+  });
+
+  keyStoreContract(
+    () => new PostgresKeyStore(pg),
+    async () => {
+      // A pool of its own stands for another instance.
+      const other = await openPostgres(PG_URL, schema);
+      return new PostgresKeyStore(other, { ownsPool: true });
+    },
+  );
+
+  test('stores only the hash, and a database that stops answering makes verify unverified', async () => {
+    const own = await openPostgres(PG_URL, schema);
+    const store = new PostgresKeyStore(own, { ownsPool: true });
+    const { key } = await store.create({ name: 'secret-check' });
+    const [row] = await pg.query<{ hash: string; name: string }>({
+      text: `SELECT * FROM "${schema}".api_keys WHERE name = 'secret-check'`,
+    });
+    assert.equal(row?.hash, hashKey(key));
+    assert.equal(JSON.stringify(row).includes(key.slice(3)), false);
+    await store.close();
+    assert.deepEqual(await store.verify(key), { status: 'unverified' });
+  });
+
+  test('an unreachable database is an error at open, naming the variable', async () => {
+    await assert.rejects(openPostgres('postgres://postgres@127.0.0.1:1/test', schema), /THREADMARK_DATABASE_URL/);
   });
 });
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Limiter } from '../../../src/stores/limits/limiter.ts';
-import { createRedisClient } from '../../../src/stores/redis.ts';
+import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, uniquePrefix } from './redis-env.ts';
 
 setFlagsFromString('--expose-gc');

@@ -6,7 +6,7 @@ import { clientKey, isPlainIPv4 } from '../../../src/stores/limits/client-key.ts
 import { mostConstrained, rateLimitHeaders } from '../../../src/stores/limits/headers.ts';
 import { Limiter } from '../../../src/stores/limits/limiter.ts';
 import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../../src/stores/limits/policies.ts';
-import { createRedisClient } from '../../../src/stores/redis.ts';
+import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
 test('policies are exactly the contract, plus live-key (the budget of keyed live reads) and the export ones', () => {

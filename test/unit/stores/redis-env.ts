@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import type { Redis } from 'ioredis';
-import { connectRedis, createRedisClient } from '../../../src/stores/redis.ts';
+import { connectRedis, createRedisClient } from '../../../src/stores/redis/connect.ts';
 
 export const REDIS_URL = process.env.THREADMARK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A port nothing listens on: the "store is down" case. */
