@@ -28,6 +28,9 @@ export const NODE_OPTIONS = {
   // Bounds how long a dropped socket may keep the process alive after disconnect().
   disconnectTimeout: 200,
   retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+  // A master demoted to replica (a Sentinel or managed failover) answers writes READONLY while the connection
+  // stays open: reconnecting finds the new master (through the Sentinels when they are used) and resends.
+  reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 2 : false),
 } satisfies RedisOptions;
 
 /** The client for a target; the cluster client is built in redis/cluster.ts. */
