@@ -127,14 +127,12 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
     cache,
     coalescer: new Coalescer({ lock: new RedisFillLock(redis, { prefix }) }),
     limiter,
-    hitCheck: isCluster(redis)
-      ? undefined
-      : new SharedHitCheck(redis, {
-          limitKey: (partition) => limiter.redisKey('api-ip', partition),
-          cacheKey: (key) => shared.redisKey(key),
-          quota: api.quota,
-          windowS: api.windowS,
-        }),
+    hitCheck: new SharedHitCheck(redis, {
+      limitKey: (partition) => limiter.redisKey('api-ip', partition),
+      cacheKey: (key) => shared.redisKey(key),
+      quota: api.quota,
+      windowS: api.windowS,
+    }),
     keys: pg ? new PostgresKeyStore(pg) : redisKeyStore(redis, prefix),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),

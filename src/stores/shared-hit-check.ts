@@ -9,6 +9,9 @@
 // Redis-backed hit costs the service (bench/RESULTS.md). Each request still waits for exactly one round trip,
 // and the checks run in order inside one atomic script, as they would one by one.
 import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/connect.ts';
+import { isCluster } from './redis/cluster.ts';
+import { checkBySlot, defineSlotCheckCommands } from './redis/cluster-hit-check.ts';
 
 /**
  * ARGV[1] = window (s), ARGV[2] = quota, ARGV[3] = how many entry sets; then per set its number of cache entries
@@ -95,15 +98,21 @@ export interface SharedHitCheckOptions {
 
 export class SharedHitCheck {
   readonly #redis: WithCommand;
+  readonly #cluster: RedisClient | undefined;
   readonly #opts: SharedHitCheckOptions;
   #pending: Pending[] = [];
   /** Script calls made (tests check that concurrent checks share one). */
   calls = 0;
 
-  constructor(redis: Redis, opts: SharedHitCheckOptions) {
+  constructor(redis: RedisClient, opts: SharedHitCheckOptions) {
     this.#redis = redis as WithCommand;
     this.#opts = opts;
-    if (typeof this.#redis.tmHitCheckBatch !== 'function') redis.defineCommand('tmHitCheckBatch', { lua: SCRIPT });
+    // A cluster splits each batch by slot (redis/cluster-hit-check.ts); a single Redis runs the script below.
+    if (isCluster(redis)) {
+      this.#cluster = redis;
+      defineSlotCheckCommands(redis);
+    } else if (typeof this.#redis.tmHitCheckBatch !== 'function')
+      redis.defineCommand('tmHitCheckBatch', { lua: SCRIPT });
   }
 
   /**
@@ -126,6 +135,13 @@ export class SharedHitCheck {
   };
 
   #send(batch: Pending[]): void {
+    if (this.#cluster && isCluster(this.#cluster)) {
+      checkBySlot(this.#cluster, batch, this.#opts, (n) => (this.calls += n)).then(
+        (out) => batch.forEach((p, i) => p.resolve(out[i]!)),
+        (err: unknown) => batch.forEach((p) => p.reject(err)),
+      );
+      return;
+    }
     const { cacheKey, limitKey, quota, windowS } = this.#opts;
     // Checks of one record carry the very same deps array, so identity finds the sets.
     const sets: Array<Pending['deps']> = [];

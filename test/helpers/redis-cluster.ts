@@ -39,6 +39,8 @@ export interface RedisCluster {
   cli(port: number, ...args: string[]): string;
   /** Ports of the current masters. */
   masters(): number[];
+  /** Port of the master serving the slot of `key` (its hash tag, if any), by the cluster's own map. */
+  masterOf(key: string): number | undefined;
   /** Kills a node outright, as a crash would. */
   kill(port: number): Promise<void>;
   /** Waits until every slot is served again (after a failover). */
@@ -108,6 +110,9 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
           // A replica promotes however long it was cut off: a test kills masters on purpose.
           '--cluster-replica-validity-factor',
           '0',
+          // A replica is in sync at once rather than after the default five-second wait for more replicas.
+          '--repl-diskless-sync-delay',
+          '0',
         ],
         { stdio: 'ignore' },
       );
@@ -133,6 +138,20 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
       cli,
       masters: () =>
         ports.filter((p) => children.has(p) && /^role:master$/m.test(cli(p, 'info', 'replication').replace(/\r/g, ''))),
+      masterOf(key) {
+        const live = [...children.keys()];
+        const slot = Number(cli(live[0]!, 'cluster', 'keyslot', key).trim());
+        for (const line of cli(live[0]!, 'cluster', 'nodes').split('\n')) {
+          const f = line.trim().split(' ');
+          if (!f[2]?.includes('master') || f[2].includes('fail') || f[7] !== 'connected') continue;
+          const port = Number(/:(\d+)@/.exec(f[1] ?? '')?.[1]);
+          for (const range of f.slice(8)) {
+            const [lo, hi = lo] = range.split('-').map(Number);
+            if (lo !== undefined && hi !== undefined && slot >= lo && slot <= hi) return port;
+          }
+        }
+        return undefined;
+      },
       async kill(port) {
         const child = children.get(port);
         children.delete(port);
@@ -152,10 +171,16 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
       stop,
     };
     await cluster.waitHealthy();
-    // Every replica attached, so a killed master has a replica to promote.
+    // Every replica attached and in sync, so a killed master has a replica with its data to promote.
     await waitFor(
-      () => cluster.masters().every((p) => /connected_slaves:[1-9]/.test(cli(p, 'info', 'replication'))),
-      'replicas attached',
+      () =>
+        cluster.masters().length === masters &&
+        ports.every((p) => {
+          const info = cli(p, 'info', 'replication');
+          return /role:master/.test(info) || /master_link_status:up/.test(info);
+        }) &&
+        cluster.masters().every((p) => /connected_slaves:[1-9]/.test(cli(p, 'info', 'replication'))),
+      'replicas in sync',
       20_000,
     );
     return cluster;

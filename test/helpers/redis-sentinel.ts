@@ -56,7 +56,18 @@ export async function startRedisSentinels(): Promise<RedisSentinelSet> {
   try {
     const master = await freePort();
     const replica = await freePort();
-    const base = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
+    const base = [
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--repl-diskless-sync-delay',
+      '0',
+    ];
     children.push(spawn(SERVER, ['--port', String(master), ...base], { stdio: 'ignore' }));
     children.push(
       spawn(SERVER, ['--port', String(replica), ...base, '--replicaof', '127.0.0.1', String(master)], {

@@ -1,7 +1,7 @@
 // Redis Cluster (THREADMARK_REDIS_CLUSTER): ioredis' cluster client over the seed nodes, and what scripts need to
 // run on it. Every script and multi-key command of the stores keeps its keys in one slot; where the keys of one
 // batch belong to different records or clients (the shared hit check), the batch is split by slot and sent as one
-// script call per slot, written back to back so each node gets its calls in one flush.
+// script call per slot, all issued in one turn, so no call waits for another: one round trip per node.
 import { createRequire } from 'node:module';
 import type { Cluster } from 'ioredis';
 import { NODE_OPTIONS, type HostPort, type RedisClient } from './connect.ts';
@@ -59,8 +59,8 @@ export function keySlot(key: string): number {
 }
 
 /**
- * Splits items by the slot of their keys: `keysOf` gives every key an item touches (they must share a slot,
- * which the stores' hash tags ensure). A single Redis is one group, in the original order.
+ * Splits items by the slot of their key (`keyOf`), so each group can be one script or multi-key command on a
+ * cluster; a single Redis is one group, in the original order.
  */
 export function groupBySlot<T>(redis: RedisClient, items: readonly T[], keyOf: (item: T) => string): T[][] {
   if (!isCluster(redis)) return [items.slice()];
