@@ -3,17 +3,21 @@
 // functions with no test-runner dependency, so scripts (npm run scale) start one too. CI
 // (THREADMARK_REQUIRE_REDIS=1) fails rather than skips when redis-server or redis-cli is missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import {
+  killChild,
+  nodeArgs,
+  REDIS_CLI as CLI,
+  REDIS_SERVER as SERVER,
+  redisCli as cli,
+  runnable,
+  waitFor,
+} from './redis-procs.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 
-const SERVER = process.env.THREADMARK_TEST_REDIS_SERVER ?? 'redis-server';
-const CLI = process.env.THREADMARK_TEST_REDIS_CLI ?? 'redis-cli';
-
-const installed = [SERVER, CLI].every((b) => !spawnSync(b, ['--version'], { stdio: 'ignore' }).error);
+const installed = [SERVER, CLI].every(runnable);
 if (!installed && process.env.THREADMARK_REQUIRE_REDIS) {
   throw new Error(`THREADMARK_REQUIRE_REDIS is set but ${SERVER} or ${CLI} cannot be run`);
 }
@@ -77,10 +81,6 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
   const ports: number[] = [];
   for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await clusterPort(taken));
   const children = new Map<number, ChildProcess>();
-  const cli = (port: number, ...args: string[]) => {
-    const r = spawnSync(CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 });
-    return r.stdout ?? '';
-  };
   const stop = async () => {
     await Promise.all([...children.values()].map((c) => killChild(c)));
     children.clear();
@@ -91,16 +91,7 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
       const child = spawn(
         SERVER,
         [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--dir',
-          dir,
+          ...nodeArgs(port, dir),
           '--cluster-enabled',
           'yes',
           '--cluster-config-file',
@@ -109,9 +100,6 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
           String(nodeTimeout),
           // A replica promotes however long it was cut off: a test kills masters on purpose.
           '--cluster-replica-validity-factor',
-          '0',
-          // A replica is in sync at once rather than after the default five-second wait for more replicas.
-          '--repl-diskless-sync-delay',
           '0',
         ],
         { stdio: 'ignore' },
@@ -187,20 +175,5 @@ export async function startRedisCluster(opts: RedisClusterOptions = {}): Promise
   } catch (err) {
     await stop();
     throw err;
-  }
-}
-
-async function killChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = once(child, 'exit');
-  child.kill('SIGKILL');
-  await gone;
-}
-
-async function waitFor(cond: () => boolean, what: string, limitMs: number): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`redis cluster: timed out waiting for ${what}`);
-    await sleep(100);
   }
 }

@@ -2,21 +2,24 @@
 // one replica and three Sentinels (quorum 2) with a one-second down-after, so a failover completes in a few
 // seconds. Plain exported functions, usable from a script as well as a test. CI (THREADMARK_REQUIRE_REDIS=1)
 // fails rather than skips when a binary is missing.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  killChild,
+  nodeArgs,
+  REDIS_CLI as CLI,
+  REDIS_SERVER as SERVER,
+  redisCli as cli,
+  runnable,
+  waitFor,
+} from './redis-procs.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './instance.ts';
 
-const SERVER = process.env.THREADMARK_TEST_REDIS_SERVER ?? 'redis-server';
 const SENTINEL = process.env.THREADMARK_TEST_REDIS_SENTINEL ?? 'redis-sentinel';
-const CLI = process.env.THREADMARK_TEST_REDIS_CLI ?? 'redis-cli';
 
-const installed =
-  [SERVER, CLI].every((b) => !spawnSync(b, ['--version'], { stdio: 'ignore' }).error) &&
-  !spawnSync(SENTINEL, ['--version'], { stdio: 'ignore' }).error;
+const installed = [SERVER, CLI, SENTINEL].every(runnable);
 if (!installed && process.env.THREADMARK_REQUIRE_REDIS) {
   throw new Error(`THREADMARK_REQUIRE_REDIS is set but ${SERVER}, ${SENTINEL} or ${CLI} cannot be run`);
 }
@@ -45,9 +48,6 @@ export interface RedisSentinelSet {
 export async function startRedisSentinels(): Promise<RedisSentinelSet> {
   const dir = mkdtempSync(join(tmpdir(), 'tm-redis-sentinel-'));
   const children: ChildProcess[] = [];
-  const cli = (port: number, ...args: string[]) =>
-    spawnSync(CLI, ['-h', '127.0.0.1', '-p', String(port), ...args], { encoding: 'utf8', timeout: 10_000 }).stdout ??
-    '';
   const stop = async () => {
     await Promise.all(children.map(killChild));
     children.length = 0;
@@ -56,21 +56,9 @@ export async function startRedisSentinels(): Promise<RedisSentinelSet> {
   try {
     const master = await freePort();
     const replica = await freePort();
-    const base = [
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-      '--repl-diskless-sync-delay',
-      '0',
-    ];
-    children.push(spawn(SERVER, ['--port', String(master), ...base], { stdio: 'ignore' }));
+    children.push(spawn(SERVER, nodeArgs(master, dir), { stdio: 'ignore' }));
     children.push(
-      spawn(SERVER, ['--port', String(replica), ...base, '--replicaof', '127.0.0.1', String(master)], {
+      spawn(SERVER, [...nodeArgs(replica, dir), '--replicaof', '127.0.0.1', String(master)], {
         stdio: 'ignore',
       }),
     );
@@ -128,20 +116,5 @@ export async function startRedisSentinels(): Promise<RedisSentinelSet> {
   } catch (err) {
     await stop();
     throw err;
-  }
-}
-
-async function killChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = once(child, 'exit');
-  child.kill('SIGKILL');
-  await gone;
-}
-
-async function waitFor(cond: () => boolean, what: string, limitMs = 10_000): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`redis sentinel: timed out waiting for ${what}`);
-    await sleep(100);
   }
 }
