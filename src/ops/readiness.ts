@@ -6,7 +6,7 @@ import type { Stores } from '../stores/index.ts';
 export interface StoresCheck {
   ok: boolean;
   mode: Stores['mode'];
-  /** Whether the key store (SQLite or Redis) answered a lookup. */
+  /** Whether the key store (SQLite, Redis or PostgreSQL) answered a lookup. */
   keys: 'ok' | 'unavailable';
   /** Distributed mode: Redis reachable (down = degraded, still ready; see checkStores). */
   shared?: 'up' | 'down';
@@ -50,7 +50,7 @@ export async function checkStores(stores: Stores): Promise<StoresCheck> {
     ok: keys === 'ok',
     mode: stores.mode,
     keys,
-    ...(keys === 'ok' ? {} : { detail: 'The SQLite key store does not answer.' }),
+    ...(keys === 'ok' ? {} : { detail: 'The key store (SQLite, or PostgreSQL when configured) does not answer.' }),
   };
 }
 

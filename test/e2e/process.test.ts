@@ -186,3 +186,15 @@ test('an unreachable Redis is reported without the password of its URL', async (
   const { stderr } = await exited;
   for (const out of [stdout, stderr]) assert.ok(!out.includes(password), out);
 });
+
+test('an unreachable PostgreSQL stops start-up with one line naming the variable, without its password', async () => {
+  const password = 'Pr1vate-Pg-Pass';
+  const { code, stderr } = await collect(
+    start({ THREADMARK_DATABASE_URL: `postgres://postgres:${password}@127.0.0.1:1/test` }),
+  );
+  assert.equal(code, 1);
+  const lines = stderr.trim().split('\n');
+  assert.equal(lines.length, 1, stderr);
+  assert.match(lines[0]!, /cannot use PostgreSQL \(THREADMARK_DATABASE_URL\)/);
+  assert.doesNotMatch(stderr, new RegExp(password));
+});
