@@ -88,8 +88,10 @@ export interface Stores {
 
 /**
  * Embedded mode needs no server: LRU cache, in-process limits, SQLite keys. Distributed mode keeps all
- * three in Redis; if Redis is down (at start or later) cache and limits fall back to this process,
- * keys answer `unverified`, and everything returns to Redis once it reconnects.
+ * three in Redis (one node, a Sentinel-watched master or a cluster); if Redis is down (at start or later) cache
+ * and limits fall back to this process, keys answer `unverified`, and everything returns to Redis once it
+ * reconnects. With a database URL, keys and the shared operator maps live in PostgreSQL instead, in either mode,
+ * so losing Redis loses nothing that must last.
  */
 export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const memory = new MemoryCache({ maxEntries: cfg.cacheMaxEntries, maxBytes: cfg.cacheMaxBytes });
