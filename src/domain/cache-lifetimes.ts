@@ -24,8 +24,15 @@ export function staleWhileRevalidateS(ttlS: number): number {
  * service itself would).
  */
 export function publicLifetimes(ttlS: number): string {
-  return (
-    `public, max-age=${ttlS}, s-maxage=${ttlS}, ` +
-    `stale-while-revalidate=${staleWhileRevalidateS(ttlS)}, stale-if-error=${staleIfErrorS(ttlS)}`
-  );
+  let value = built.get(ttlS);
+  if (value === undefined) {
+    value =
+      `public, max-age=${ttlS}, s-maxage=${ttlS}, ` +
+      `stale-while-revalidate=${staleWhileRevalidateS(ttlS)}, stale-if-error=${staleIfErrorS(ttlS)}`;
+    // A deployment has a handful of lifetimes (the cache's, the feeds'): built once each, off the hit path.
+    if (built.size < 64) built.set(ttlS, value);
+  }
+  return value;
 }
+
+const built = new Map<number, string>();
