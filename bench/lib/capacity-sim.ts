@@ -3,6 +3,7 @@
 // (INFO commandstats and byte counters of a server of the run's own) and the simulator (calls and bytes per
 // target) saw is compared with what the formulas of bench/lib/capacity-model.ts predict from those costs.
 import { getCorpus, HANDLES } from '../../sim/corpus.ts';
+import { seededRandom } from '../../sim/prng.ts';
 import { xAccounts } from '../../sim/routes/x-accounts.ts';
 import type { Simulator } from '../../sim/server.ts';
 import { counterDelta, type RedisBackend, type RedisCounters } from '../../test/helpers/private-redis.ts';
@@ -23,18 +24,6 @@ export interface Target {
   url: string;
   sim: Simulator;
   redis: RedisBackend;
-}
-
-/** Deterministic PRNG (mulberry32), so a run's mix is the same every time. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -77,7 +66,7 @@ export function realisticMix(baseUrl: string, keysPerClass = 60): ClassDef[] {
     (p) => `/api/v1/oembed?url=${encodeURIComponent(`${baseUrl}/${handleOf.get(p.authorId)}/status/${p.id}`)}`,
   );
   // Popularity (the Zipf rank) must not follow the corpus's order, which lists its few large threads first.
-  const rnd = prng(7);
+  const rnd = seededRandom(7);
   const shuffled = (xs: string[]) =>
     xs
       .map((x) => [rnd(), x] as const)
@@ -109,7 +98,7 @@ export function mixSequence(
   count: number,
   seed = 42,
 ): Array<{ cls: string; path: string }> {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const out: Array<{ cls: string; path: string }> = [];
   for (let i = 0; i < count; i++) {
     let u = rnd();

@@ -62,6 +62,22 @@ async function started(child: ChildProcess, port: number, what: string, output: 
   if (exited) throw new Error(`${what} exited: ${output()}`);
 }
 
+/** Spawns `command` in the foreground and waits for `port` to listen; on failure kills it and removes `dir`. */
+async function daemon(command: string, args: string[], port: number, dir: string): Promise<ChildProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: SBIN_PATH } });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  try {
+    await started(child, port, command, () => output);
+    return child;
+  } catch (err) {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = once(child, 'exit');
@@ -91,20 +107,7 @@ export async function startVarnish(backend: Address): Promise<VarnishEdge> {
     '-s',
     'malloc,64m',
   ];
-  const child = spawn('varnishd', args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PATH: SBIN_PATH },
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  try {
-    await started(child, port, 'varnishd', () => output);
-  } catch (err) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  const child = await daemon('varnishd', args, port, dir);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -130,20 +133,7 @@ export async function startHaproxy(servers: readonly Address[]): Promise<Edge> {
   const cfgFile = join(dir, 'haproxy.cfg');
   const port = await freePort();
   writeFileSync(cfgFile, haproxyFor(port, servers));
-  const child = spawn('haproxy', ['-db', '-f', cfgFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PATH: SBIN_PATH },
-  });
-  let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  try {
-    await started(child, port, 'haproxy', () => output);
-  } catch (err) {
-    child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
+  const child = await daemon('haproxy', ['-db', '-f', cfgFile], port, dir);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
