@@ -21,6 +21,8 @@ export interface Simulator {
   xWebUrl: string;
   /** Requests received by route modules, optionally filtered by target and path substring. */
   calls(filter?: { target?: string; path?: string }): number;
+  /** Body bytes sent by route modules since the last reset, per target (the capacity model's upstream bytes). */
+  bytesSent(target?: string): number;
   resetCalls(): void;
   addFault(f: Fault): void;
   clearFaults(): void;
@@ -64,6 +66,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const corpus = getCorpus();
   const faults = new FaultBook();
   let log: CallRecord[] = [];
+  let sent = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
 
   const matching = (filter: { target?: string; path?: string } = {}) =>
@@ -79,9 +82,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       timers.add(t);
     });
 
-  function send(req: IncomingMessage, res: ServerResponse, r: SimResponse) {
+  function send(req: IncomingMessage, res: ServerResponse, r: SimResponse, target?: string) {
     if (res.destroyed || res.headersSent) return;
     const body = Buffer.from(r.body, 'utf8');
+    if (target) sent.set(target, (sent.get(target) ?? 0) + body.length);
     res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
   }
@@ -115,6 +119,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (route === 'POST /reset') {
       faults.clear();
       log = [];
+      sent = new Map();
       return { status: 204, headers: {}, body: '' };
     }
     return notFound();
@@ -144,7 +149,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     if (fault) {
       return applyFault(fault, { req, res, query: url.searchParams, render, send: (r) => send(req, res, r), sleep });
     }
-    send(req, res, await render());
+    send(req, res, await render(), mod.target);
   }
 
   const server = createServer((req, res) => {
@@ -170,8 +175,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     xApiUrl: `${url}/x/i/api`,
     xWebUrl: `${url}/x-web`,
     calls: count,
+    bytesSent: (target) => (target ? (sent.get(target) ?? 0) : [...sent.values()].reduce((a, b) => a + b, 0)),
     resetCalls: () => {
       log = [];
+      sent = new Map();
     },
     addFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),

@@ -37,3 +37,29 @@ const PATTERN = new RegExp(
 export function isLinkPreviewCrawler(userAgent: string | undefined): boolean {
   return !!userAgent && PATTERN.test(userAgent);
 }
+
+/**
+ * The normalised request header a shared cache sets from the User-Agent (deploy/varnish.vcl, the CDN rules in
+ * docs/deployment.md): `1` for a link-preview crawler, `0` for anyone else. Responses vary on it instead of on
+ * the User-Agent, whose values no CDN can key on. A client may send it itself; it can only choose between two
+ * representations it could also ask for with `format`.
+ */
+export const PREVIEW_HEADER = 'x-link-preview';
+export const PREVIEW_VARY = 'X-Link-Preview';
+
+/**
+ * How the crawler split was decided: by the normalised header when a cache in front set it, else by the
+ * User-Agent (a direct client). `ua-crawler` answers must stay out of shared caches (they key on the header).
+ */
+export type PreviewDecision = 'header-crawler' | 'header-other' | 'ua-crawler' | 'ua-other';
+
+export function previewDecision(headers: Record<string, string | string[] | undefined>): PreviewDecision {
+  const set = headers[PREVIEW_HEADER];
+  if (typeof set === 'string') return set.trim() === '1' ? 'header-crawler' : 'header-other';
+  const ua = headers['user-agent'];
+  return isLinkPreviewCrawler(typeof ua === 'string' ? ua : undefined) ? 'ua-crawler' : 'ua-other';
+}
+
+export function isPreviewCrawler(decision: PreviewDecision): boolean {
+  return decision === 'header-crawler' || decision === 'ua-crawler';
+}

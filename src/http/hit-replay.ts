@@ -22,7 +22,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ExchangeSeries, Metrics } from '../ops/metrics.ts';
-import { isLinkPreviewCrawler } from '../contract/link-preview.ts';
+import { previewDecision, PREVIEW_HEADER } from '../contract/link-preview.ts';
 import type { Limiter } from '../stores/limits/limiter.ts';
 import { member } from '../stores/limits/headers.ts';
 import { POLICIES, type LimitState } from '../stores/limits/policies.ts';
@@ -94,8 +94,8 @@ type Raw = IncomingMessage & { [RECORDING]?: { route: string; deps: Deps; freshU
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 const API_IP = POLICIES['api-ip'];
 
-/** Request headers the replay key accounts for (User-Agent through the crawler bit of `replayKey`). */
-const KEYED_VARY = new Set(['accept', 'accept-encoding', 'user-agent']);
+/** Request headers the replay key accounts for (User-Agent and X-Link-Preview through the crawler decision). */
+const KEYED_VARY = new Set(['accept', 'accept-encoding', 'user-agent', PREVIEW_HEADER]);
 
 /**
  * Whether every header a response varies on is one the replay key accounts for. A response varying on anything
@@ -117,9 +117,9 @@ function replayKey(req: IncomingMessage): string | undefined {
   if (h.authorization !== undefined || h['if-none-match'] !== undefined || h['if-modified-since'] !== undefined)
     return undefined;
   if (h['x-no-compression'] !== undefined) return undefined;
-  // Permalinks answer link-preview crawlers with HTML where others get Markdown (Vary: User-Agent), so whether
-  // the caller is one is part of what shapes the answer.
-  const crawler = isLinkPreviewCrawler(h['user-agent']) ? 'c' : '';
+  // Permalinks answer link-preview crawlers with HTML where others get Markdown, so whether the caller is one,
+  // and how that was decided (register.ts), is part of what shapes the answer.
+  const crawler = previewDecision(h);
   // The URL the client sent: a prefix read (http/prefix-read.ts) is rerouted, and answers with its own Link.
   const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url;
   return `${m} ${url}\n${h.accept ?? ''}\n${h['accept-encoding'] ?? ''}\n${crawler}`;

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import { acceptsHtml, chooseRepresentation } from './negotiate.ts';
 import type { Representation } from '../contract/representation.ts';
-import { isLinkPreviewCrawler } from '../contract/link-preview.ts';
+import { isPreviewCrawler, previewDecision, PREVIEW_VARY } from '../contract/link-preview.ts';
 import { mergeVary } from './entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
 import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
@@ -13,6 +13,8 @@ import { Problem } from '../problems/problem.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     representation?: Representation;
+    /** The link-preview page was chosen from the User-Agent alone (no cache in front set X-Link-Preview). */
+    previewByUserAgent?: boolean;
   }
   interface FastifyContextConfig {
     decl?: RouteDecl;
@@ -35,19 +37,28 @@ function negotiationHook(
       if (chosen) req.representation = chosen;
       return;
     }
-    if (
-      decl.linkPreview &&
-      formats.has('html') &&
-      isLinkPreviewCrawler(req.headers['user-agent']) &&
-      acceptsHtml(req.headers)
-    ) {
-      req.representation = 'html';
-      return;
+    if (decl.linkPreview && formats.has('html') && acceptsHtml(req.headers)) {
+      const decision = previewDecision(req.headers);
+      if (isPreviewCrawler(decision)) {
+        req.representation = 'html';
+        req.previewByUserAgent = decision === 'ua-crawler';
+        return;
+      }
     }
     const rep = chooseRepresentation(undefined, req.headers);
     if (!formats.has(rep)) throw new Problem('not_acceptable', `This route does not produce ${rep}.`);
     req.representation = rep;
   };
+}
+
+/** The same lifetimes for the caller's own cache only: no shared-cache directive survives. */
+export function privateCopy(cacheControl: string | undefined): string {
+  if (!cacheControl || !/^public\b/.test(cacheControl)) return cacheControl ?? 'private, no-cache';
+  const kept = cacheControl
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== 'public' && !/^s-maxage=/.test(d));
+  return ['private', ...kept].join(', ');
 }
 
 export function registerRoutes(
@@ -72,8 +83,11 @@ export function registerRoutes(
         const out = await def.handle(req, { representation: req.representation ?? 'markdown', services });
         reply.code(out.status ?? 200);
         reply.headers(out.headers);
-        // The same URL answers crawlers with HTML: shared caches must key on the User-Agent as well.
-        if (decl.linkPreview && out.headers.vary) reply.header('vary', mergeVary(out.headers.vary, 'User-Agent'));
+        // The same URL answers crawlers with HTML: shared caches key on the normalised crawler header, which a
+        // cache in front sets from the User-Agent. A page chosen from the User-Agent alone (nothing in front set
+        // the header) would be stored under the header's absence, where other callers look: private.
+        if (decl.linkPreview && out.headers.vary) reply.header('vary', mergeVary(out.headers.vary, PREVIEW_VARY));
+        if (req.previewByUserAgent) reply.header('cache-control', privateCopy(out.headers['cache-control']));
         // An empty content type is a bodyless reply (a feed's 304): no payload, so no default text/plain either.
         if (!out.contentType) return reply.send();
         reply.header('content-type', out.contentType);

@@ -4,15 +4,13 @@ import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
 import { cachedRead, isUpstreamFailure } from '../stores/cache/read-through.ts';
 import type { Cache } from '../stores/cache/types.ts';
 import type { Coalescer } from '../stores/cache/coalesce.ts';
+import { staleIfErrorS } from '../domain/cache-lifetimes.ts';
 
 export interface Loaded<T> {
   value: T;
   source: string;
 }
 
-/** Stale copies are kept this many times the fresh lifetime (at least an hour) to answer upstream outages. */
-const STALE_FACTOR = 12;
-const MIN_STALE_MS = 3_600_000;
 /**
  * How long a "not found" (missing, deleted, suspended or protected) is remembered: long enough that repeating a
  * read of an account or post nobody has costs no upstream call (nor a session), short enough that a new account or
@@ -31,7 +29,7 @@ export class CachedReader {
     ttlS: number,
   ) {
     this.freshMs = ttlS * 1000;
-    this.staleMs = Math.max(this.freshMs * STALE_FACTOR, MIN_STALE_MS);
+    this.staleMs = staleIfErrorS(ttlS) * 1000;
     this.negativeMs = Math.min(NEGATIVE_CACHE_S * 1000, this.freshMs);
   }
 

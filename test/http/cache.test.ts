@@ -70,7 +70,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('public responses carry a public max-age equal to the cache lifetime', async () => {
+    test('public responses carry max-age and s-maxage equal to the cache lifetime, and its stale lifetimes', async () => {
       for (const path of [
         post(IDS.threadRoot),
         `/${HANDLES.bob}`,
@@ -79,7 +79,11 @@ for (const backend of BACKENDS) {
       ]) {
         const res = await get(path);
         assert.equal(res.status, 200, path);
-        assert.equal(res.headers.get('cache-control'), `public, max-age=${TTL_S}`, path);
+        assert.equal(
+          res.headers.get('cache-control'),
+          `public, max-age=${TTL_S}, s-maxage=${TTL_S}, stale-while-revalidate=${TTL_S}, stale-if-error=3600`,
+          path,
+        );
       }
     });
 

@@ -195,8 +195,8 @@ describe('compression', () => {
     for (const res of [br, gz]) {
       assert.equal(
         res.headers.vary,
-        'Accept, User-Agent, Accept-Encoding',
-        'one Accept-Encoding, merged with Accept (and User-Agent: permalinks answer link-preview crawlers with HTML)',
+        'Accept, X-Link-Preview, Accept-Encoding',
+        'one Accept-Encoding, merged with Accept (and X-Link-Preview: permalinks answer link-preview crawlers with HTML)',
       );
       // Bodies past the compressor's synchronous-size limit are streamed (chunked, no Content-Length).
       const length = res.headers['content-length'];
@@ -233,6 +233,6 @@ describe('compression', () => {
     assert.equal(small.status, 200);
     assert.ok(small.body.length < 1024, `body is ${small.body.length} bytes`);
     assert.equal(small.headers['content-encoding'], undefined);
-    assert.equal(small.headers.vary, 'Accept, User-Agent', 'no Accept-Encoding when the body is never compressed');
+    assert.equal(small.headers.vary, 'Accept, X-Link-Preview', 'no Accept-Encoding when the body is never compressed');
   });
 });

@@ -87,7 +87,10 @@ describe('profile RSS', () => {
     assert.match(feed.image?.url ?? '', /^https:\/\/.*profile_images/);
     const self = feed.atom?.links?.find((l) => l.rel === 'self');
     assert.equal(self?.href, `${TEST_BASE}/${HANDLES.alice}/rss`);
-    assert.equal(res.headers.get('cache-control'), 'public, max-age=300');
+    assert.equal(
+      res.headers.get('cache-control'),
+      'public, max-age=300, s-maxage=300, stale-while-revalidate=300, stale-if-error=3600',
+    );
     assert.ok(res.headers.get('etag')?.startsWith('"'), 'strong ETag');
     assert.equal(res.headers.get('last-modified'), feed.items?.[0]?.pubDate, 'Last-Modified is the newest item');
 
@@ -345,7 +348,10 @@ describe('cheap to poll', () => {
     assert.equal(byTag.headers.get('etag'), etag);
     assert.equal(byTag.headers.get('content-type'), null);
     assert.equal(byTag.headers.get('last-modified'), lastModified);
-    assert.equal(byTag.headers.get('cache-control'), 'public, max-age=300');
+    assert.equal(
+      byTag.headers.get('cache-control'),
+      'public, max-age=300, s-maxage=300, stale-while-revalidate=300, stale-if-error=3600',
+    );
     assert.ok(byTag.headers.get('ratelimit'), 'rate-limit headers as on every response');
 
     const byDate = await s.get(path, { headers: { 'if-modified-since': lastModified } });

@@ -193,7 +193,10 @@ for (const backend of BACKENDS) {
           await res.arrayBuffer();
           assert.equal(res.status, 200, `${path} ${authorization}`);
           assert.equal(res.headers.get('x-api-key-status'), null);
-          assert.match(res.headers.get('cache-control') ?? '', /^public, max-age=\d+$/);
+          assert.match(
+            res.headers.get('cache-control') ?? '',
+            /^public, max-age=(\d+), s-maxage=\1, stale-while-revalidate=\1, stale-if-error=\d+$/,
+          );
           assert.equal(res.headers.get('www-authenticate'), null);
         }
       }

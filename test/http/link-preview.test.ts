@@ -62,7 +62,9 @@ describe('link previews', () => {
       const res = await s.get(photoPost, { headers: { 'user-agent': ua } });
       assert.equal(res.status, 200);
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
-      assert.match(res.headers.get('vary') ?? '', /User-Agent/);
+      assert.match(res.headers.get('vary') ?? '', /X-Link-Preview/);
+      assert.doesNotMatch(res.headers.get('vary') ?? '', /User-Agent/);
+      assert.match(res.headers.get('cache-control') ?? '', /^private, max-age=\d+/, 'chosen from the User-Agent');
       assert.ok(metaOf(await res.text()).has('og:title'));
     });
   }
@@ -105,7 +107,7 @@ describe('link previews', () => {
     assert.match(format.headers.get('content-type') ?? '', /^text\/markdown/, 'format still overrides');
   });
 
-  test('people and programs keep the Markdown default, with Vary naming User-Agent', async () => {
+  test('people and programs keep the Markdown default, with Vary naming X-Link-Preview, not User-Agent', async () => {
     const variants: Record<string, string>[] = [
       {},
       { 'user-agent': BROWSER_UA },
@@ -119,7 +121,7 @@ describe('link previews', () => {
           .split(',')
           .map((v) => v.trim().toLowerCase())
           .filter((v) => v !== 'accept-encoding'),
-        ['accept', 'user-agent'],
+        ['accept', 'x-link-preview'],
       );
     }
   });
@@ -129,7 +131,7 @@ describe('link previews', () => {
       headers: { 'user-agent': CRAWLER_UAS.Slack! },
     });
     assert.match(res.headers.get('content-type') ?? '', /^text\/markdown/);
-    assert.doesNotMatch(res.headers.get('vary') ?? '', /User-Agent/);
+    assert.doesNotMatch(res.headers.get('vary') ?? '', /User-Agent|X-Link-Preview/);
   });
 
   test('a post with a photo: title, author, text, the photo as a large card', async () => {

@@ -1,8 +1,9 @@
 import type { CacheStatus } from '../../domain/sourced.ts';
+import { publicLifetimes } from '../../domain/cache-lifetimes.ts';
 
 /** A stale copy (served because every upstream failed) must be revalidated, not kept downstream for a lifetime. */
 export function publicCacheControl(ttlS: number, cache?: CacheStatus): string {
-  return ttlS > 0 && cache !== 'stale' ? `public, max-age=${ttlS}` : 'no-cache';
+  return ttlS > 0 && cache !== 'stale' ? publicLifetimes(ttlS) : 'no-cache';
 }
 
 /** Header values are built from our own strings, but never let anything outside visible ASCII through. */

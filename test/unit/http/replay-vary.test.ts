@@ -3,12 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { varyIsKeyed } from '../../../src/http/hit-replay.ts';
 
-test('responses varying only on Accept, Accept-Encoding and User-Agent may be recorded', () => {
+test('responses varying only on Accept, Accept-Encoding, User-Agent and X-Link-Preview may be recorded', () => {
   assert.equal(varyIsKeyed(undefined), true);
   assert.equal(varyIsKeyed('Accept'), true);
   assert.equal(varyIsKeyed('Accept, Accept-Encoding'), true);
   assert.equal(varyIsKeyed('accept,  User-Agent'), true);
   assert.equal(varyIsKeyed(['Accept', 'Accept-Encoding']), true);
+  assert.equal(varyIsKeyed('Accept, X-Link-Preview, Accept-Encoding'), true);
 });
 
 test('a response varying on any other header, or on *, is never recorded', () => {
