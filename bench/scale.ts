@@ -1,9 +1,10 @@
 // `npm run scale`: the deployment of docs/deployment.md#a-cdn-in-front on loopback, with the shipped files: three
-// instances sharing one Redis, HAProxy (deploy/haproxy.cfg) in front of them, Varnish (deploy/varnish.vcl) in
+// instances sharing a Redis Cluster, HAProxy (deploy/haproxy.cfg) in front of them, Varnish (deploy/varnish.vcl) in
 // front of HAProxy, the simulator behind. Runs 1,000 reads of the capacity model's mix through Varnish (a tenth of
 // them browsers revalidating what they hold, in rounds a cache lifetime apart so copies expire and are
 // revalidated), then checks the limits through HAProxy from single client addresses, and reports who answered.
-// Bounded: about a minute. `-- --redis=redis://host:port` uses that Redis instead of a private redis-server.
+// Bounded: about a minute. `-- --redis=private` uses one private redis-server instead, `--redis=redis://host:port`
+// an existing Redis.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../sim/server.ts';
 import { simEnv, spawnInstance, type Instance } from '../test/helpers/instance.ts';
 import { TEST_BASE } from '../test/helpers/stack.ts';
-import { startPrivateRedis, type RedisBackend } from '../test/helpers/private-redis.ts';
+import { startPrivateRedis, type RedisBackend, type RedisCounters } from '../test/helpers/private-redis.ts';
+import { startRedisCluster, type RedisCluster } from '../test/helpers/redis-cluster.ts';
 import { startHaproxy, startVarnish, type Edge, type VarnishEdge } from '../test/helpers/edge.ts';
 import { mixSequence, realisticMix, TARGETS } from './lib/capacity-sim.ts';
 import { sessionsFile } from './lib/capacity-stack.ts';
@@ -26,18 +28,48 @@ const flag = (name: string) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? undefined;
 
 /**
- * Where the instances keep shared state. A private redis-server by default; `--redis=URL` names another. This
- * is the one place a Redis Cluster starter slots in: it returns a RedisBackend whose env carries the cluster's
- * seed variable.
+ * Where the instances keep shared state: by default a Redis Cluster of the run's own (three masters, three
+ * replicas, from test/helpers/redis-cluster.ts), as the deployment guide draws it; `--redis=private` a single
+ * private redis-server (its counters feed the Redis figures); `--redis=URL` an existing single Redis.
  */
 async function sharedState(): Promise<RedisBackend> {
-  const url = flag('redis');
-  if (!url) return startPrivateRedis();
+  const choice = flag('redis');
+  if (choice === 'private') return startPrivateRedis();
+  if (choice) {
+    return {
+      env: { THREADMARK_REDIS_URL: choice, THREADMARK_REDIS_PREFIX: `tm-scale:${process.pid}:` },
+      counters: async () => ({ commands: 0, bytesIn: 0, bytesOut: 0, perCommand: {} }),
+      close: async () => {},
+    };
+  }
+  const cluster = await startRedisCluster();
   return {
-    env: { THREADMARK_REDIS_URL: url, THREADMARK_REDIS_PREFIX: `tm-scale:${process.pid}:` },
-    counters: async () => ({ commands: 0, bytesIn: 0, bytesOut: 0, perCommand: {} }),
-    close: async () => {},
+    env: { THREADMARK_REDIS_CLUSTER: cluster.seeds },
+    counters: async () => clusterCounters(cluster),
+    close: () => cluster.stop(),
   };
+}
+
+/** Commands the instances sent to the cluster's masters (each node's INFO commandstats; the cluster's own housekeeping left out). */
+function clusterCounters(cluster: RedisCluster): RedisCounters {
+  const perCommand: Record<string, number> = {};
+  let commands = 0;
+  for (const port of cluster.masters()) {
+    for (const m of cluster.cli(port, 'INFO', 'commandstats').matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+      if (m[1] === 'info' || m[1] === 'cluster' || m[1] === 'ping') continue;
+      const n = Number(m[2]);
+      perCommand[m[1]!] = (perCommand[m[1]!] ?? 0) + n;
+      commands += n;
+    }
+  }
+  let bytesIn = 0;
+  let bytesOut = 0;
+  for (const port of cluster.masters()) {
+    const stats = cluster.cli(port, 'INFO', 'stats');
+    bytesIn += Number(/^total_net_input_bytes:(\d+)/m.exec(stats)?.[1] ?? 0);
+    bytesOut += Number(/^total_net_output_bytes:(\d+)/m.exec(stats)?.[1] ?? 0);
+  }
+  return { commands, bytesIn, bytesOut, perCommand };
 }
 
 interface Answer {
