@@ -4,7 +4,8 @@ import { ThreadmarkProtocolError } from './errors.ts';
 import type { ExportEnd, ExportPost } from './types.ts';
 
 /** One line of the export, as sent and as parsed. */
-export type ExportRecord = { kind: 'post'; post: ExportPost; line: string } | { kind: 'end'; end: ExportEnd; line: string };
+export type ExportRecord =
+  { kind: 'post'; post: ExportPost; line: string } | { kind: 'end'; end: ExportEnd; line: string };
 
 export class ExportStream implements AsyncIterable<ExportPost> {
   /** The end record, once iteration has reached it; undefined while reading, or if the stream was cut short. */

@@ -85,7 +85,10 @@ async function json<T>(res: Response): Promise<T> {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new ThreadmarkProtocolError('unexpected_body', `expected JSON, got ${res.headers.get('content-type') ?? 'no type'}`);
+    throw new ThreadmarkProtocolError(
+      'unexpected_body',
+      `expected JSON, got ${res.headers.get('content-type') ?? 'no type'}`,
+    );
   }
 }
 

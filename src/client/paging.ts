@@ -33,7 +33,8 @@ export class Pager<T, B> implements AsyncIterable<T> {
       cursor = page.nextCursor;
       if (cursor === undefined) return;
       // A cursor seen before would page forever.
-      if (seen.has(cursor)) throw new ThreadmarkProtocolError('paging_loop', 'the service sent a cursor it sent before');
+      if (seen.has(cursor))
+        throw new ThreadmarkProtocolError('paging_loop', 'the service sent a cursor it sent before');
       seen.add(cursor);
     }
   }

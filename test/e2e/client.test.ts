@@ -68,7 +68,10 @@ describe('reads', () => {
     assert.equal(handles.length, BIG_FOLLOWERS, 'every follower, then the end');
     assert.equal(pages, Math.ceil(BIG_FOLLOWERS / 20));
     assert.equal(new Set(handles).size, handles.length);
-    assert.deepEqual(handles.slice(0, 20), first.items.map((a) => a.handle));
+    assert.deepEqual(
+      handles.slice(0, 20),
+      first.items.map((a) => a.handle),
+    );
     let counted = 0;
     for await (const account of c.followers(HANDLES.alice, { limit: 1 })) if (account.handle) counted++;
     const profile = (await c.profile(HANDLES.alice, { limit: 1 }).page()).body.profile;
@@ -139,7 +142,10 @@ describe('errors, limits and abort', () => {
 
   test('a 503 with Retry-After is waited out and retried; without retries it is the typed error', async () => {
     // An upstream deadline shorter than the upstream's Retry-After: the service passes the wait on to its caller.
-    const short = await startStack({ THREADMARK_TRUST_PROXY: 'true', THREADMARK_UPSTREAM_DEADLINE_MS: '900' }, { sim: s.sim });
+    const short = await startStack(
+      { THREADMARK_TRUST_PROXY: 'true', THREADMARK_UPSTREAM_DEADLINE_MS: '900' },
+      { sim: s.sim },
+    );
     after(() => short.close());
     const path = '/2/search';
     s.sim.addFault({ target: 'fxtwitter', kind: 'status', status: 503, retryAfterS: 1, match: path, times: 1 });

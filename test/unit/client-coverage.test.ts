@@ -33,7 +33,11 @@ describe('the typed client covers the route table', () => {
       const d = reads.find((r) => r.operationId === e.op)!;
       const inPath = Object.keys(d.params.shape);
       const inQuery = Object.keys(d.query.shape);
-      assert.deepEqual(inPath, [...d.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]), `${name}: one path parameter at most`);
+      assert.deepEqual(
+        inPath,
+        [...d.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]),
+        `${name}: one path parameter at most`,
+      );
       assert.ok(inPath.length <= 1, `${name}: the method takes one positional argument`);
       assert.ok(inPath.includes(e.arg) || (inPath.length === 0 && inQuery.includes(e.arg)), `${name}: ${e.arg}`);
     }

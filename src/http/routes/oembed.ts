@@ -44,7 +44,6 @@ export const oembedQuery = z.object({
 
 type OembedQuery = z.output<typeof oembedQuery>;
 
-
 function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof NO_PARAMS> {
   return {
     operationId: surface === 'v1' ? 'oembed' : 'oembedPermalink',
