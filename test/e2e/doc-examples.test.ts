@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GUIDES, guidePath } from '../../src/surface/docs/guide-pages.ts';
 import { BIN, runProcess } from '../helpers/cli-bin.ts';
+import { typeCheck } from '../helpers/consumer-tsc.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import {
   DOCUMENTED_BASE,
@@ -91,7 +92,6 @@ async function run(example: Example, cwd: string): Promise<string | undefined> {
 }
 
 const CLIENT_SOURCE = join(ROOT, 'src/client/index.ts');
-const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
 /**
  * A TypeScript example as a module of its own: `threadmark/client` is the clone's source, the documented base this
@@ -116,25 +116,13 @@ async function runTypeScript(blocks: { file: string; block: string }[]): Promise
   });
   // Type-checked as a reader's program would be, against the client's own types. The server's entry joins the
   // program for the Fastify declarations its route files rely on.
-  writeFileSync(
-    join(cwd, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        allowImportingTsExtensions: true,
-        types: ['node'],
-        typeRoots: [join(ROOT, 'node_modules/@types')],
-      },
-      files: [...files, join(ROOT, 'src/server.ts')],
-    }),
-  );
-  const checked = await runProcess(process.execPath, [TSC, '-p', cwd], { cwd: ROOT, env: {}, timeoutMs: 240_000 });
-  assert.equal(checked.code, 0, `tsc\n${checked.stdout}${checked.stderr}`);
+  const checked = await typeCheck(cwd, [...files, join(ROOT, 'src/server.ts')], {
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules/@types')],
+  });
+  assert.ok(checked.ok, `tsc\n${checked.output}`);
   const failures: string[] = [];
   for (const file of files) {
     const r = await runProcess(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(preload).href, file], {
