@@ -2,8 +2,7 @@
 // declarations) from a copy of the sources, installed from the tarball into an empty folder with npm's cache, then
 // the installed `threadmark` read against the simulator in-process, `threadmark serve` answering the installed
 // typed client and `threadmark --server`, and a consumer program type-checked against the installed declarations.
-// Packing runs tsc over src/ and installing builds nothing, so the file takes minutes, not the quarter-hour a native
-// better-sqlite3 build under a loaded CI machine can take.
+// Installing builds nothing native (see below), so the file's time is bounded by the pack's tsc run and npm's cache.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
