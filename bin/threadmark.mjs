@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // The `threadmark` command. From a clone (dev dependencies installed) the TypeScript sources run through tsx, so
 // the CLI is always the code you see; a production install (`npm ci --omit=dev`, the Docker image) has no tsx and
-// runs the bundle `npm run build` made (dist/cli.mjs).
+// runs the bundle `npm run build` made (dist/cli.mjs). The published package ships no sources, only the bundle,
+// whether or not the project that installed it has a tsx of its own.
+import { existsSync } from 'node:fs';
+
 /** @typedef {typeof import('../src/cli/program.ts')} Cli the bundle has the same exports as the source */
 /** @returns {Promise<Cli>} */
 async function loadCli() {
   let tsx;
   try {
+    if (!existsSync(new URL('../src/cli/program.ts', import.meta.url))) throw new Error('no sources: a packed install');
     tsx = await import('tsx/esm/api');
   } catch {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- dist/ is build output, untyped and maybe absent

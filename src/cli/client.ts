@@ -1,7 +1,23 @@
-// The service's REST routes as the command sees them: a 2xx body, or a CliError built from the problem.
-import { CliError, exitCodeForStatus } from './exit.ts';
+// The service's REST routes as the command sees them, through the typed client (threadmark/client): a 2xx body,
+// or a CliError worded from the problem.
+import {
+  createClient,
+  ThreadmarkError,
+  ThreadmarkNetworkError,
+  type ExportStream,
+  type ThreadmarkClient,
+} from '../client/index.ts';
+import { CliError, EXIT, exitCodeForStatus } from './exit.ts';
 import { pathParams, problemText, type Sent } from './problem-terms.ts';
-import type { Query, Reply, Transport } from './transport.ts';
+import type { Query, Transport } from './transport.ts';
+
+/** The parts of an answer a failure is worded from. */
+export interface Reply {
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  body: string;
+}
 
 const FALLBACK_CODES: Record<number, string> = {
   404: 'not_found',
@@ -9,6 +25,12 @@ const FALLBACK_CODES: Record<number, string> = {
   502: 'upstream_error',
   503: 'upstream_error',
 };
+
+/**
+ * A short wait the service asks for (an upstream's brief outage) is waited out; a used-up allowance (a minute or
+ * more) is reported at once with exit 4, so scripts decide when to come back.
+ */
+const CLI_RETRY = { retries: 2, maxDelayMs: 5_000 };
 
 /**
  * A problem document when there is one (its detail and, for the caller's mistakes, its resolution, in the
@@ -41,17 +63,37 @@ function firstLineOf(body: string): string {
   return first?.replace(/^#+\s*/, '').trim() ?? '';
 }
 
+/** A failure of the typed client in the command's words. */
+export function cliErrorOf(e: unknown, target: string, sent?: Sent): unknown {
+  if (e instanceof ThreadmarkError) {
+    const headers: Record<string, string> = {};
+    e.headers.forEach((v, k) => (headers[k] = v));
+    return problemFromReply({ status: e.status, headers, body: e.body }, sent);
+  }
+  if (e instanceof ThreadmarkNetworkError) {
+    const cause = e.cause as { cause?: { code?: string; message?: string }; message?: string } | undefined;
+    const why = cause?.cause?.code ?? cause?.cause?.message ?? cause?.message ?? 'network error';
+    return new CliError('unreachable', `cannot reach ${target} (${why})`, EXIT.failure);
+  }
+  return e;
+}
+
 export class Client {
+  /** The typed client every request of the command goes through. */
+  readonly api: ThreadmarkClient;
+
   constructor(
     private readonly transport: Transport,
-    private readonly apiKey?: string,
-  ) {}
-
-  private headers(accept?: string): Record<string, string> {
-    const headers: Record<string, string> = { 'user-agent': 'threadmark-cli' };
-    if (accept) headers.accept = accept;
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    return headers;
+    apiKey?: string,
+    userAgent = 'threadmark-cli',
+  ) {
+    this.api = createClient({
+      baseUrl: transport.requestBase,
+      fetch: transport.fetch,
+      apiKey,
+      retry: CLI_RETRY,
+      headers: { 'user-agent': userAgent },
+    });
   }
 
   /** The service's public base (links in notes the command renders itself). */
@@ -59,45 +101,34 @@ export class Client {
     return this.transport.baseUrl;
   }
 
-  /** GET returning the body of a 2xx answer; anything else throws the problem as a CliError. */
-  async text(path: string, query: Query, accept?: string): Promise<string> {
-    const reply = await this.transport.get(path, query, this.headers(accept));
-    if (reply.status < 200 || reply.status > 299) throw problemFromReply(reply, { query, params: pathParams(path) });
-    return reply.body;
+  /** Runs a call of the typed client, its failures worded for the command. */
+  async call<T>(run: (api: ThreadmarkClient) => Promise<T>, sent?: Sent): Promise<T> {
+    try {
+      return await run(this.api);
+    } catch (e) {
+      throw cliErrorOf(e, this.transport.target, sent);
+    }
   }
 
-  /** GET whose 2xx body is read line by line as it arrives; anything else throws the problem as a CliError. */
-  async lines(path: string, query: Query): Promise<AsyncGenerator<string>> {
-    const reply = await this.transport.stream(path, query, this.headers());
-    if (reply.status < 200 || reply.status > 299) {
-      let body = '';
-      const decoder = new TextDecoder();
-      for await (const chunk of reply.body) body += typeof chunk === 'string' ? chunk : decoder.decode(chunk);
-      throw problemFromReply(
-        { status: reply.status, headers: reply.headers, body },
-        { query, params: pathParams(path) },
-      );
-    }
-    return linesOf(reply.body);
+  /** GET returning the body of a 2xx answer; anything else throws the problem as a CliError. */
+  text(path: string, query: Query, accept?: string): Promise<string> {
+    return this.call(async (api) => (await api.request(path, { query, accept })).text(), {
+      query,
+      params: pathParams(path),
+    });
   }
 
   async json<T>(path: string, query: Query): Promise<T> {
     return JSON.parse(await this.text(path, { ...query, format: 'json' }, 'application/json')) as T;
   }
-}
 
-/** Complete lines of a body, as they arrive; a trailing line without its newline is still handed out. */
-async function* linesOf(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let rest = '';
-  for await (const chunk of body) {
-    rest += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-    let at: number;
-    while ((at = rest.indexOf('\n')) >= 0) {
-      yield rest.slice(0, at);
-      rest = rest.slice(at + 1);
-    }
+  /** An export whose request has been accepted: its lines are read as they arrive. */
+  async export(handle: string, params: Parameters<ThreadmarkClient['export']>[1]): Promise<ExportStream> {
+    const stream = this.api.export(handle, params);
+    const query = Object.fromEntries(
+      Object.entries(params ?? {}).map(([k, v]) => [k, v === undefined ? v : String(v)]),
+    );
+    await this.call(() => stream.open(), { query, params: { handle } });
+    return stream;
   }
-  rest += decoder.decode();
-  if (rest) yield rest;
 }

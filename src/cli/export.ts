@@ -8,6 +8,7 @@ import type { PostRead } from '../domain/reads.ts';
 import { statusPath } from '../domain/links.ts';
 import { renderPostObsidian } from '../render/obsidian.ts';
 import type { Client } from './client.ts';
+import type { ExportEnd } from '../client/index.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO, Output } from './output.ts';
 import { noteName, writeNote, type Note, type NoteResult } from './vault.ts';
@@ -30,14 +31,8 @@ export interface ExportFlags {
 export const VAULT_NOTES = ['thread', 'post'] as const;
 export type VaultNotes = (typeof VAULT_NOTES)[number];
 
-interface EndLine {
-  type: 'end';
-  reason: string;
-  posts: number;
-  cursor?: string;
-  problem?: { code?: string; detail?: string };
-  warnings?: string[];
-}
+/** The export's last line, as the typed client reads it. */
+type EndLine = ExportEnd;
 
 const isEnd = (x: unknown): x is EndLine => (x as EndLine | null)?.type === 'end';
 
@@ -176,14 +171,13 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   checkExportFlags(flags);
   const resume = flags.resume ? resumeFrom(flags.out!, io) : undefined;
   if (flags.resume && resume === undefined) return EXIT.ok;
-  const lines = await client.lines(`/api/v1/profiles/${encodeURIComponent(accountHandle(handle))}/posts`, {
+  const stream = await client.export(accountHandle(handle), {
     since: flags.since,
     until: flags.until,
-    max_posts: flags.maxPosts === undefined ? undefined : String(flags.maxPosts),
-    with_replies: flags.withReplies ? 'true' : undefined,
-    with_reposts: flags.withReposts ? 'true' : undefined,
+    max_posts: flags.maxPosts,
+    with_replies: flags.withReplies ? true : undefined,
+    with_reposts: flags.withReposts ? true : undefined,
     cursor: resume?.cursor,
-    format: 'ndjson',
   });
   // Without --out or --vault the NDJSON goes to stdout; with --vault alone, stdout lists the notes.
   // Only once the service has accepted the cursor is the old end line replaced: a refused resume leaves the file as it was.
@@ -208,14 +202,13 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
     }
   };
   try {
-    for await (const line of lines) {
-      const item = JSON.parse(line) as unknown;
-      record(line);
-      if (isEnd(item)) {
-        end = item;
+    for await (const r of stream.records()) {
+      record(r.line);
+      if (r.kind === 'end') {
+        end = r.end;
         break;
       }
-      const post = item as Post;
+      const post = r.post as Post;
       written++;
       if (threads) writeThreads(threads.add(post));
       progress.post(post.createdAt);

@@ -3,6 +3,7 @@
 import { accountOf } from '../domain/pasted-link.ts';
 import { CliError, EXIT } from './exit.ts';
 import type { Client } from './client.ts';
+import { Pager, ThreadmarkProtocolError } from '../client/index.ts';
 import { writeDocument, type CliIO } from './output.ts';
 import { X_BASE, type Query } from './transport.ts';
 
@@ -154,25 +155,26 @@ async function allPages(
   onPage?: (page: ListEnvelope) => void,
 ): Promise<ListEnvelope[]> {
   const pages: ListEnvelope[] = [];
-  const seen = new Set<string>();
-  let cursor = start;
   let total = 0;
-  do {
-    const env = await client.json<ListEnvelope>(path, { ...query, cursor });
-    pages.push(env);
-    onPage?.(env);
-    const count = env[itemsKey(env)]!.length;
-    total += count;
-    io.stderr.write(
-      `threadmark: page ${pages.length}: ${count} items, ${total} in all${env.nextCursor ? ', more to come' : ', done'}\n`,
-    );
-    cursor = env.nextCursor;
-    // A cursor seen before would page forever.
-    if (cursor !== undefined && seen.has(cursor)) {
-      throw new CliError('paging_loop', `the service sent back cursor of page ${pages.length} again`, EXIT.failure);
+  // The typed client's pager follows the cursors and stops at the end, or at a cursor it was sent before.
+  const pager = new Pager<unknown, ListEnvelope>(
+    (cursor) => client.json<ListEnvelope>(path, { ...query, cursor }),
+    (env) => env[itemsKey(env)]!,
+    start,
+  );
+  try {
+    for await (const { body: env, items, nextCursor } of pager.pages()) {
+      pages.push(env);
+      onPage?.(env);
+      total += items.length;
+      io.stderr.write(
+        `threadmark: page ${pages.length}: ${items.length} items, ${total} in all${nextCursor ? ', more to come' : ', done'}\n`,
+      );
     }
-    if (cursor !== undefined) seen.add(cursor);
-  } while (cursor !== undefined);
+  } catch (e) {
+    if (!(e instanceof ThreadmarkProtocolError)) throw e;
+    throw new CliError(e.code, `the service sent back the cursor of page ${pages.length} again`, EXIT.failure);
+  }
   return pages;
 }
 

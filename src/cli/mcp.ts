@@ -1,6 +1,7 @@
 // `threadmark mcp`: the read tools over MCP on stdin/stdout. In-process by default (the same THREADMARK_*
 // environment as `npm start`: embedded cache, limits and key store, no port opened); with --server URL or
-// THREADMARK_SERVER every tool call is forwarded to that running service over HTTP.
+// THREADMARK_SERVER every tool call is forwarded to that running service over HTTP; either way through the typed
+// client (src/client/), whose fetch is Fastify's inject in-process.
 import { PUBLIC_ROUTES } from '../route-table.ts';
 import { serveStdio } from '../mcp/stdio.ts';
 import { toolDefs } from '../surface/mcp-tools.ts';
@@ -10,6 +11,7 @@ import { EXIT } from './exit.ts';
 import type { CliIO } from './output.ts';
 import { continueWithCursor } from './lists.ts';
 import { openTransport, X_BASE } from './transport.ts';
+import { Client } from './client.ts';
 import { codeSpan } from '../render/markdown/escape.ts';
 
 export interface McpFlags {
@@ -26,12 +28,15 @@ export async function runMcp(
   console.log = console.info = console.debug = console.error;
   const transport = await openTransport(flags.server, io.env, { logTo: process.stderr });
   const apiKey = flags.apiKey ?? (io.env.THREADMARK_API_KEY || undefined);
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'user-agent': `threadmark-mcp/${VERSION}`,
-    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-  };
-  const read: RouteFetch = (url) => transport.get(url, {}, headers);
+  const client = new Client(transport, apiKey, `threadmark-mcp/${VERSION}`);
+  // Problem answers are the tool's isError results, so every status is handed on as it came.
+  const read: RouteFetch = (url) =>
+    client.call(async (api) => {
+      const res = await api.raw(url, { accept: 'application/json' });
+      const headers: Record<string, string> = {};
+      res.headers.forEach((v, k) => (headers[k] = v));
+      return { status: res.status, headers, body: await res.text() };
+    });
   // In-process, links go to x.com, which has no next page of this service's: a list's Continue link becomes the
   // tool's own cursor argument (the Markdown's wording when a route builds no link).
   const fetchRoute: RouteFetch =

@@ -1,39 +1,24 @@
 // How the command reaches the service: over HTTP to a running instance, or in-process by injecting requests
 // into an app built from the same configuration (same domain code, embedded stores, no port).
+import { Readable } from 'node:stream';
 import { ConfigError, loadConfig } from '../config.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 
-export interface Reply {
-  status: number;
-  /** Lower-case header names. */
-  headers: Record<string, string>;
-  body: string;
-}
-
+/** Query parameters as the commands fill them (undefined = not sent). */
 export type Query = Record<string, string | undefined>;
 
-/** A response whose body is read as it arrives (an export). */
-export interface StreamReply {
-  status: number;
-  headers: Record<string, string>;
-  body: AsyncIterable<Uint8Array | string>;
-}
+/** The request half of a fetch, as the typed client calls it. */
+export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 export interface Transport {
   /** Where requests go, for messages. */
   readonly target: string;
   /** The service's public base, for links in what the command renders itself (vault notes). */
   readonly baseUrl: string;
-  get(path: string, query: Query, headers: Record<string, string>): Promise<Reply>;
-  stream(path: string, query: Query, headers: Record<string, string>): Promise<StreamReply>;
+  /** The base URL the typed client sends to, and the fetch that carries its requests there. */
+  readonly requestBase: string;
+  readonly fetch: Fetch;
   close(): Promise<void>;
-}
-
-export function pathWithQuery(path: string, query: Query): string {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined) qs.set(k, v);
-  const s = qs.toString();
-  return s ? `${path}?${s}` : path;
 }
 
 export function httpTransport(server: string): Transport {
@@ -47,35 +32,11 @@ export function httpTransport(server: string): Transport {
     throw usageError(`--server must be an http(s) URL (got ${JSON.stringify(server)})`);
   }
   const root = base.href.replace(/\/+$/, '');
-  const send = async (path: string, query: Query, headers: Record<string, string>) => {
-    try {
-      return await fetch(root + pathWithQuery(path, query), { headers });
-    } catch (e) {
-      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(
-        'unreachable',
-        `cannot reach ${root} (${cause?.code ?? cause?.message ?? (e as Error).message})`,
-        EXIT.failure,
-      );
-    }
-  };
-  const headersOf = (res: Response) => {
-    const out: Record<string, string> = {};
-    res.headers.forEach((v, k) => (out[k] = v));
-    return out;
-  };
   return {
     target: root,
     baseUrl: root,
-    async get(path, query, headers) {
-      const res = await send(path, query, headers);
-      return { status: res.status, headers: headersOf(res), body: await res.text() };
-    },
-    async stream(path, query, headers) {
-      const res = await send(path, query, headers);
-      const body: AsyncIterable<Uint8Array> = res.body ?? (async function* () {})();
-      return { status: res.status, headers: headersOf(res), body };
-    },
+    requestBase: root,
+    fetch: (input, init) => fetch(input, init),
     async close() {},
   };
 }
@@ -107,28 +68,35 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false,
   });
   await app.server.ready();
-  const headersOf = (raw: Record<string, string | string[] | number | undefined>) => {
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
-    return out;
-  };
   return {
     target: 'in-process',
     baseUrl: config.baseUrl,
-    async get(path, query, headers) {
-      const res = await app.server.inject({ method: 'GET', url: pathWithQuery(path, query), headers });
-      return { status: res.statusCode, headers: headersOf(res.headers), body: res.body };
-    },
-    async stream(path, query, headers) {
-      const res = await app.server.inject({
-        method: 'GET',
-        url: pathWithQuery(path, query),
-        headers,
-        payloadAsStream: true,
-      });
-      return { status: res.statusCode, headers: headersOf(res.headers), body: res.stream() };
-    },
+    requestBase: IN_PROCESS_BASE,
+    fetch: injectFetch(app.server),
     close: () => app.close(),
+  };
+}
+
+/** The typed client's base in-process: any http URL does, only the path and query reach the app. */
+const IN_PROCESS_BASE = 'http://in-process.invalid';
+
+type Injector = Awaited<ReturnType<typeof import('../compose.ts').composeRuntime>>['server'];
+
+/** A fetch answered by injecting the request into the app: no socket, the same routes and hooks. */
+function injectFetch(server: Injector): Fetch {
+  return async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    init?.signal?.throwIfAborted();
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    const res = await server.inject({ method: 'GET', url: url.pathname + url.search, headers, payloadAsStream: true });
+    const out = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) {
+      if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : String(v));
+    }
+    const empty = res.statusCode === 204 || res.statusCode === 304;
+    const body = empty ? null : (Readable.toWeb(res.stream()) as ReadableStream<Uint8Array>);
+    return new Response(body, { status: res.statusCode, headers: out });
   };
 }
 

@@ -313,3 +313,19 @@ export const exportJsonSchema = z.looseObject({
   posts: z.array(postSchema).describe('The posts read, newest first (the same objects as the NDJSON lines).'),
   end: exportEndSchema,
 });
+
+export const oembedJsonSchema = z
+  .looseObject({
+    version: z.literal('1.0'),
+    type: z.literal('rich'),
+    title: z.string().optional(),
+    html: z.string().describe('A blockquote snippet; all text is HTML-escaped and there is no script.'),
+    width: z.number().int(),
+    height: z.number().int(),
+    author_name: z.string().optional(),
+    author_url: z.url().optional(),
+    provider_name: z.string(),
+    provider_url: z.url(),
+    cache_age: z.number().int().optional(),
+  })
+  .describe('An oEmbed 1.0 rich embed.');

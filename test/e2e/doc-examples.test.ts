@@ -7,14 +7,17 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { GUIDES, guidePath } from '../../src/surface/docs/guide-pages.ts';
 import { BIN, runProcess } from '../helpers/cli-bin.ts';
+import { typeCheck } from '../helpers/consumer-tsc.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import {
   DOCUMENTED_BASE,
   examplesOf,
   htmlCodeBlocks,
   markdownShellBlocks,
+  markdownTypeScriptBlocks,
   type Example,
 } from '../helpers/doc-examples.ts';
 
@@ -88,6 +91,50 @@ async function run(example: Example, cwd: string): Promise<string | undefined> {
   return `${example.command}\n  exit ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 400)}`;
 }
 
+const CLIENT_SOURCE = join(ROOT, 'src/client/index.ts');
+
+/**
+ * A TypeScript example as a module of its own: `threadmark/client` is the clone's source, the documented base this
+ * service. A preloaded module gives the program's requests a client address of their own, as .curlrc does for curl.
+ */
+function tsProgram(block: string): string {
+  return block.replaceAll("'threadmark/client'", `'${CLIENT_SOURCE}'`).replaceAll(DOCUMENTED_BASE, base);
+}
+
+async function runTypeScript(blocks: { file: string; block: string }[]): Promise<void> {
+  const cwd = mkdtempSync(join(dir, 'ts-'));
+  const preload = join(cwd, 'address.mjs');
+  writeFileSync(
+    preload,
+    `const ip = process.env.EXAMPLE_ADDRESS;\nconst f = globalThis.fetch;\n` +
+      `globalThis.fetch = (input, init = {}) => { const h = new Headers(init.headers); h.set('x-forwarded-for', ip); return f(input, { ...init, headers: h }); };\n`,
+  );
+  const files = blocks.map(({ file, block }, i) => {
+    const path = join(cwd, `${file.replace(/\W+/g, '-')}-${i + 1}.mts`);
+    writeFileSync(path, tsProgram(block));
+    return path;
+  });
+  // Type-checked as a reader's program would be, against the client's own types. The server's entry joins the
+  // program for the Fastify declarations its route files rely on.
+  const checked = await typeCheck(cwd, [...files, join(ROOT, 'src/server.ts')], {
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules/@types')],
+  });
+  assert.ok(checked.ok, `tsc\n${checked.output}`);
+  const failures: string[] = [];
+  for (const file of files) {
+    const r = await runProcess(process.execPath, ['--import', 'tsx', '--import', pathToFileURL(preload).href, file], {
+      cwd: ROOT,
+      env: { EXAMPLE_ADDRESS: `10.250.${++client & 255}.1` },
+      timeoutMs: 120_000,
+    });
+    if (r.code !== 0) failures.push(`${file}\n  exit ${r.code}: ${(r.stderr || r.stdout).trim().slice(0, 600)}`);
+  }
+  assert.deepEqual(failures, [], `${failures.length} of ${files.length} TypeScript examples failed`);
+}
+
 async function runAll(examples: Example[], label: string): Promise<void> {
   const cwd = mkdtempSync(join(dir, 'cwd-'));
   const failures: string[] = [];
@@ -104,6 +151,11 @@ describe('the documentation examples run against the demo set-up', () => {
     if (!examples.length) continue;
     test(`${file}: ${examples.length} examples`, () => runAll(examples, file));
   }
+
+  const programs = MARKDOWN.flatMap((file) =>
+    markdownTypeScriptBlocks(readFileSync(join(ROOT, file), 'utf8')).map((block) => ({ file, block })),
+  );
+  test(`${programs.length} TypeScript examples: type-checked, then run`, () => runTypeScript(programs));
 
   for (const path of PAGES) {
     test(`${path}: every example`, async () => {
@@ -134,6 +186,13 @@ describe('the documentation examples run against the demo set-up', () => {
     for (const file of ['README.md', 'docs/api.md', 'docs/feeds.md', 'docs/cli.md', 'docs/mcp.md']) {
       const examples = markdownShellBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(examplesOf);
       assert.ok(examples.length >= 2, `${file} has ${examples.length} examples`);
+    }
+    for (const file of ['README.md', 'docs/client.md']) {
+      const blocks = markdownTypeScriptBlocks(readFileSync(join(ROOT, file), 'utf8'));
+      assert.ok(
+        blocks.some((b) => b.includes("from 'threadmark/client'")),
+        `${file} shows the client`,
+      );
     }
   });
 

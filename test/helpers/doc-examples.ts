@@ -17,6 +17,11 @@ export function markdownShellBlocks(markdown: string): string[] {
   return blocks;
 }
 
+/** TypeScript blocks of a Markdown file (fenced with `ts` or `typescript`): programs using threadmark/client. */
+export function markdownTypeScriptBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^ *```(ts|typescript)\n([\s\S]*?)^ *```/gm)].map((m) => m[2]!);
+}
+
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
 /** Code blocks of an HTML documentation page, unescaped. */

@@ -49,7 +49,7 @@ const KINDS: Record<Kind, { v1: string; permalink: string; summary: string; desc
 };
 
 /** The list's posts take the post filters of the feeds; its members are accounts, not posts. */
-const listPostsQuery = z.object({ ...listShape, ...listFilterShape });
+export const listPostsQuery = z.object({ ...listShape, ...listFilterShape });
 
 function decl<Q extends z.ZodObject>(
   kind: Kind,

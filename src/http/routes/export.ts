@@ -31,7 +31,7 @@ const maxPostsParam = z
   .optional()
   .describe(`Stop after this many posts, 1-${MAX_EXPORT_POSTS} (default ${DEFAULT_EXPORT_POSTS}).`);
 
-const exportQuery = z.object({
+export const exportQuery = z.object({
   since: sinceParam,
   until: untilParam,
   max_posts: maxPostsParam,

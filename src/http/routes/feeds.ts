@@ -83,7 +83,7 @@ const permalinkProfileQuery = z.object({
   ...windowShape,
   ...filterShape,
 });
-const v1ProfileQuery = z.object({
+export const v1ProfileQuery = z.object({
   type: typeParam,
   kind: kindParam,
   threads: threadsParam,
@@ -92,7 +92,7 @@ const v1ProfileQuery = z.object({
   ...windowShape,
   ...filterShape,
 });
-const searchFeedQuery = z.object({
+export const searchFeedQuery = z.object({
   q: qParam,
   feed: searchFeedParam,
   type: typeParam,
@@ -282,7 +282,7 @@ const permalinkSearchFeed = defineRoute(permalinkSearchFeedDecl, (ctx) =>
   searchFeed(ctx, permalinkSearchFeedDecl.path),
 );
 
-const listFeedQuery = z.object({
+export const listFeedQuery = z.object({
   type: typeParam,
   threads: threadsParam,
   nocache: nocacheParam,

@@ -6,6 +6,7 @@ import { Problem } from '../../problems/problem.ts';
 import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../present/oembed.ts';
 import { publicCacheControl } from '../present/common.ts';
 import { code } from '../params/common.ts';
+import { oembedJsonSchema } from '../../render/json-schemas.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -21,7 +22,7 @@ const dimension = z
   .transform(Number)
   .optional();
 
-const oembedQuery = z.object({
+export const oembedQuery = z.object({
   url: z
     .string(code('invalid_url'))
     .optional()
@@ -43,25 +44,6 @@ const oembedQuery = z.object({
 
 type OembedQuery = z.output<typeof oembedQuery>;
 
-const OEMBED_SCHEMA = {
-  type: 'object',
-  required: ['version', 'type', 'html', 'width', 'height', 'provider_name', 'provider_url'],
-  properties: {
-    version: { const: '1.0' },
-    type: { const: 'rich' },
-    title: { type: 'string' },
-    html: { type: 'string', description: 'A blockquote snippet; all text is HTML-escaped and there is no script.' },
-    width: { type: 'integer' },
-    height: { type: 'integer' },
-    author_name: { type: 'string' },
-    author_url: { type: 'string', format: 'uri' },
-    provider_name: { type: 'string' },
-    provider_url: { type: 'string', format: 'uri' },
-    cache_age: { type: 'integer' },
-  },
-  additionalProperties: true,
-};
-
 function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof NO_PARAMS> {
   return {
     operationId: surface === 'v1' ? 'oembed' : 'oembedPermalink',
@@ -79,7 +61,8 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof
     representations: [],
     keyAware: false,
     errors: ['missing_url', 'invalid_url', 'invalid_format', 'invalid_dimension', 'not_found', 'upstream_error'],
-    fixed: { mediaType: 'application/json', schema: OEMBED_SCHEMA },
+    json: oembedJsonSchema,
+    fixed: { mediaType: 'application/json' },
   };
 }
 

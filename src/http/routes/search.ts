@@ -38,7 +38,7 @@ export const searchShape = {
   ...listFilterShape,
 };
 
-const searchQuery = z.object(searchShape);
+export const searchQuery = z.object(searchShape);
 export type SearchQuery = z.output<typeof searchQuery>;
 
 function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof NO_PARAMS> {

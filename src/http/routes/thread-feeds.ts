@@ -19,7 +19,7 @@ import {
   withQuery,
 } from './feed-common.ts';
 
-const threadFeedQuery = z.object({
+export const threadFeedQuery = z.object({
   type: typeParam,
   nocache: nocacheParam,
   since_id: sinceIdParam,

@@ -5,6 +5,7 @@ import { ACCOUNT_ID_RE, code } from '../params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { LIST_ERRORS } from './list-params.ts';
 import { profileQuery, serveProfile } from './profiles.ts';
+import { profileJsonSchema } from '../../render/json-schemas.ts';
 
 const accountId = z
   .string()
@@ -33,6 +34,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof profileQuery, typeo
     params: idParams,
     query: profileQuery,
     representations: ['markdown', 'json', 'html'],
+    json: profileJsonSchema,
     keyAware: true,
     errors: ['invalid_user_id', 'invalid_date', 'invalid_filter', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'profile',

@@ -1,4 +1,4 @@
-// /docs/api, /docs/feeds, /docs/cli and /docs/mcp: the guides for API users, rendered from docs/*.md so the
+// /docs/api, /docs/feeds, /docs/cli, /docs/mcp and /docs/client: the guides for API users, rendered from docs/*.md so the
 // repository and the running service show the same text (and the example runner checks one copy).
 import { readFileSync } from 'node:fs';
 import MarkdownIt from 'markdown-it';
@@ -23,6 +23,11 @@ export const GUIDES: readonly Guide[] = [
   { slug: 'feeds', title: 'Feeds', summary: 'RSS 2.0, Atom 1.0 and JSON Feed for profiles, searches and X Lists.' },
   { slug: 'cli', title: 'Command line', summary: 'The threadmark command: every read from a terminal or a script.' },
   { slug: 'mcp', title: 'MCP', summary: 'The MCP tools over Streamable HTTP and stdio, and a desktop agent set-up.' },
+  {
+    slug: 'client',
+    title: 'TypeScript client',
+    summary: 'threadmark/client: typed reads, paging, exports, errors and retries for Node, Bun, Deno and browsers.',
+  },
 ];
 
 /** The address the guides' examples use: the one `npm run demo` and `npm start` listen on by default. */

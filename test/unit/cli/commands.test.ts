@@ -6,7 +6,7 @@ import { accountHandle, dropContinueLink, listTarget, mergePages, runList } from
 import type { CliIO } from '../../../src/cli/output.ts';
 import { runCli } from '../../../src/cli/program.ts';
 import { postIdentity } from '../../../src/cli/read.ts';
-import type { Query, Reply, Transport } from '../../../src/cli/transport.ts';
+import type { Query, Transport } from '../../../src/cli/transport.ts';
 
 function memoryIO(env: NodeJS.ProcessEnv = {}): CliIO & { out: () => string; err: () => string } {
   let out = '';
@@ -27,15 +27,15 @@ function pagedTransport(pages: Record<string, object>): Transport & { calls: Arr
     target: 'fake',
     baseUrl: 'http://threadmark.test',
     calls,
-    async get(path, query): Promise<Reply> {
-      calls.push({ path, query });
+    requestBase: 'http://fake.invalid',
+    async fetch(input) {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      const query: Query = Object.fromEntries(url.searchParams);
+      calls.push({ path: url.pathname, query });
       const page = pages[query.cursor ?? 'first'];
       return page
-        ? { status: 200, headers: {}, body: JSON.stringify(page) }
-        : { status: 400, headers: {}, body: JSON.stringify({ code: 'invalid_cursor', detail: 'bad cursor' }) };
-    },
-    async stream() {
-      throw new Error('list commands do not stream');
+        ? new Response(JSON.stringify(page), { status: 200 })
+        : new Response(JSON.stringify({ code: 'invalid_cursor', detail: 'bad cursor' }), { status: 400 });
     },
     async close() {},
   };

@@ -1,0 +1,55 @@
+// The declared schemas of every public read (the `v1` routes), keyed by operationId: the very zod objects the
+// route declarations validate with and render from. The typed client (src/client/) imports this file for types
+// only, so a parameter or result type is never written a second time; test/unit/client-coverage.test.ts checks
+// each entry is the schema its route declares. A new read adds one line here and one in src/client/reads.ts.
+import type { z } from 'zod';
+import { postsDecl } from './http/routes/posts.ts';
+import { profileQuery } from './http/routes/profiles.ts';
+import { listQuery } from './http/routes/list-params.ts';
+import { exportQuery } from './http/routes/export.ts';
+import { listPostsQuery } from './http/routes/curated-lists.ts';
+import { searchQuery } from './http/routes/search.ts';
+import { listFeedQuery, searchFeedQuery, v1ProfileQuery } from './http/routes/feeds.ts';
+import { threadFeedQuery } from './http/routes/thread-feeds.ts';
+import { oembedQuery } from './http/routes/oembed.ts';
+import {
+  connectionsJsonSchema,
+  exportEndSchema,
+  exportJsonSchema,
+  listMembersJsonSchema,
+  listPostsJsonSchema,
+  oembedJsonSchema,
+  postJsonSchema,
+  postSchema,
+  profileJsonSchema,
+  searchJsonSchema,
+} from './render/json-schemas.ts';
+
+/** A read's query schema and, when it answers JSON, the schema of its JSON body. */
+export interface ReadSchemas {
+  query: z.ZodObject;
+  json?: z.ZodType;
+}
+
+export const READ_SCHEMAS = {
+  readPost: { query: postsDecl.query, json: postJsonSchema },
+  readProfile: { query: profileQuery, json: profileJsonSchema },
+  readProfileById: { query: profileQuery, json: profileJsonSchema },
+  listFollowers: { query: listQuery, json: connectionsJsonSchema },
+  listFollowing: { query: listQuery, json: connectionsJsonSchema },
+  exportProfilePosts: { query: exportQuery, json: exportJsonSchema },
+  readList: { query: listPostsQuery, json: listPostsJsonSchema },
+  readListMembers: { query: listQuery, json: listMembersJsonSchema },
+  search: { query: searchQuery, json: searchJsonSchema },
+  profileFeed: { query: v1ProfileQuery },
+  searchFeed: { query: searchFeedQuery },
+  listFeed: { query: listFeedQuery },
+  threadFeed: { query: threadFeedQuery },
+  oembed: { query: oembedQuery, json: oembedJsonSchema },
+} satisfies Record<string, ReadSchemas>;
+
+/** The lines of an NDJSON export: posts, then the end record. */
+export const EXPORT_LINES = { post: postSchema, end: exportEndSchema };
+
+export type ReadContract = typeof READ_SCHEMAS;
+export type ReadName = keyof ReadContract;
