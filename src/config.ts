@@ -5,6 +5,7 @@ import { VERSION } from './version.ts';
 import { ConfigError } from './config-error.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 import { loadOperationsOverride } from './providers/x/operation-table.ts';
+import { parseMediaHosts, type MediaHostMap } from './media/hosts.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -197,6 +198,22 @@ const SETTINGS = {
       .max(300)
       .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')
       .optional(),
+  ),
+  /**
+   * Where X's media hosts are reached (`pbs.twimg.com=https://mirror.example,…`); only those hosts can be mapped,
+   * so media are never fetched from anywhere else.
+   */
+  mediaHosts: setting(
+    'THREADMARK_MEDIA_HOSTS',
+    z
+      .string()
+      .default('')
+      .transform((v, ctx): MediaHostMap => {
+        const hosts = parseMediaHosts(v);
+        if (typeof hosts !== 'string') return hosts;
+        ctx.addIssue({ code: 'custom', message: hosts });
+        return z.NEVER;
+      }),
   ),
   logLevel: setting(
     'LOG_LEVEL',

@@ -88,14 +88,20 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
         'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
       )
       .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
-      .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
+      .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder')
+      .option('--media', "with --out: save the notes' photos, videos, avatars and images under <dir>/attachments/")
+      .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
+      .option('--media-max-total <size>', 'with --media: stop fetching media after this much in one run (default 2GB)'),
   )
     .addHelpText(
       'after',
       `
 --out writes <handle> <id> <first words>.md per post of the thread (the author's own chain). A note that
 already exists with the same content is left alone; one with different content is kept and the new note is
-written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.`,
+written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.
+--media saves the media each note links or holds (photos at original size, the best MP4 of videos and GIFs,
+avatars, banners, Article and card images) in <dir>/attachments/ named by content hash, so a file is stored
+once; notes embed them (![[attachments/<hash>.<ext>]]) beside the original URL. See \`threadmark export --help\`.`,
     )
     .action((post: string, flags: ReadFlags & ConnectionFlags) => {
       checkReadFlags(flags);
@@ -190,7 +196,10 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
           '--vault-notes <per>',
           'with --vault: one note per thread (the whole self-thread, default) or one per post linking its thread',
         ).choices(VAULT_NOTES),
-      ),
+      )
+      .option('--media', "with --vault: save the notes' photos, videos, avatars and images under <dir>/attachments/")
+      .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
+      .option('--media-max-total <size>', 'with --media: stop fetching media after this much in one run (default 2GB)'),
   )
     .addHelpText(
       'after',
@@ -204,7 +213,14 @@ words>.md" (media linked) and lists "written|unchanged|renamed<TAB>path" on stdo
 thread, named after its first post, holding the author's whole self-thread (thread_length counts its posts);
 --vault-notes post writes one note per post instead, each naming its place in the thread (thread_position,
 thread_length) and linking the thread's first note and its whole read. An export cut short by
-an upstream failure keeps every post written, says so on stderr and exits 5 (4 when rate limited).`,
+an upstream failure keeps every post written, says so on stderr and exits 5 (4 when rate limited).
+--media also saves each note's media under <vault>/attachments/, named by content hash (a file shared by many
+posts is stored once): photos at original size, the best MP4 of videos and GIFs, avatars, banners, Article cover
+and images, card images. Notes embed the local file (![[attachments/<hash>.<ext>]]) beside the original URL. A
+re-run does not fetch files already there with the right hash. Sizes take KB, MB or GB. Media come only from X's
+media hosts (pbs.twimg.com, video.twimg.com, abs.twimg.com; THREADMARK_MEDIA_HOSTS maps them elsewhere). A file
+that is gone, too large or over the run's limit is skipped, the note keeps its original URL, and stderr ends with
+a summary of what was skipped and why.`,
     )
     .action((handle: string, flags: ExportFlags & ConnectionFlags) => {
       checkExportFlags(flags);

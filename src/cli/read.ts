@@ -6,11 +6,13 @@ import type { CliIO } from './output.ts';
 import { writeDocument } from './output.ts';
 import type { Query } from './transport.ts';
 import { noteName, writeNote, type NotePost } from './vault.ts';
+import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
+import { withLocalMedia } from '../media/note-media.ts';
 
 export const POST_FORMATS = ['markdown', 'obsidian', 'json', 'html'] as const;
 export type PostFormat = (typeof POST_FORMATS)[number];
 
-export interface ReadFlags {
+export interface ReadFlags extends MediaFlags {
   thread?: string;
   context?: string;
   replies?: string;
@@ -87,6 +89,7 @@ function optionQuery(f: ReadFlags): Query {
 /** Checked before any connection is opened, so a wrong combination costs nothing. */
 export function checkReadFlags(flags: ReadFlags): void {
   if (flags.out !== undefined && flags.format !== 'obsidian') throw usageError('--out needs --format obsidian');
+  checkMediaFlags(flags, flags.out !== undefined, '--out (the vault folder the notes and attachments/ go to)');
 }
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
@@ -126,8 +129,9 @@ async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: C
   const posts = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
   if (posts.length === 0)
     throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
+  const media = openMedia(flags, flags.out!, io, undefined, (line) => io.stderr.write(line));
   for (const post of posts) {
-    const body = await client.text(POSTS, {
+    let body = await client.text(POSTS, {
       handle: post.author.handle,
       id: post.id,
       format: 'obsidian',
@@ -138,6 +142,7 @@ async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: C
       full: flags.full ? 'true' : undefined,
       nocache: flags.nocache ? 'true' : undefined,
     });
+    if (media) body = (await withLocalMedia(media.store, body, post, 'obsidian')).body;
     const name = noteName(post);
     const result = writeNote(flags.out!, { name, body });
     if (result.action === 'renamed') {
@@ -145,5 +150,6 @@ async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: C
     }
     io.stdout.write(`${result.action}\t${result.path}\n`);
   }
+  media?.finish();
   return EXIT.ok;
 }
