@@ -15,8 +15,9 @@ import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
 import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
+import { noteTemplate, type NoteFlags, type NoteTemplate } from './note-flags.ts';
 
-export interface ExportFlags extends MediaFlags {
+export interface ExportFlags extends MediaFlags, NoteFlags {
   since?: string;
   until?: string;
   maxPosts?: number;
@@ -49,7 +50,12 @@ export function checkExportFlags(flags: ExportFlags): void {
   if (flags.vaultNotes !== undefined && flags.vault === undefined)
     throw usageError('--vault-notes needs --vault (the folder the notes go to)');
   checkMediaFlags(flags, flags.vault !== undefined, '--vault (the folder the notes and attachments/ go to)');
+  noteTemplate(flags, flags.vault !== undefined, '--vault');
 }
+
+/** The template's front matter for a note written now. */
+const frontMatterNow = (t: NoteTemplate) =>
+  t.fetched ? { ...t.frontMatter, fetched: new Date().toISOString() } : t.frontMatter;
 
 interface Resume {
   cursor: string;
@@ -155,11 +161,11 @@ class Progress {
 type ThreadNote = Note & { posts: Post[] };
 
 /** The note of one exported post on its own (for a repost, the post that was reposted). */
-function noteOf(line: Post, baseUrl: string): ThreadNote {
+function noteOf(line: Post, baseUrl: string, t: NoteTemplate): ThreadNote {
   const post = line.repostOf ?? line;
   return {
-    name: noteName(post),
-    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl)),
+    name: noteName(post, t.name),
+    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), undefined, frontMatterNow(t)),
     posts: [post],
   };
 }
@@ -171,27 +177,22 @@ function exportedRead(requested: Post, thread: Post[]): PostRead {
 const noteOptions = (baseUrl: string) => ({ full: false, userinfo: 'off' as const, baseUrl });
 
 /** The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it. */
-function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string): ThreadNote[] {
+function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string, t: NoteTemplate): ThreadNote[] {
   const first = thread[0]!;
-  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl)];
+  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl, t)];
   if (mode === 'thread') {
-    return [
-      {
-        name: noteName(first),
-        body: renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl)),
-        posts: thread,
-      },
-    ];
+    const body = renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl), undefined, frontMatterNow(t));
+    return [{ name: noteName(first, t.name), body, posts: thread }];
   }
   const url = `${baseUrl}${statusPath(first.author.handle, first.id)}`;
   return thread.map((post, i) => ({
-    name: noteName(post),
-    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), {
-      first: noteName(first),
-      position: i + 1,
-      length: thread.length,
-      url,
-    }),
+    name: noteName(post, t.name),
+    body: renderPostObsidian(
+      exportedRead(post, [post]),
+      noteOptions(baseUrl),
+      { first: noteName(first, t.name), position: i + 1, length: thread.length, url },
+      frontMatterNow(t),
+    ),
     posts: [post],
   }));
 }
@@ -234,9 +235,10 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   let end: EndLine | undefined;
   let written = 0;
   const threads = flags.vault !== undefined ? new ThreadGatherer() : undefined;
+  const template = noteTemplate(flags, flags.vault !== undefined, '--vault');
   const writeThreads = async (done: Post[][]) => {
     for (const thread of done) {
-      for (const { posts, ...note } of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl)) {
+      for (const { posts, ...note } of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl, template!)) {
         if (media) note.body = (await withLocalMedia(media.store, note.body, posts, 'obsidian')).body;
         const result: NoteResult = writeNote(flags.vault!, note);
         progress.aside(io.stdout, `${result.action}\t${result.path}\n`);

@@ -72,6 +72,8 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   search?: boolean;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
+  /** Query parameters the MCP tool does not take (they shape a representation the tool does not return). */
+  mcpOmit?: string[];
   /** For routes with no representations: the media type they answer with. */
   fixed?: FixedMedia;
   /**

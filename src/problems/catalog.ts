@@ -165,6 +165,14 @@ export const CATALOG = {
   },
   invalid_feed: { status: 400, title: 'Invalid search feed', resolution: 'Use latest, top, photos, videos or users.' },
   invalid_query: { status: 400, title: 'Invalid search query', resolution: 'Search terms are at most 512 characters.' },
+  invalid_note_template: {
+    status: 400,
+    title: 'Invalid note template',
+    resolution:
+      'note_tags and note_cssclasses take up to 20 comma-separated names (letters, digits, _ - and / for tags); ' +
+      'note_fields takes up to 20 comma-separated key=value pairs whose keys start with a letter and are not fields ' +
+      'the note writes itself (id, url, author, tags, cssclasses, fetched, the metrics...).',
+  },
   invalid_flag: {
     status: 400,
     title: 'Invalid boolean parameter',
