@@ -215,6 +215,40 @@ const SETTINGS = {
         return z.NEVER;
       }),
   ),
+  /** Serve X media at /media/… under signed addresses, and point feeds and pages there. */
+  mediaProxy: setting('THREADMARK_MEDIA_PROXY', bool.default(false)),
+  /** Bytes of media the proxy keeps in memory, set in megabytes. */
+  mediaCacheBytes: setting(
+    'THREADMARK_MEDIA_CACHE_MB',
+    z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int()
+      .min(1)
+      .max(65536)
+      .default(256)
+      .transform((mb) => mb * 1024 * 1024),
+  ),
+  /** Largest file the proxy serves, set in megabytes. */
+  mediaMaxBytes: setting(
+    'THREADMARK_MEDIA_MAX_MB',
+    z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int()
+      .min(1)
+      .max(1024)
+      .default(64)
+      .transform((mb) => mb * 1024 * 1024),
+  ),
+  /** Least time a signed media address stays valid (it may stay valid up to twice as long). */
+  mediaUrlTtlS: setting(
+    'THREADMARK_MEDIA_URL_TTL_S',
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int()
+      .min(60)
+      .max(30 * 86400)
+      .default(7 * 86400),
+  ),
   logLevel: setting(
     'LOG_LEVEL',
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -90,6 +90,8 @@ export function presentPost(
     budget?: BudgetRequest;
     /** Front matter added to the Obsidian note. */
     note?: FrontMatterOptions;
+    /** Rewrites the HTML page's media URLs (the media proxy). */
+    links?: (text: string) => string;
   },
 ): Rendered {
   const fullUrl = whole.cut ? fullReadUrl(whole.requested, opts, ctx.baseUrl) : undefined;
@@ -110,13 +112,15 @@ export function presentPost(
       body = JSON.stringify(postJson(read, markdown));
       break;
     case 'html':
-      body = renderHtmlPage(markdown, {
-        title: `${p.author.name} (@${p.author.handle}) on X`,
-        baseUrl: ctx.baseUrl,
-        canonicalUrl: permalink,
-        oembedUrl: `${ctx.baseUrl}/oembed?url=${encodePart(permalink)}`,
-        preview: postPreview(p, permalink),
-      });
+      body = (ctx.links ?? ((t: string) => t))(
+        renderHtmlPage(markdown, {
+          title: `${p.author.name} (@${p.author.handle}) on X`,
+          baseUrl: ctx.baseUrl,
+          canonicalUrl: permalink,
+          oembedUrl: `${ctx.baseUrl}/oembed?url=${encodePart(permalink)}`,
+          preview: postPreview(p, permalink),
+        }),
+      );
       break;
     default:
       body = markdown;

@@ -33,6 +33,7 @@ import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';
 import { frontMatterOf, NOTE_PARAMS, noteShape } from '../params/note.ts';
+import { proxyMediaLinks } from '../present/media-links.ts';
 
 const optionShape = {
   format: postFormat,
@@ -217,6 +218,7 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
       version,
       budget,
       note,
+      links: (text) => proxyMediaLinks(text, ctx.services.media, config.baseUrl),
     });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
