@@ -1,7 +1,12 @@
 // A note's media saved into the vault and the note rewritten to embed them.
 import { mediaRefsInText, mediaRefsOf, type MediaRef } from '../domain/media-refs.ts';
 import { localiseNote, mediaKey, type LocalFile, type LocalStyle } from '../render/local-media.ts';
-import type { MediaStore, Skipped } from './store.ts';
+import type { SaveResult, Skipped } from './store.ts';
+
+/** Where a note's media go: the vault's attachments folder, or a zip archive's. */
+export interface MediaSaver {
+  save(ref: MediaRef): Promise<SaveResult>;
+}
 
 export interface NoteMediaResult {
   body: string;
@@ -14,7 +19,7 @@ export interface NoteMediaResult {
  * model or its JSON), then embeds the saved files. A file that cannot be saved leaves its original link in place.
  */
 export async function withLocalMedia(
-  store: MediaStore,
+  store: MediaSaver,
   body: string,
   data: unknown,
   style: LocalStyle,

@@ -165,6 +165,11 @@ export const CATALOG = {
   },
   invalid_feed: { status: 400, title: 'Invalid search feed', resolution: 'Use latest, top, photos, videos or users.' },
   invalid_query: { status: 400, title: 'Invalid search query', resolution: 'Search terms are at most 512 characters.' },
+  invalid_media: {
+    status: 400,
+    title: 'Invalid media parameter',
+    resolution: 'Use media=local or media=remote, with format=zip.',
+  },
   invalid_media_url: {
     status: 400,
     title: 'Not a media address of this service',

@@ -130,3 +130,29 @@ const METRIC_FIELDS: Array<keyof Metrics> = ['likes', 'reposts', 'quotes', 'repl
 export function metricLines(m: Metrics): string[] {
   return METRIC_FIELDS.filter((k) => typeof m[k] === 'number').map((k) => `${k}: ${m[k]}`);
 }
+
+/** Longest file name stem in UTF-8 bytes; with ` (99).md` it stays far below the 255-byte limit of file systems. */
+export const MAX_NAME_BYTES = 120;
+
+// Windows forbids \ / : * ? " < > |; Obsidian links break on # ^ [ ] |.
+const RESERVED = /[\\/:*?"<>|#^[\]]/g;
+// Control characters, zero-width characters and bidirectional overrides (which can disguise an extension).
+// The zero-width joiner stays: emoji sequences need it.
+// eslint-disable-next-line no-control-regex -- control characters are what this matches
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b\u200c\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+
+/** A file-name stem (no extension) with no path separators, no reserved or invisible characters, bounded length. */
+export function safeFileName(raw: string, maxBytes = MAX_NAME_BYTES): string {
+  let s = raw.normalize('NFC').replace(INVISIBLE, ' ').replace(RESERVED, ' ').replace(/\s+/g, ' ').trim();
+  s = s.replace(/^[.\s]+/, ''); // no hidden files, no `..`
+  s = truncateBytes(s, maxBytes).replace(/[.\s]+$/, ''); // Windows drops trailing dots and spaces
+  if (!s) s = 'note';
+  if (DEVICE_NAMES.test(s)) s = `_${s}`;
+  return s;
+}
+
+/** A note's file name (no extension) from a template, safe on every OS and inside Obsidian links. */
+export function noteFileName(post: NamedPost, template = DEFAULT_NOTE_NAME): string {
+  return safeFileName(fillNameTemplate(template, post));
+}
