@@ -1,37 +1,26 @@
 // `threadmark export --vault … --media` and `read --out … --media` as the real bin, in-process against the
 // simulator, whose media routes stand for X's media hosts: each file stored once and linked from its notes, a
 // second run fetching only what is missing, size limits, media that are gone, and the manifest surviving edits.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSimulator, type Simulator } from '../../sim/server.ts';
-import { upstreamEnv } from '../helpers/stack.ts';
-import { runBin, type Run } from '../helpers/cli-bin.ts';
+import { cliVaults } from '../helpers/notes.ts';
 
-let dir: string;
-let sim: Simulator;
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'threadmark-cli-media-'));
-  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-});
-after(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const env = () => ({ ...upstreamEnv(sim), THREADMARK_KEYS_DB: join(dir, 'keys.db'), LOG_LEVEL: 'silent' });
-const run = (args: string[]): Promise<Run> => runBin(args, { cwd: dir, env: env(), timeoutMs: 60_000 });
+const v = cliVaults('threadmark-cli-media-');
+const run = (args: string[]) => v.run(args);
+const notes = (vault: string) => v.notes(vault);
+const sim = {
+  resetCalls: () => v.sim.resetCalls(),
+  calls: (f?: { target?: string }) => v.sim.calls(f),
+  addFault: (f: Parameters<typeof v.sim.addFault>[0]) => v.sim.addFault(f),
+  clearFaults: () => v.sim.clearFaults(),
+};
 const exportTo = (vault: string, ...more: string[]) =>
   run(['export', 'alice_dev', '--max-posts', '30', '--vault', vault, '--media', ...more]);
 
-const attachments = (vault: string) => readdirSync(join(dir, vault, 'attachments')).filter((n) => !n.startsWith('.'));
-const notes = (vault: string) =>
-  readdirSync(join(dir, vault))
-    .filter((n) => n.endsWith('.md'))
-    .map((n) => ({ name: n, body: readFileSync(join(dir, vault, n), 'utf8') }));
+const attachments = (vault: string) => readdirSync(join(v.dir, vault, 'attachments')).filter((n) => !n.startsWith('.'));
 const mediaCalls = () => sim.calls({ target: 'media' });
 const THREAD_NOTE = /^alice_dev 1900000000000000001 /;
 
@@ -45,7 +34,7 @@ describe('threadmark export --media', { concurrency: 1 }, () => {
     for (const f of files) {
       assert.match(f, /^[0-9a-f]{32}\.(png|mp4)$/);
       const hash = createHash('sha256')
-        .update(readFileSync(join(dir, 'v1', 'attachments', f)))
+        .update(readFileSync(join(v.dir, 'v1', 'attachments', f)))
         .digest('hex');
       assert.equal(hash.slice(0, 32), f.split('.')[0], 'named by its content hash');
     }
@@ -82,8 +71,8 @@ describe('threadmark export --media', { concurrency: 1 }, () => {
     const early = attachments('v2');
     assert.ok(early.length >= 2);
     // One file lost, one cut short (as a run stopped mid-write leaves it).
-    unlinkSync(join(dir, 'v2', 'attachments', early[0]!));
-    writeFileSync(join(dir, 'v2', 'attachments', early[1]!), 'partial');
+    unlinkSync(join(v.dir, 'v2', 'attachments', early[0]!));
+    writeFileSync(join(v.dir, 'v2', 'attachments', early[1]!), 'partial');
     sim.resetCalls();
     const second = await exportTo('v2');
     assert.equal(second.code, 0, second.stderr);
@@ -115,7 +104,7 @@ describe('threadmark export --media', { concurrency: 1 }, () => {
     assert.equal(capped.code, 0, capped.stderr);
     assert.match(capped.stderr, /media: \d+ skipped: the per-run limit was reached: /);
     const saved = attachments('v4');
-    const bytes = saved.reduce((n, f) => n + readFileSync(join(dir, 'v4', 'attachments', f)).length, 0);
+    const bytes = saved.reduce((n, f) => n + readFileSync(join(v.dir, 'v4', 'attachments', f)).length, 0);
     assert.ok(bytes <= 300, `${bytes} bytes saved`);
     assert.ok(mediaCalls() <= saved.length + 1, 'after the limit nothing more is fetched');
     assert.equal(notes('v4').length, notes('v1').length, 'every note is still written');

@@ -1,45 +1,15 @@
 // Note templates of `threadmark export --vault` and `read --out`, as the real bin in-process against the simulator:
 // names from the documented placeholders, front matter every YAML parser reads back, one note per thread or per
 // post, defaults unchanged, and a template that tries to leave the vault stays in it.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { startSimulator, type Simulator } from '../../sim/server.ts';
-import { upstreamEnv } from '../helpers/stack.ts';
-import { runBin, type Run } from '../helpers/cli-bin.ts';
+import { cliVaults, DEFAULT_NOTE_FIELDS, frontMatter } from '../helpers/notes.ts';
 
-let dir: string;
-let sim: Simulator;
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'threadmark-cli-templates-'));
-  sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-});
-after(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const run = (args: string[]): Promise<Run> =>
-  runBin(args, {
-    cwd: dir,
-    env: { ...upstreamEnv(sim), THREADMARK_KEYS_DB: join(dir, 'keys.db'), LOG_LEVEL: 'silent' },
-    timeoutMs: 60_000,
-  });
-
-const notes = (vault: string) =>
-  readdirSync(join(dir, vault))
-    .filter((n) => n.endsWith('.md'))
-    .sort()
-    .map((n) => ({ name: n, body: readFileSync(join(dir, vault, n), 'utf8') }));
-
-function frontMatter(note: string): Record<string, unknown> {
-  const m = /^---\n([\s\S]*?)\n---\n/.exec(note);
-  assert.ok(m, note.slice(0, 200));
-  return parseYaml(m[1]!) as Record<string, unknown>;
-}
+const v = cliVaults('threadmark-cli-templates-');
+const run = (args: string[]) => v.run(args);
+const notes = (vault: string) => v.notes(vault);
 
 const EXPORT = ['export', 'alice_dev', '--max-posts', '30'];
 
@@ -100,16 +70,7 @@ test('defaults: the names and notes of today, one note per thread', async () => 
     'alice_dev 1900000000000000001 1 12 A thread on caching for read-heavy APIs what worked f.md',
   );
   const fm = frontMatter(root.body);
-  assert.deepEqual(Object.keys(fm), [
-    'id',
-    'url',
-    'author',
-    'author_name',
-    'created',
-    'thread_length',
-    'tags',
-    'source',
-  ]);
+  assert.deepEqual(Object.keys(fm), DEFAULT_NOTE_FIELDS);
   assert.equal(fm.thread_length, 12);
   assert.ok(!notes('t2').some((n) => n.name.startsWith('alice_dev 1900000000000000002 ')), 'the thread is one note');
 });
@@ -118,13 +79,13 @@ test('a template that names folders or hidden files stays a plain name inside th
   const r = await run([...EXPORT, '--max-posts', '3', '--vault', 't3', '--note-name', '../../{handle}/.{id}']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(
-    readdirSync(dir).filter((n) => n.startsWith('alice_dev')),
+    readdirSync(v.dir).filter((n) => n.startsWith('alice_dev')),
     [],
   );
   // Separators become spaces and the leading dots go: no folder, no hidden file.
   for (const n of notes('t3')) assert.match(n.name, /^alice_dev \.\d+\.md$/);
   assert.deepEqual(
-    readdirSync(join(dir, 't3')).filter((n) => !n.endsWith('.md')),
+    readdirSync(join(v.dir, 't3')).filter((n) => !n.endsWith('.md')),
     [],
   );
 });
@@ -157,7 +118,7 @@ test('read --out takes the same template; the service renders the front matter',
 });
 
 test('bad templates are usage errors (exit 2, invalid_note_template) before any request', async () => {
-  sim.resetCalls();
+  v.sim.resetCalls();
   for (const [flags, message] of [
     [['--note-name', '{handle} {nope}'], /--note-name: the note name template has "\{nope\}"/],
     [['--note-name', 'plain'], /names no placeholder/],
@@ -173,5 +134,5 @@ test('bad templates are usage errors (exit 2, invalid_note_template) before any 
   const without = await run([...EXPORT, '--note-tag', 'x']);
   assert.equal(without.code, 2);
   assert.match(without.stderr, /--note-\* options need --vault/);
-  assert.equal(sim.calls(), 0);
+  assert.equal(v.sim.calls(), 0);
 });

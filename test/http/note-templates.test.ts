@@ -2,9 +2,9 @@
 // the default note unchanged, bad values refused with invalid_note_template, other representations untouched.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parse as parseYaml } from 'yaml';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { IDS } from '../../sim/corpus.ts';
+import { DEFAULT_NOTE_FIELDS, frontMatter } from '../helpers/notes.ts';
 
 let s: Stack;
 before(async () => {
@@ -13,12 +13,6 @@ before(async () => {
 after(() => s.close());
 
 const POST = `/api/v1/posts?handle=alice_dev&id=${IDS.threadRoot}&thread=off&format=obsidian`;
-
-function frontMatter(note: string): Record<string, unknown> {
-  const m = /^---\n([\s\S]*?)\n---\n/.exec(note);
-  assert.ok(m, note.slice(0, 200));
-  return parseYaml(m[1]!) as Record<string, unknown>;
-}
 
 describe('note_* parameters on format=obsidian', () => {
   test('metrics, tags, cssclasses, fetched and fixed fields, after the default fields', async () => {
@@ -40,31 +34,13 @@ describe('note_* parameters on format=obsidian', () => {
     assert.ok(!Number.isNaN(Date.parse(String(fm.fetched))));
     assert.equal(fm.project, 'cache: "layers" #1');
     assert.equal(fm.status, 'to read');
-    assert.deepEqual(Object.keys(fm).slice(0, 8), [
-      'id',
-      'url',
-      'author',
-      'author_name',
-      'created',
-      'thread_length',
-      'tags',
-      'source',
-    ]);
+    assert.deepEqual(Object.keys(fm).slice(0, 8), DEFAULT_NOTE_FIELDS);
   });
 
   test('without them the note is the default one', async () => {
     const plain = await (await s.get(POST)).text();
     const fm = frontMatter(plain);
-    assert.deepEqual(Object.keys(fm), [
-      'id',
-      'url',
-      'author',
-      'author_name',
-      'created',
-      'thread_length',
-      'tags',
-      'source',
-    ]);
+    assert.deepEqual(Object.keys(fm), DEFAULT_NOTE_FIELDS);
     const json = await s.get(`${POST.replace('format=obsidian', 'format=json')}&note_metrics=true&note_tags=x`);
     assert.equal(json.status, 200, 'other representations ignore them');
   });
