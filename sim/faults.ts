@@ -134,7 +134,8 @@ export async function applyFault(fault: Fault, io: FaultIO): Promise<void> {
     }
     case 'truncated': {
       // Promise the whole body, send half, then drop the connection mid-body.
-      const full = Buffer.from((await io.render()).body, 'utf8');
+      const rendered = (await io.render()).body;
+      const full = typeof rendered === 'string' ? Buffer.from(rendered, 'utf8') : rendered;
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(full.length) });
       res.write(full.subarray(0, Math.floor(full.length / 2)), () => req.socket.destroy());
       return;

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { getCorpus } from './corpus.ts';
 import { applyFault, FaultBook, parseFault, type Fault } from './faults.ts';
 import { routeModules } from './routes/index.ts';
+import { mediaHostsFor } from './routes/media.ts';
 import { json, type RouteModule, type SimResponse } from './routes/types.ts';
 
 export interface Simulator {
@@ -19,6 +20,8 @@ export interface Simulator {
   xApiUrl: string;
   /** `${url}/x-web`: X's web app (home page, scripts) */
   xWebUrl: string;
+  /** THREADMARK_MEDIA_HOSTS pointing X's media hosts at the simulator's media routes. */
+  mediaHosts: string;
   /** Requests received by route modules, optionally filtered by target and path substring. */
   calls(filter?: { target?: string; path?: string }): number;
   /** Body bytes sent by route modules since the last reset, per target (the capacity model's upstream bytes). */
@@ -84,7 +87,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 
   function send(req: IncomingMessage, res: ServerResponse, r: SimResponse, target?: string) {
     if (res.destroyed || res.headersSent) return;
-    const body = Buffer.from(r.body, 'utf8');
+    const body = typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : r.body;
     if (target) sent.set(target, (sent.get(target) ?? 0) + body.length);
     res.writeHead(r.status, { ...r.headers, 'content-length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -174,6 +177,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     syndicationUrl: `${url}/syndication`,
     xApiUrl: `${url}/x/i/api`,
     xWebUrl: `${url}/x-web`,
+    mediaHosts: mediaHostsFor(url),
     calls: count,
     bytesSent: (target) => (target ? (sent.get(target) ?? 0) : [...sent.values()].reduce((a, b) => a + b, 0)),
     resetCalls: () => {

@@ -5,12 +5,14 @@ import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
-import { shareCursorSecret } from './sources/cursor-secret.ts';
+import { shareCursorSecret, shareSecret } from './sources/cursor-secret.ts';
 import { cachedPostSource } from './sources/post-source.ts';
 import { cachedListSource } from './sources/list-source.ts';
 import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
+import { MediaSigner } from './sources/media-signer.ts';
+import { MediaProxy } from './sources/media-proxy.ts';
 import { createStores, type StoresConfig } from './stores/index.ts';
 import { redisTargetOf } from './stores/redis/target.ts';
 import { Metrics } from './ops/metrics.ts';
@@ -81,6 +83,17 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const responses = new ResponseCache(config.responseCacheBytes);
   const cursors = new AesGcmCursorSealer(config.cursorSecret);
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
+  const signer = new MediaSigner(config.mediaUrlTtlS);
+  const stopSharingMediaKey = await shareSecret(stores, 'media-secret', signer);
+  const proxy = config.mediaProxy
+    ? new MediaProxy({
+        hosts: config.mediaHosts,
+        maxFileBytes: config.mediaMaxBytes,
+        cacheBytes: config.mediaCacheBytes,
+        timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
+        userAgent: config.userAgent,
+      })
+    : undefined;
   const guards = new Guards(stores.limiter, stores.keys);
   const services: Services = {
     config,
@@ -96,6 +109,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     renders: responses.slot('render', renderedSize),
     feeds: responses.slot('feed', serializedFeedSize),
     xSessions,
+    media: { signer, ...(proxy ? { proxy } : {}) },
     metrics: new Metrics({
       providers: () => chain.health(),
       responses: () => responses.stats(),
@@ -112,6 +126,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     chain,
     async close() {
       stopSharingCursors();
+      stopSharingMediaKey();
       xSessions?.stop();
       for (const p of providers) p.close?.();
       await server.close();

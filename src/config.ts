@@ -5,6 +5,7 @@ import { VERSION } from './version.ts';
 import { ConfigError } from './config-error.ts';
 import { DEFAULT_DEADLINE_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from './providers/deadline.ts';
 import { loadOperationsOverride } from './providers/x/operation-table.ts';
+import { parseMediaHosts, type MediaHostMap } from './media/hosts.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -245,6 +246,56 @@ const SETTINGS = {
       .max(300)
       .regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')
       .optional(),
+  ),
+  /**
+   * Where X's media hosts are reached (`pbs.twimg.com=https://mirror.example,…`); only those hosts can be mapped,
+   * so media are never fetched from anywhere else.
+   */
+  mediaHosts: setting(
+    'THREADMARK_MEDIA_HOSTS',
+    z
+      .string()
+      .default('')
+      .transform((v, ctx): MediaHostMap => {
+        const hosts = parseMediaHosts(v);
+        if (typeof hosts !== 'string') return hosts;
+        ctx.addIssue({ code: 'custom', message: hosts });
+        return z.NEVER;
+      }),
+  ),
+  /** Serve X media at /media/… under signed addresses, and point feeds and pages there. */
+  mediaProxy: setting('THREADMARK_MEDIA_PROXY', bool.default(false)),
+  /** Bytes of media the proxy keeps in memory, set in megabytes. */
+  mediaCacheBytes: setting(
+    'THREADMARK_MEDIA_CACHE_MB',
+    z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int()
+      .min(1)
+      .max(65536)
+      .default(256)
+      .transform((mb) => mb * 1024 * 1024),
+  ),
+  /** Largest file the proxy serves, set in megabytes. */
+  mediaMaxBytes: setting(
+    'THREADMARK_MEDIA_MAX_MB',
+    z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int()
+      .min(1)
+      .max(1024)
+      .default(64)
+      .transform((mb) => mb * 1024 * 1024),
+  ),
+  /** Least time a signed media address stays valid (it may stay valid up to twice as long). */
+  mediaUrlTtlS: setting(
+    'THREADMARK_MEDIA_URL_TTL_S',
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int()
+      .min(60)
+      .max(30 * 86400)
+      .default(7 * 86400),
   ),
   logLevel: setting(
     'LOG_LEVEL',

@@ -10,6 +10,7 @@ import { searchRoutes } from './http/routes/search.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { browseRoutes } from './http/routes/browse.ts';
 import { oembedRoutes } from './http/routes/oembed.ts';
+import { mediaRoutes } from './http/routes/media.ts';
 import { surfaceRoutes } from './surface/index.ts';
 
 /** The content routes, then the documents that describe the whole table (themselves included). */
@@ -25,6 +26,7 @@ function assemble(): readonly RouteDef[] {
     ...browseRoutes,
     ...feedRoutes,
     ...oembedRoutes,
+    ...mediaRoutes,
   ];
   table.push(...surfaceRoutes(table));
   return table;

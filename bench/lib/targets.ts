@@ -6,6 +6,8 @@ export interface SimInfo {
   fxtwitterUrl: string;
   syndicationUrl: string;
   xApiUrl: string;
+  /** THREADMARK_MEDIA_HOSTS pointing X's media hosts at the simulator. */
+  mediaHosts: string;
 }
 
 export interface Target {

@@ -10,6 +10,7 @@ process.send!({
   fxtwitterUrl: sim.fxtwitterUrl,
   syndicationUrl: sim.syndicationUrl,
   xApiUrl: sim.xApiUrl,
+  mediaHosts: sim.mediaHosts,
 });
 process.on('SIGTERM', () => {
   void sim.close().finally(() => process.exit(0));

@@ -15,7 +15,8 @@ export interface SimRequest {
 export interface SimResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text is sent as UTF-8; media bytes go as they are. */
+  body: string | Buffer;
 }
 
 export interface RouteContext {

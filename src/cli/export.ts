@@ -14,8 +14,11 @@ import type { CliIO, Output } from './output.ts';
 import { noteName, writeNote, type Note, type NoteResult } from './vault.ts';
 import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
+import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
+import { withLocalMedia } from '../media/note-media.ts';
+import { noteTemplate, type NoteFlags, type NoteTemplate } from './note-flags.ts';
 
-export interface ExportFlags {
+export interface ExportFlags extends MediaFlags, NoteFlags {
   since?: string;
   until?: string;
   maxPosts?: number;
@@ -41,7 +44,13 @@ export function checkExportFlags(flags: ExportFlags): void {
   if (flags.resume && flags.out === undefined) throw usageError('--resume needs --out (the file to continue)');
   if (flags.vaultNotes !== undefined && flags.vault === undefined)
     throw usageError('--vault-notes needs --vault (the folder the notes go to)');
+  checkMediaFlags(flags, flags.vault !== undefined, '--vault (the folder the notes and attachments/ go to)');
+  noteTemplate(flags, flags.vault !== undefined, '--vault');
 }
+
+/** The template's front matter for a note written now. */
+const frontMatterNow = (t: NoteTemplate) =>
+  t.fetched ? { ...t.frontMatter, fetched: new Date().toISOString() } : t.frontMatter;
 
 interface Resume {
   cursor: string;
@@ -90,7 +99,14 @@ class Progress {
   constructor(
     private readonly err: Output,
     private readonly max: number,
+    /** More to show after the posts (media saved so far). */
+    private readonly suffix: () => string = () => '',
   ) {}
+
+  /** Draws the bar again now, on a terminal (a media file arrived). */
+  redraw(): void {
+    if (this.err.isTTY && this.err.control && this.posts > 0) this.draw(Date.now());
+  }
 
   post(createdAt: string): void {
     this.posts++;
@@ -124,7 +140,7 @@ class Progress {
     // Back to the start of the line (the terminal's own control, not post text), then the bar.
     this.err.control!('\r');
     this.err.write(
-      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.posts}/${this.max} posts, reached ${this.reached} UTC`,
+      `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${this.posts}/${this.max} posts, reached ${this.reached} UTC${this.suffix()}`,
     );
   }
 
@@ -136,10 +152,17 @@ class Progress {
   }
 }
 
+/** A note and the posts it holds (whose media go with it). */
+type ThreadNote = Note & { posts: Post[] };
+
 /** The note of one exported post on its own (for a repost, the post that was reposted). */
-function noteOf(line: Post, baseUrl: string): Note {
+function noteOf(line: Post, baseUrl: string, t: NoteTemplate): ThreadNote {
   const post = line.repostOf ?? line;
-  return { name: noteName(post), body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl)) };
+  return {
+    name: noteName(post, t.name),
+    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), undefined, frontMatterNow(t)),
+    posts: [post],
+  };
 }
 
 function exportedRead(requested: Post, thread: Post[]): PostRead {
@@ -149,21 +172,23 @@ function exportedRead(requested: Post, thread: Post[]): PostRead {
 const noteOptions = (baseUrl: string) => ({ full: false, userinfo: 'off' as const, baseUrl });
 
 /** The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it. */
-function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string): Note[] {
+function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string, t: NoteTemplate): ThreadNote[] {
   const first = thread[0]!;
-  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl)];
+  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl, t)];
   if (mode === 'thread') {
-    return [{ name: noteName(first), body: renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl)) }];
+    const body = renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl), undefined, frontMatterNow(t));
+    return [{ name: noteName(first, t.name), body, posts: thread }];
   }
   const url = `${baseUrl}${statusPath(first.author.handle, first.id)}`;
   return thread.map((post, i) => ({
-    name: noteName(post),
-    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), {
-      first: noteName(first),
-      position: i + 1,
-      length: thread.length,
-      url,
-    }),
+    name: noteName(post, t.name),
+    body: renderPostObsidian(
+      exportedRead(post, [post]),
+      noteOptions(baseUrl),
+      { first: noteName(first, t.name), position: i + 1, length: thread.length, url },
+      frontMatterNow(t),
+    ),
+    posts: [post],
   }));
 }
 
@@ -171,6 +196,18 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   checkExportFlags(flags);
   const resume = flags.resume ? resumeFrom(flags.out!, io) : undefined;
   if (flags.resume && resume === undefined) return EXIT.ok;
+  // The vault's media store is opened before the service is asked: a refused attachments/ folder costs nothing.
+  const media =
+    flags.vault !== undefined
+      ? openMedia(
+          flags,
+          flags.vault,
+          io,
+          () => progress.redraw(),
+          (line) => progress.aside(io.stderr, line),
+        )
+      : undefined;
+  const progress = new Progress(io.stderr, flags.maxPosts ?? 1000, () => (media ? ` · ${media.state()}` : ''));
   const stream = await client.export(accountHandle(handle), {
     since: flags.since,
     until: flags.until,
@@ -185,7 +222,6 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   if (fd !== undefined && resume) ftruncateSync(fd, resume.keep);
   let offset = resume?.keep ?? 0;
   const toStdout = fd === undefined && flags.vault === undefined;
-  const progress = new Progress(io.stderr, flags.maxPosts ?? 1000);
   const record = (line: string) => {
     if (fd !== undefined) offset += writeSync(fd, `${line}\n`, offset);
     else if (toStdout) progress.aside(io.stdout, `${line}\n`);
@@ -193,9 +229,11 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   let end: EndLine | undefined;
   let written = 0;
   const threads = flags.vault !== undefined ? new ThreadGatherer() : undefined;
-  const writeThreads = (done: Post[][]) => {
+  const template = noteTemplate(flags, flags.vault !== undefined, '--vault');
+  const writeThreads = async (done: Post[][]) => {
     for (const thread of done) {
-      for (const note of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl)) {
+      for (const { posts, ...note } of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl, template!)) {
+        if (media) note.body = (await withLocalMedia(media.store, note.body, posts, 'obsidian')).body;
         const result: NoteResult = writeNote(flags.vault!, note);
         progress.aside(io.stdout, `${result.action}\t${result.path}\n`);
       }
@@ -210,21 +248,22 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
       }
       const post = r.post as Post;
       written++;
-      if (threads) writeThreads(threads.add(post));
+      if (threads) await writeThreads(threads.add(post));
       progress.post(post.createdAt);
     }
     // Threads whose first post the export did not reach get the notes of the posts it did read.
-    if (threads) writeThreads(threads.drain());
+    if (threads) await writeThreads(threads.drain());
   } catch (e) {
     // Cut short, the posts read still get their notes; the failure reported is the one that cut the export.
     try {
-      if (threads) writeThreads(threads.drain());
+      if (threads) await writeThreads(threads.drain());
     } catch {
       // the vault failure, if any, is secondary to the one being thrown
     }
     throw e;
   } finally {
     progress.finish();
+    media?.finish();
     if (fd !== undefined) closeSync(fd);
   }
   const where = flags.out ?? (flags.vault !== undefined ? flags.vault : 'stdout');

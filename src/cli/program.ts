@@ -7,6 +7,7 @@ import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
 import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
+import { withNoteOptions } from './note-flags.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
@@ -68,34 +69,54 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
   }
 
   withConnection(
-    program
-      .command('read')
-      .description('read a post, its thread or its conversation')
-      .argument('<post>', 'status URL (x.com or twitter.com) or handle/status/id')
-      .option('--thread <n>', 'off, full, conversation, or at most n posts (2-100)')
-      .addOption(
-        new Option('--context <context>', "full walks parents and replies; thread keeps the author's chain").choices([
-          'full',
-          'thread',
-        ]),
-      )
-      .addOption(new Option('--replies <replies>', 'which replies to include').choices(['top', 'recent', 'off']))
-      .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
-      .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
-      .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
-      .option(
-        '--budget <chars>',
-        'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
-      )
-      .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
-      .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
+    withNoteOptions(
+      program
+        .command('read')
+        .description('read a post, its thread or its conversation')
+        .argument('<post>', 'status URL (x.com or twitter.com) or handle/status/id')
+        .option('--thread <n>', 'off, full, conversation, or at most n posts (2-100)')
+        .addOption(
+          new Option('--context <context>', "full walks parents and replies; thread keeps the author's chain").choices([
+            'full',
+            'thread',
+          ]),
+        )
+        .addOption(new Option('--replies <replies>', 'which replies to include').choices(['top', 'recent', 'off']))
+        .addOption(new Option('--userinfo <who>', 'author metadata in the Markdown').choices(['off', 'author', 'all']))
+        .option('--full', 'expanded representation (metrics, timestamps, profile counts)')
+        .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+        .option(
+          '--budget <chars>',
+          'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
+        )
+        .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
+        .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder')
+        .option('--media', "with --out: save the notes' photos, videos, avatars and images under <dir>/attachments/")
+        .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
+        .option(
+          '--media-max-total <size>',
+          'with --media: stop fetching media after this much in one run (default 2GB)',
+        )
+        .addOption(
+          new Option(
+            '--vault-notes <per>',
+            'with --out: one note per post of the thread (default) or one for the whole thread',
+          ).choices(VAULT_NOTES),
+        ),
+      '--out',
+    ),
   )
     .addHelpText(
       'after',
       `
 --out writes <handle> <id> <first words>.md per post of the thread (the author's own chain). A note that
 already exists with the same content is left alone; one with different content is kept and the new note is
-written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.`,
+written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.
+--media saves the media each note links or holds (photos at original size, the best MP4 of videos and GIFs,
+avatars, banners, Article and card images) in <dir>/attachments/ named by content hash, so a file is stored
+once; notes embed them (![[attachments/<hash>.<ext>]]) beside the original URL. See \`threadmark export --help\`.
+--vault-notes thread writes the whole thread as one note instead. The --note-* options template the notes as
+for \`threadmark export\` (field values may not hold commas here: the service takes them comma-separated).`,
     )
     .action((post: string, flags: ReadFlags & ConnectionFlags) => {
       checkReadFlags(flags);
@@ -170,27 +191,36 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
   }
 
   withConnection(
-    program
-      .command('export')
-      .description("export an account's posts (up to 5000 per run) to NDJSON and/or Obsidian notes")
-      .argument('<handle>', ACCOUNT_HELP)
-      .option(
-        '--since <when>',
-        'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)',
-      )
-      .option('--until <when>', 'only posts before this ISO 8601 date or date-time (jumps straight there)')
-      .option('--max-posts <n>', 'stop after this many posts (1-5000, default 1000)', positiveInt)
-      .option('--with-replies', "also export the account's replies")
-      .option('--with-reposts', "also export the account's reposts")
-      .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
-      .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
-      .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')
-      .addOption(
-        new Option(
-          '--vault-notes <per>',
-          'with --vault: one note per thread (the whole self-thread, default) or one per post linking its thread',
-        ).choices(VAULT_NOTES),
-      ),
+    withNoteOptions(
+      program
+        .command('export')
+        .description("export an account's posts (up to 5000 per run) to NDJSON and/or Obsidian notes")
+        .argument('<handle>', ACCOUNT_HELP)
+        .option(
+          '--since <when>',
+          'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)',
+        )
+        .option('--until <when>', 'only posts before this ISO 8601 date or date-time (jumps straight there)')
+        .option('--max-posts <n>', 'stop after this many posts (1-5000, default 1000)', positiveInt)
+        .option('--with-replies', "also export the account's replies")
+        .option('--with-reposts', "also export the account's reposts")
+        .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
+        .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
+        .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')
+        .addOption(
+          new Option(
+            '--vault-notes <per>',
+            'with --vault: one note per thread (the whole self-thread, default) or one per post linking its thread',
+          ).choices(VAULT_NOTES),
+        )
+        .option('--media', "with --vault: save the notes' photos, videos, avatars and images under <dir>/attachments/")
+        .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
+        .option(
+          '--media-max-total <size>',
+          'with --media: stop fetching media after this much in one run (default 2GB)',
+        ),
+      '--vault',
+    ),
   )
     .addHelpText(
       'after',
@@ -204,7 +234,19 @@ words>.md" (media linked) and lists "written|unchanged|renamed<TAB>path" on stdo
 thread, named after its first post, holding the author's whole self-thread (thread_length counts its posts);
 --vault-notes post writes one note per post instead, each naming its place in the thread (thread_position,
 thread_length) and linking the thread's first note and its whole read. An export cut short by
-an upstream failure keeps every post written, says so on stderr and exits 5 (4 when rate limited).`,
+an upstream failure keeps every post written, says so on stderr and exits 5 (4 when rate limited).
+--media also saves each note's media under <vault>/attachments/, named by content hash (a file shared by many
+posts is stored once): photos at original size, the best MP4 of videos and GIFs, avatars, banners, Article cover
+and images, card images. Notes embed the local file (![[attachments/<hash>.<ext>]]) beside the original URL. A
+re-run does not fetch files already there with the right hash. Sizes take KB, MB or GB. Media come only from X's
+media hosts (pbs.twimg.com, video.twimg.com, abs.twimg.com; THREADMARK_MEDIA_HOSTS maps them elsewhere). A file
+that is gone, too large or over the run's limit is skipped, the note keeps its original URL, and stderr ends with
+a summary of what was skipped and why.
+Note templates: --note-name builds file names from {handle}, {id}, {date} (YYYY-MM-DD) and {title} (the first
+60 bytes of the text, links left out), made safe as above (default "{handle} {id} {title}"). Front matter gains
+the post's counts (--note-metrics), tags (--note-tag, repeatable), Obsidian cssclasses (--note-cssclass), the
+time the note was written (--note-fetched, as "fetched") and fixed fields (--note-field key=value, repeatable).
+Without them the notes are the default ones.`,
     )
     .action((handle: string, flags: ExportFlags & ConnectionFlags) => {
       checkExportFlags(flags);

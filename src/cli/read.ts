@@ -6,11 +6,16 @@ import type { CliIO } from './output.ts';
 import { writeDocument } from './output.ts';
 import type { Query } from './transport.ts';
 import { noteName, writeNote, type NotePost } from './vault.ts';
+import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
+import { withLocalMedia } from '../media/note-media.ts';
+import { noteQuery, noteTemplate, type NoteFlags } from './note-flags.ts';
 
 export const POST_FORMATS = ['markdown', 'obsidian', 'json', 'html'] as const;
 export type PostFormat = (typeof POST_FORMATS)[number];
 
-export interface ReadFlags {
+export interface ReadFlags extends MediaFlags, NoteFlags {
+  /** With --out: one note per post of the thread (default) or the whole thread in one. */
+  vaultNotes?: 'thread' | 'post';
   thread?: string;
   context?: string;
   replies?: string;
@@ -87,6 +92,10 @@ function optionQuery(f: ReadFlags): Query {
 /** Checked before any connection is opened, so a wrong combination costs nothing. */
 export function checkReadFlags(flags: ReadFlags): void {
   if (flags.out !== undefined && flags.format !== 'obsidian') throw usageError('--out needs --format obsidian');
+  checkMediaFlags(flags, flags.out !== undefined, '--out (the vault folder the notes and attachments/ go to)');
+  if (flags.vaultNotes !== undefined && flags.out === undefined) throw usageError('--vault-notes needs --out');
+  const t = noteTemplate(flags, flags.out !== undefined, '--out');
+  if (t) noteQuery(t);
 }
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
@@ -123,27 +132,38 @@ function isNotePost(p: unknown): p is NotePost {
  */
 async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: CliIO): Promise<number> {
   const env = await client.json<PostEnvelope>(POSTS, query);
-  const posts = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
-  if (posts.length === 0)
-    throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
+  const all = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
+  if (all.length === 0) throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
+  const template = noteTemplate(flags, true, '--out')!;
+  // The whole thread in one note: the service's rendering of the read as asked, named after its first post.
+  const whole = flags.vaultNotes === 'thread' && all.length > 1;
+  const posts = whole ? all.slice(0, 1) : all;
+  const media = openMedia(flags, flags.out!, io, undefined, (line) => io.stderr.write(line));
   for (const post of posts) {
-    const body = await client.text(POSTS, {
-      handle: post.author.handle,
-      id: post.id,
+    let body = await client.text(POSTS, {
+      ...(whole
+        ? { ...query, replies: 'off' }
+        : {
+            handle: post.author.handle,
+            id: post.id,
+            thread: 'off',
+            context: 'thread',
+            replies: 'off',
+            userinfo: flags.userinfo,
+            full: flags.full ? 'true' : undefined,
+            nocache: flags.nocache ? 'true' : undefined,
+          }),
       format: 'obsidian',
-      thread: 'off',
-      context: 'thread',
-      replies: 'off',
-      userinfo: flags.userinfo,
-      full: flags.full ? 'true' : undefined,
-      nocache: flags.nocache ? 'true' : undefined,
+      ...noteQuery(template),
     });
-    const name = noteName(post);
+    if (media) body = (await withLocalMedia(media.store, body, whole ? all : post, 'obsidian')).body;
+    const name = noteName(post, template.name);
     const result = writeNote(flags.out!, { name, body });
     if (result.action === 'renamed') {
       io.stderr.write(`threadmark: ${name}.md already holds a different note; kept it and wrote ${result.path}\n`);
     }
     io.stdout.write(`${result.action}\t${result.path}\n`);
   }
+  media?.finish();
   return EXIT.ok;
 }

@@ -3,57 +3,21 @@
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CliError, EXIT } from './exit.ts';
+import { DEFAULT_NOTE_NAME, noteFileName, safeFileName, type NamedPost } from '../render/note-template.ts';
 
-/** Longest file name stem in UTF-8 bytes; with ` (99).md` it stays far below the 255-byte limit of file systems. */
-export const MAX_NAME_BYTES = 120;
+export { MAX_NAME_BYTES, safeFileName } from '../render/note-template.ts';
+
 /** How many numbered variants are tried before giving up. */
 export const MAX_VARIANTS = 99;
 
-// Windows forbids \ / : * ? " < > |; Obsidian links break on # ^ [ ] |.
-const RESERVED = /[\\/:*?"<>|#^[\]]/g;
-// Control characters, zero-width characters and bidirectional overrides (which can disguise an extension).
-// The zero-width joiner stays: emoji sequences need it.
-// eslint-disable-next-line no-control-regex -- control characters are what this matches
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b\u200c\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+export type NotePost = NamedPost;
 
-function truncateBytes(s: string, max: number): string {
-  let out = '';
-  let bytes = 0;
-  // Whole graphemes only, so an emoji sequence or accented letter is never cut in half.
-  for (const { segment } of new Intl.Segmenter().segment(s)) {
-    const n = Buffer.byteLength(segment);
-    if (bytes + n > max) break;
-    out += segment;
-    bytes += n;
-  }
-  return out;
-}
-
-/** A file-name stem (no extension) with no path separators, no reserved or invisible characters, bounded length. */
-export function safeFileName(raw: string, maxBytes = MAX_NAME_BYTES): string {
-  let s = raw.normalize('NFC').replace(INVISIBLE, ' ').replace(RESERVED, ' ').replace(/\s+/g, ' ').trim();
-  s = s.replace(/^[.\s]+/, ''); // no hidden files, no `..`
-  s = truncateBytes(s, maxBytes).replace(/[.\s]+$/, ''); // Windows drops trailing dots and spaces
-  if (!s) s = 'note';
-  if (DEVICE_NAMES.test(s)) s = `_${s}`;
-  return s;
-}
-
-export interface NotePost {
-  id: string;
-  author: { handle: string };
-  text?: string;
-}
-
-/** `<handle> <id> <first words>`: the id keeps names unique and stable, so a re-run finds its own notes. */
-export function noteName(post: NotePost): string {
-  const words = (post.text ?? '')
-    .replace(/https?:\/\/\S+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const excerpt = truncateBytes(words, 60).trim();
-  return safeFileName(`${post.author.handle} ${post.id}${excerpt ? ` ${excerpt}` : ''}`);
+/**
+ * The note's file name from a template (`{handle}`, `{id}`, `{date}`, `{title}`); the default,
+ * `<handle> <id> <first words>`, keeps names unique and stable, so a re-run finds its own notes.
+ */
+export function noteName(post: NotePost, template = DEFAULT_NOTE_NAME): string {
+  return noteFileName(post, template);
 }
 
 export interface Note {

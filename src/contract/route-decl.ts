@@ -72,6 +72,12 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   search?: boolean;
   /** Query parameters that select the representation, strongest first (default: format). */
   formatParams?: string[];
+  /** Why the route has no runnable example (its addresses are issued by the service), shown in its place. */
+  noExample?: string;
+  /** The allowance a request is charged to instead of api-ip (the media proxy's own). */
+  policy?: 'media-ip';
+  /** Query parameters the MCP tool does not take (they shape a representation the tool does not return). */
+  mcpOmit?: string[];
   /** For routes with no representations: the media type they answer with. */
   fixed?: FixedMedia;
   /**

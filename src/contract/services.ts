@@ -1,4 +1,6 @@
 // What handlers may use: assembled once at start-up by src/compose.ts.
+import type { MediaSigner } from '../sources/media-signer.ts';
+import type { MediaProxy } from '../sources/media-proxy.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';
@@ -44,6 +46,8 @@ export interface Services {
   responses: ResponseCache;
   renders: ResponseSlot<Rendered>;
   feeds: ResponseSlot<SerializedFeed>;
+  /** Signed media addresses, and the proxy that serves them when THREADMARK_MEDIA_PROXY is on. */
+  media: { signer: MediaSigner; proxy?: MediaProxy };
   /** Run-time X sessions (GET/POST/DELETE /admin/sessions); undefined when x is not a configured provider. */
   xSessions?: SessionAdmin;
 }

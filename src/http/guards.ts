@@ -103,7 +103,7 @@ export class Guards {
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
-  hooks({ keyAware }: { keyAware: boolean }): preValidationAsyncHookHandler[] {
+  hooks({ keyAware, policy }: { keyAware: boolean; policy?: 'media-ip' }): preValidationAsyncHookHandler[] {
     return [
       async (req: FastifyRequest) => {
         // A refused key is still a request: api-ip is charged before the 401, so guessing keys is rate-limited too.
@@ -113,7 +113,7 @@ export class Guards {
               (err: unknown) => ({ err }),
             )
           : undefined;
-        await this.charge(req, 'api-ip', this.partition(req));
+        await this.charge(req, policy ?? 'api-ip', this.partition(req));
         if (refused) throw refused.err;
       },
     ];

@@ -165,6 +165,47 @@ export const CATALOG = {
   },
   invalid_feed: { status: 400, title: 'Invalid search feed', resolution: 'Use latest, top, photos, videos or users.' },
   invalid_query: { status: 400, title: 'Invalid search query', resolution: 'Search terms are at most 512 characters.' },
+  invalid_media: {
+    status: 400,
+    title: 'Invalid media parameter',
+    resolution: 'Use media=local or media=remote, with format=zip.',
+  },
+  invalid_media_url: {
+    status: 400,
+    title: 'Not a media address of this service',
+    resolution:
+      'Use a /media/ address exactly as this service wrote it in a feed, page or JSON body; it only ever names media of ' +
+      'pbs.twimg.com, video.twimg.com or abs.twimg.com.',
+  },
+  invalid_media_signature: {
+    status: 403,
+    title: 'Unsigned or altered media address',
+    resolution:
+      'Media addresses carry `exp` and `sig` as this service issued them; read the post or feed again for a fresh one.',
+  },
+  media_url_expired: {
+    status: 403,
+    title: 'Expired media address',
+    resolution: 'Signed media addresses expire; read the post or feed again for a fresh one.',
+  },
+  media_too_large: {
+    status: 502,
+    title: 'Media file too large',
+    resolution: 'The file is over the size this service proxies (THREADMARK_MEDIA_MAX_MB); open the original URL on X.',
+  },
+  media_proxy_disabled: {
+    status: 404,
+    title: 'Media proxy not enabled',
+    resolution: 'This deployment does not proxy media (THREADMARK_MEDIA_PROXY is off); use the original URL on X.',
+  },
+  invalid_note_template: {
+    status: 400,
+    title: 'Invalid note template',
+    resolution:
+      'note_tags and note_cssclasses take up to 20 comma-separated names (letters, digits, _ - and / for tags); ' +
+      'note_fields takes up to 20 comma-separated key=value pairs whose keys start with a letter and are not fields ' +
+      'the note writes itself (id, url, author, tags, cssclasses, fetched, the metrics...).',
+  },
   invalid_flag: {
     status: 400,
     title: 'Invalid boolean parameter',

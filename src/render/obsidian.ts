@@ -8,6 +8,7 @@ import { obsidianDialect, obsidianTag } from './markdown/dialect.ts';
 import { isoTime } from './markdown/format.ts';
 import { permalinkOf } from './markdown/post.ts';
 import { renderPostDocument, type PostDocumentOptions } from './markdown/thread.ts';
+import { metricLines, type FrontMatterOptions } from './note-template.ts';
 
 /**
  * A YAML double-quoted scalar. JSON string syntax is a subset of YAML's double-quoted style; the characters
@@ -22,16 +23,28 @@ export function yamlString(s: string): string {
   );
 }
 
-function tagsOf(posts: Post[]): string[] {
+function tagsOf(posts: Post[], extra: string[] = []): string[] {
   const seen = new Map<string, string>();
-  for (const p of posts) {
-    for (const s of p.segments) {
-      if (s.type !== 'hashtag') continue;
-      const t = obsidianTag(s.tag);
-      if (t && !seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
-    }
-  }
+  const add = (tag: string) => {
+    const t = obsidianTag(tag);
+    if (t && !seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
+  };
+  for (const p of posts) for (const s of p.segments) if (s.type === 'hashtag') add(s.tag);
+  extra.forEach(add);
   return [...seen.values()];
+}
+
+const yamlList = (key: string, items: string[]) =>
+  items.length > 0 ? `${key}:\n${items.map((t) => `  - ${yamlString(t)}`).join('\n')}` : `${key}: []`;
+
+/** The fields a template adds after the default ones. */
+function extraFields(p: Post, fm: FrontMatterOptions): string[] {
+  return [
+    ...(fm.metrics ? metricLines(p.metrics) : []),
+    ...(fm.cssclasses?.length ? [yamlList('cssclasses', fm.cssclasses)] : []),
+    ...(fm.fetched ? [`fetched: ${yamlString(fm.fetched)}`] : []),
+    ...(fm.fields ?? []).map(([k, v]) => `${k}: ${yamlString(v)}`),
+  ];
 }
 
 /** Where a post stands in its thread, for a note that holds one post of a longer thread. */
@@ -45,11 +58,19 @@ export interface ThreadPart {
   url: string;
 }
 
-/** With `part`, the note is one post of a longer thread: it says which, and links the thread's first note. */
-export function renderPostObsidian(read: PostRead, opts: PostDocumentOptions, part?: ThreadPart): string {
+/**
+ * With `part`, the note is one post of a longer thread: it says which, and links the thread's first note. `fm`
+ * adds front matter fields (a template's); without it the note is the default one.
+ */
+export function renderPostObsidian(
+  read: PostRead,
+  opts: PostDocumentOptions,
+  part?: ThreadPart,
+  extra: FrontMatterOptions = {},
+): string {
   const p = read.requested;
   const chain = read.thread.length > 0 ? read.thread : [p];
-  const tags = tagsOf(chain);
+  const tags = tagsOf(chain, extra.tags);
   const link = part && `[[${part.first}]]`;
   const fm = [
     '---',
@@ -60,8 +81,9 @@ export function renderPostObsidian(read: PostRead, opts: PostDocumentOptions, pa
     `created: ${yamlString(isoTime(p.createdAt))}`,
     `thread_length: ${part?.length ?? chain.length}`,
     ...(part && link ? [`thread: ${yamlString(link)}`, `thread_position: ${part.position}`] : []),
-    tags.length > 0 ? `tags:\n${tags.map((t) => `  - ${yamlString(t)}`).join('\n')}` : 'tags: []',
+    yamlList('tags', tags),
     `source: ${yamlString(read.source)}`,
+    ...extraFields(p, extra),
     '---',
   ];
   const doc = renderPostDocument(read, opts, obsidianDialect, 'flat');

@@ -2,8 +2,12 @@
 // issued by one instance (or before a restart) is refused by the next: the first to store a random secret in the
 // shared store (Redis, or beside the key store in embedded mode) wins, and every other adopts it.
 import { randomBytes } from 'node:crypto';
-import type { AesGcmCursorSealer } from '../stores/cursor-sealer.ts';
 import type { Stores } from '../stores/index.ts';
+
+/** What takes a shared secret: the cursor sealer, the media URL signer. */
+export interface SecretHolder {
+  adopt(secret: string): void;
+}
 
 const SECRET_NAME = 'cursor-secret';
 const RETRY_MS = 2000;
@@ -12,10 +16,15 @@ const RETRY_MS = 2000;
  * Resolves after the first attempt, so an instance that starts with its store up serves shared cursors from its first
  * request; while Redis is unreachable it keeps its own secret and retries in the background. Returns a stop function.
  */
-export async function shareCursorSecret(stores: Stores, codec: AesGcmCursorSealer): Promise<() => void> {
+export function shareCursorSecret(stores: Stores, codec: SecretHolder): Promise<() => void> {
+  return shareSecret(stores, SECRET_NAME, codec);
+}
+
+/** The secret `name` shared as the cursor secret is (see above), handed to `codec`. Returns a stop function. */
+export async function shareSecret(stores: Stores, name: string, codec: SecretHolder): Promise<() => void> {
   const candidate = randomBytes(32).toString('base64url');
   const attempt = async () => {
-    const secret = await stores.sharedSecret(SECRET_NAME, candidate);
+    const secret = await stores.sharedSecret(name, candidate);
     if (secret) codec.adopt(secret);
     return secret !== undefined;
   };

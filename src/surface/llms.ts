@@ -18,7 +18,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
       .filter((r) => r.decl.surface === surface && !isFeed(r))
       .map(({ decl }) =>
         // Permalinks are the platform's own URL shapes: the path says enough, and the guide must stay short.
-        surface === 'permalink'
+        surface === 'permalink' || decl.noExample
           ? `- GET ${decl.path}: ${decl.summary.replace(/ \(permalink[^)]*\)$/, '')}`
           : `- [GET ${decl.path}](${exampleUrl(decl, baseUrl)}): ${decl.summary}${decl.mcpTool ? ` (MCP tool \`${decl.mcpTool}\`)` : ''}`,
       );

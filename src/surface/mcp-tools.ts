@@ -30,7 +30,7 @@ export const TOOL_ANNOTATIONS = {
 } as const;
 
 function representationParams(decl: RouteDecl): Set<string> {
-  return new Set(decl.formatParams ?? ['format']);
+  return new Set([...(decl.formatParams ?? ['format']), ...(decl.mcpOmit ?? [])]);
 }
 
 /**

@@ -38,6 +38,7 @@ export function upstreamEnv(sim: Simulator): Record<string, string> {
     THREADMARK_SYNDICATION_URL: sim.syndicationUrl,
     THREADMARK_X_API_URL: sim.xApiUrl,
     THREADMARK_X_WEB_URL: sim.xWebUrl,
+    THREADMARK_MEDIA_HOSTS: sim.mediaHosts,
     THREADMARK_PROVIDERS: 'fxtwitter,syndication',
     THREADMARK_UPSTREAM_TIMEOUT_MS: '2000',
   };

@@ -45,11 +45,11 @@ export function endLine(end: ExportEnd, problemOf: (error: unknown) => Record<st
  * A HEAD's answer: the media type and headers of the GET, no body. Sent as an empty stream, so no entity tag or
  * length is made up for a body that was never produced.
  */
-export function presentExportHead(format: 'ndjson' | 'json', headers: Record<string, string>): Rendered {
+export function presentExportHead(format: 'ndjson' | 'json' | 'zip', headers: Record<string, string>): Rendered {
   return {
     body: '',
     stream: Readable.from([]),
-    contentType: format === 'json' ? JSON_TYPE : NDJSON_CONTENT,
+    contentType: format === 'json' ? JSON_TYPE : format === 'zip' ? 'application/zip' : NDJSON_CONTENT,
     headers,
   };
 }

@@ -39,8 +39,13 @@ export function serializedFeedSize(f: SerializedFeed): number {
   return f.body.length * 2 + 64;
 }
 
-export function serializeFeed(doc: FeedDoc, type: FeedType): SerializedFeed {
-  const body = SERIALIZERS[type](doc);
+/** `links` rewrites the serialized feed's media URLs (the media proxy) before its validators are taken. */
+export function serializeFeed(
+  doc: FeedDoc,
+  type: FeedType,
+  links: (text: string) => string = (t) => t,
+): SerializedFeed {
+  const body = links(SERIALIZERS[type](doc));
   return {
     type,
     body,

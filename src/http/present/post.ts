@@ -16,6 +16,7 @@ import { budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } fro
 import { appendClosing, fitBudget } from '../../render/budget.ts';
 import { postGiveWay } from '../../domain/give-way.ts';
 import { Problem } from '../../problems/problem.ts';
+import type { FrontMatterOptions } from '../../render/note-template.ts';
 
 /**
  * The document of the representation; under a budget, the read cut down to what fits (the budget bounds the
@@ -26,10 +27,11 @@ function documentOf(
   rep: Representation,
   mdOpts: Parameters<typeof renderPostMarkdown>[1],
   budget?: BudgetRequest,
+  note?: FrontMatterOptions,
 ) {
   const render =
     rep === 'obsidian'
-      ? (r: PostRead) => renderPostObsidian(r, mdOpts)
+      ? (r: PostRead) => renderPostObsidian(r, mdOpts, undefined, note)
       : (r: PostRead) => renderPostMarkdown(r, mdOpts);
   if (!budget) return { shown: read, text: render(read), warnings: read.warnings };
   const fitted = fitBudget(
@@ -80,13 +82,23 @@ export function presentPost(
   whole: PostRead,
   opts: PostReadOptions,
   rep: Representation,
-  ctx: { baseUrl: string; cache: CacheStatus; cacheTtlS: number; version: string; budget?: BudgetRequest },
+  ctx: {
+    baseUrl: string;
+    cache: CacheStatus;
+    cacheTtlS: number;
+    version: string;
+    budget?: BudgetRequest;
+    /** Front matter added to the Obsidian note. */
+    note?: FrontMatterOptions;
+    /** Rewrites the HTML page's media URLs (the media proxy). */
+    links?: (text: string) => string;
+  },
 ): Rendered {
   const fullUrl = whole.cut ? fullReadUrl(whole.requested, opts, ctx.baseUrl) : undefined;
   const full =
     whole.cut && fullUrl ? { ...whole, warnings: [...whole.warnings, cutWarning(whole.cut, fullUrl)] } : whole;
   const mdOpts = { full: opts.full, userinfo: opts.userinfo, baseUrl: ctx.baseUrl, fullReadUrl: fullUrl };
-  const { shown, text, warnings } = documentOf(full, rep, mdOpts, ctx.budget);
+  const { shown, text, warnings } = documentOf(full, rep, mdOpts, ctx.budget, ctx.note);
   const read = { ...shown, warnings };
   const markdown = text;
   const p = read.requested;
@@ -100,13 +112,15 @@ export function presentPost(
       body = JSON.stringify(postJson(read, markdown));
       break;
     case 'html':
-      body = renderHtmlPage(markdown, {
-        title: `${p.author.name} (@${p.author.handle}) on X`,
-        baseUrl: ctx.baseUrl,
-        canonicalUrl: permalink,
-        oembedUrl: `${ctx.baseUrl}/oembed?url=${encodePart(permalink)}`,
-        preview: postPreview(p, permalink),
-      });
+      body = (ctx.links ?? ((t: string) => t))(
+        renderHtmlPage(markdown, {
+          title: `${p.author.name} (@${p.author.handle}) on X`,
+          baseUrl: ctx.baseUrl,
+          canonicalUrl: permalink,
+          oembedUrl: `${ctx.baseUrl}/oembed?url=${encodePart(permalink)}`,
+          preview: postPreview(p, permalink),
+        }),
+      );
       break;
     default:
       body = markdown;

@@ -1,4 +1,6 @@
 // GET /api/v1/profiles/{handle}/posts: an account's posts in one go, streamed as NDJSON (or one JSON document).
+import { presentExportZip, ZIP_TYPE } from '../present/export-zip.ts';
+import { MediaProxy } from '../../sources/media-proxy.ts';
 import { z } from 'zod';
 import {
   DEFAULT_EXPORT_POSTS,
@@ -13,6 +15,7 @@ import { code, flag, profileHandle } from '../params/common.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';
 import { keyStateOf } from '../key-state.ts';
 import { problemBody, toProblem } from '../problem-reply.ts';
+import { Problem } from '../../problems/problem.ts';
 import {
   NDJSON_TYPE,
   presentExportHead,
@@ -43,10 +46,18 @@ export const exportQuery = z.object({
     'Also export its reposts (they carry `repostOf`). Default false; not available inside a date window.',
   ),
   format: z
-    .enum(['ndjson', 'json'], code('invalid_format'))
+    .enum(['ndjson', 'json', 'zip'], code('invalid_format'))
     .optional()
     .describe(
-      'ndjson (default): one post per line, streamed as pages are read, then the end line. json: one document.',
+      'ndjson (default): one post per line, streamed as pages are read, then the end line. json: one document. ' +
+        'zip: a folder of Obsidian notes, one per post, streamed, with `export.json` (the end line) last.',
+    ),
+  media: z
+    .enum(['remote', 'local'], code('invalid_media'))
+    .optional()
+    .describe(
+      'With format=zip: local puts the media the notes hold under `attachments/` (each file once, by content hash) ' +
+        'and embeds them; remote (default) links X.',
     ),
   cursor: z
     .string(code('invalid_export_cursor'))
@@ -56,6 +67,9 @@ export const exportQuery = z.object({
       "The `cursor` of an earlier export's end line: continue with its next post (same handle, window and options).",
     ),
 });
+
+/** Most media bytes one zip archive holds (media=local). */
+const ZIP_MEDIA_BYTES = 1024 * 1024 * 1024;
 
 const NDJSON_LINE_SCHEMA = {
   description:
@@ -83,7 +97,11 @@ const decl = {
     'it ends the stream with reason upstream_error and its `problem`, keeping every line already written; before it, ' +
     'the answer is the usual problem document. `format=json` answers one document, `{handle, window?, includes, ' +
     'posts, end}`, when the walk is over (a failure after the first post still answers 200 with the posts read and ' +
-    `\`end.reason\` upstream_error). Pages of ${EXPORT_PAGE_SIZE} are read through the cache, so a repeated or ` +
+    `\`end.reason\` upstream_error). \`format=zip\` streams an archive of Obsidian notes, one per post named ` +
+    '`<handle> <id> <first words>.md`, then `export.json` (`{end, media?}`); with `media=local` the media the notes ' +
+    'hold are stored once each under `attachments/<sha256>.<ext>` and embedded beside their original URL (files gone ' +
+    'or too large are listed in `media.skipped` and keep their links). ' +
+    `Pages of ${EXPORT_PAGE_SIZE} are read through the cache, so a repeated or ` +
     'resumed export reuses them. Every export costs one point of `export-ip` (5 per 15 min per address) or, with a ' +
     'key, `export-key` (30 per 15 min); a keyed export skips the shared cache and also costs one `live-key` point ' +
     'per upstream page. A `HEAD` checks the input and the allowance without charging it or reading anything ' +
@@ -100,6 +118,7 @@ const decl = {
     'invalid_max_posts',
     'invalid_export_cursor',
     'invalid_format',
+    'invalid_media',
     'invalid_flag',
     'invalid_key',
     'not_found',
@@ -107,7 +126,7 @@ const decl = {
     'search_unavailable',
   ],
   json: exportJsonSchema,
-  fixed: { mediaType: NDJSON_TYPE, alternatives: ['application/json'], schema: NDJSON_LINE_SCHEMA },
+  fixed: { mediaType: NDJSON_TYPE, alternatives: ['application/json', ZIP_TYPE], schema: NDJSON_LINE_SCHEMA },
 } satisfies RouteDecl;
 
 export const exportRoutes: RouteDef[] = [
@@ -117,6 +136,9 @@ export const exportRoutes: RouteDef[] = [
     const window = windowInput(q.since, q.until);
     const includes: TimelineOptions = { replies: q.with_replies ?? false, reposts: q.with_reposts ?? false };
     const handle = ctx.params.handle;
+    if (q.media !== undefined && q.format !== 'zip') {
+      throw new Problem('invalid_media', '`media` shapes the zip archive: add format=zip.');
+    }
     const plan = planExport(services, {
       handle,
       window,
@@ -156,6 +178,23 @@ export const exportRoutes: RouteDef[] = [
       },
       headers,
     };
+    if (q.format === 'zip') {
+      const media =
+        q.media === 'local'
+          ? {
+              fetcher: new MediaProxy({
+                hosts: config.mediaHosts,
+                maxFileBytes: config.mediaMaxBytes,
+                // Each file is added to the archive once: nothing needs keeping after that.
+                cacheBytes: 1,
+                timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
+                userAgent: config.userAgent,
+              }),
+              maxRunBytes: ZIP_MEDIA_BYTES,
+            }
+          : undefined;
+      return presentExportZip(reply, { baseUrl: config.baseUrl, ...(media ? { media } : {}) });
+    }
     return q.format === 'json' ? presentExportJson(reply, { handle, window, includes }) : presentNdjson(reply);
   }),
 ];

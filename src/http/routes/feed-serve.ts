@@ -13,6 +13,7 @@ import { buildEntry, entryTitle, feedPerson } from '../../render/feed/entries.ts
 import { statusPath } from '../../domain/links.ts';
 import { keyStateOf } from '../key-state.ts';
 import { presentFeed, serializeFeed } from '../present/feeds.ts';
+import { proxyMediaLinks } from '../present/media-links.ts';
 import type { SerializedFeed } from '../../contract/rendered.ts';
 import type { HandlerContext, Rendered } from '../../contract/route-decl.ts';
 import type { Services } from '../../contract/services.ts';
@@ -22,7 +23,7 @@ import type { Services } from '../../contract/services.ts';
  * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
  */
 type FeedContext = Pick<HandlerContext, 'req'> & {
-  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts'>;
+  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media'>;
 };
 
 export interface FeedOptions {
@@ -88,7 +89,9 @@ function feedOf(
         (max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max),
         undefined,
       );
-      return serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type);
+      return serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type, (text) =>
+        proxyMediaLinks(text, ctx.services.media, baseUrl),
+      );
     },
   );
 }

@@ -32,6 +32,8 @@ import {
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';
+import { frontMatterOf, NOTE_PARAMS, noteShape } from '../params/note.ts';
+import { proxyMediaLinks } from '../present/media-links.ts';
 
 const optionShape = {
   format: postFormat,
@@ -42,6 +44,7 @@ const optionShape = {
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
   budget: budgetParam,
+  ...noteShape,
 };
 
 const identShape = {
@@ -71,6 +74,7 @@ const POST_ERRORS: CatalogCode[] = [
   'invalid_replies',
   'invalid_userinfo',
   'invalid_flag',
+  'invalid_note_template',
   'not_found',
   'upstream_error',
 ];
@@ -100,6 +104,7 @@ export const postsDecl = {
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
+  mcpOmit: NOTE_PARAMS,
 } satisfies RouteDecl;
 
 export const statusPermalinkDecl = {
@@ -203,6 +208,8 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const { read, cache, settled, partial } = await readPost(ctx.services.posts, ref.id, opts, policy);
   const chars = ctx.query.budget;
   const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
+  // The note's front matter shapes the Obsidian representation only.
+  const note = ctx.representation === 'obsidian' ? frontMatterOf(ctx.query, () => new Date().toISOString()) : {};
   const render = () =>
     presentPost(read, opts, ctx.representation, {
       baseUrl: config.baseUrl,
@@ -210,6 +217,8 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
       cacheTtlS: config.cacheTtlS,
       version,
       budget,
+      note,
+      links: (text) => proxyMediaLinks(text, ctx.services.media, config.baseUrl),
     });
   // Stale and bypassed reads carry their own warnings and are not worth remembering; hits and misses of one
   // entry render identically, except for X-Cache. Budgeted renders link to their own request URL: not shared.
@@ -224,13 +233,14 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   // read shaped by a passing failure (an ancestor unreadable just now). A provider's partial answer is rendered
   // once like any other but never replayed: the replay would keep it past the upstream's recovery.
   if (!settled || partial) ctx.req.degraded = true;
-  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
+  // A note stamped with the time it was rendered is never replayed either.
+  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled || note.fetched) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).
   const out = renderOnce(
     ctx.services.renders,
     read.requested,
-    { representation: ctx.representation, ...opts, nocache: false },
+    { representation: ctx.representation, ...opts, nocache: false, note },
     render,
   );
   return canonical(out.headers['x-cache'] === cache ? out : { ...out, headers: { ...out.headers, 'x-cache': cache } });

@@ -14,6 +14,7 @@ export type PolicyName =
   | 'live-key'
   | 'export-ip'
   | 'export-key'
+  | 'media-ip'
   | 'admin-fail';
 export type FixedPolicyName = Exclude<PolicyName, 'account-key' | 'admin-fail'>;
 
@@ -27,6 +28,8 @@ export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
   // An export walks up to 5,000 posts (about 50 upstream pages): a few per address, more per key.
   'export-ip': { name: 'export-ip', quota: 5, windowS: 900 },
   'export-key': { name: 'export-key', quota: 30, windowS: 900 },
+  // A page or feed names a few media files each; video players ask for a file in many ranges.
+  'media-ip': { name: 'media-ip', quota: 1200, windowS: 60 },
 };
 
 /** Wrong admin tokens per client address before the admin routes refuse it (right token included) for the window. */

@@ -86,7 +86,7 @@ ${dep ? `<p><strong>Deprecated.</strong> ${successor} See the <a href="${esc(bas
 ${paramsTable(decl)}
 <p>Representations: ${representationsOf(decl)}. ${decl.keyAware ? 'Honours the optional bearer key.' : 'Ignores any bearer key.'}${decl.mcpTool ? ` MCP tool: <code>${esc(decl.mcpTool)}</code>.` : ''}</p>
 <p>Errors: ${errorLinks(decl, baseUrl)}.</p>
-<pre><code>${esc(exampleCurl(decl, baseUrl))}</code></pre>
+${decl.noExample ? `<p>${esc(decl.noExample)}</p>` : `<pre><code>${esc(exampleCurl(decl, baseUrl))}</code></pre>`}
 </section>`;
 }
 

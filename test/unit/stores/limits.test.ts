@@ -9,7 +9,7 @@ import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../
 import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
-test('policies are exactly the contract, plus live-key (the budget of keyed live reads) and the export ones', () => {
+test('policies are exactly the contract, plus live-key (the budget of keyed live reads), the export ones and media-ip', () => {
   assert.deepEqual(
     Object.values(POLICIES).map((p) => [p.name, p.quota, p.windowS]),
     [
@@ -20,6 +20,7 @@ test('policies are exactly the contract, plus live-key (the budget of keyed live
       ['live-key', 120, 60],
       ['export-ip', 5, 900],
       ['export-key', 30, 900],
+      ['media-ip', 1200, 60],
     ],
   );
   assert.deepEqual(accountKeyPolicy(42), { name: 'account-key', quota: 42, windowS: 900 });
