@@ -8,7 +8,10 @@ import { PUBLIC_ROUTES } from '../../src/route-table.ts';
 import { READ_SCHEMAS } from '../../src/read-contract.ts';
 import { READS } from '../../src/client/reads.ts';
 
-const reads = PUBLIC_ROUTES.filter((r) => r.decl.surface === 'v1').map((r) => r.decl);
+// The reads are the /api/v1 routes; /media/{token} is v1 too but only answers URLs the service signed itself.
+const reads = PUBLIC_ROUTES.filter((r) => r.decl.surface === 'v1' && r.decl.path.startsWith('/api/v1/')).map(
+  (r) => r.decl,
+);
 const entries = Object.entries(READS);
 const contract: Record<string, { query: unknown; json?: unknown }> = READ_SCHEMAS;
 
