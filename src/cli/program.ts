@@ -87,6 +87,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
         '--budget <chars>',
         'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
       )
+      .option('--lang <tag>', "add each post's translation into this language (BCP 47: en, ja, pt-BR) beside its text")
       .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
       .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder'),
   )

@@ -18,6 +18,7 @@ export interface ReadFlags {
   full?: boolean;
   nocache?: boolean;
   budget?: string;
+  lang?: string;
   format: PostFormat;
   out?: string;
 }
@@ -81,6 +82,7 @@ function optionQuery(f: ReadFlags): Query {
     full: f.full ? 'true' : undefined,
     nocache: f.nocache ? 'true' : undefined,
     budget: f.budget,
+    lang: f.lang,
   };
 }
 

@@ -193,6 +193,12 @@ export const CATALOG = {
     resolution:
       '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.',
   },
+  invalid_lang: {
+    status: 400,
+    title: 'Invalid language tag',
+    resolution:
+      '`lang` is a BCP 47 tag of a known language, at most 35 characters: a 2-3 letter language code and optional subtags, e.g. en, ja, pt-BR, zh-Hant-TW.',
+  },
   invalid_budget: {
     status: 400,
     title: 'Invalid budget',

@@ -2,6 +2,7 @@
 import { statusPath } from '../../domain/links.ts';
 import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
+import { translateRead } from '../../domain/translate-read.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
@@ -18,6 +19,7 @@ import {
   threadParam,
   userinfoParam,
 } from '../params/common.ts';
+import { langParam } from '../params/lang.ts';
 import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
@@ -42,6 +44,7 @@ const optionShape = {
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
   budget: budgetParam,
+  lang: langParam,
 };
 
 const identShape = {
@@ -71,6 +74,7 @@ const POST_ERRORS: CatalogCode[] = [
   'invalid_replies',
   'invalid_userinfo',
   'invalid_flag',
+  'invalid_lang',
   'not_found',
   'upstream_error',
 ];
@@ -200,7 +204,12 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const { read, cache, settled, partial } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const got = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const lang = ctx.query.lang;
+  const translated = lang ? await translateRead(got.read, lang, ctx.services.translations, policy) : undefined;
+  const { cache, partial } = got;
+  const read = translated?.read ?? got.read;
+  const settled = got.settled && (translated?.settled ?? true);
   const chars = ctx.query.budget;
   const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   const render = () =>
@@ -224,7 +233,8 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   // read shaped by a passing failure (an ancestor unreadable just now). A provider's partial answer is rendered
   // once like any other but never replayed: the replay would keep it past the upstream's recovery.
   if (!settled || partial) ctx.req.degraded = true;
-  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled) return canonical(render());
+  // A translated read is a new object per request (its translations are cached one by one): rendered afresh.
+  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled || lang) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).
   const out = renderOnce(

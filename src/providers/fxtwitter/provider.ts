@@ -12,10 +12,12 @@ import {
   type Provider,
   type SearchFeed,
   type SearchItem,
+  type UpstreamTranslation,
 } from '../types.ts';
 import { FxTwitterClient, pageQuery, type FxTwitterOptions } from './client.ts';
 import { splitThread, takeContinuations } from './conversation.ts';
 import { isUsableStatus, nestReplies, parseStatus, parseUser } from './parse.ts';
+import { parseTranslation } from './translation.ts';
 import type {
   FxProfileRelationshipList,
   FxSearchResults,
@@ -41,6 +43,7 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   'following',
   'search:latest',
   'search:top',
+  'translate',
 ]);
 
 /** Bounds on following a conversation's reply cursor: enough for a busy thread, not a crawl. */
@@ -69,6 +72,16 @@ export class FxTwitterProvider implements Provider {
     if (!isUsableStatus(body?.status))
       throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
     return parseStatus(body.status, { now: this.now() });
+  }
+
+  async translatePost(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation> {
+    const a = await this.client.get(`/2/status/${encodePart(id)}?lang=${encodeURIComponent(lang)}`, opts);
+    const body = a.body as Partial<FxSocialConversation> | undefined;
+    this.client.failOnTombstone(body?.status);
+    this.client.failOnStatus(a, 'post');
+    const got = isUsableStatus(body?.status) ? parseTranslation(body.status.translation) : undefined;
+    if (!got) throw new ProviderError(this.name, 'empty', `${this.name} gave no translation of ${id} into ${lang}`);
+    return got;
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {
