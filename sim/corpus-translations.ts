@@ -13,6 +13,8 @@ export const TRANSLATED_IDS = {
   frReply: '1900000000000001003',
   /** owen_en answering in English. */
   enReply: '1900000000000001004',
+  /** owen_en naming two cashtags and a hashtag: what the hashtag and cashtag pages find. */
+  cashtags: '1900000000000001005',
 } as const;
 
 export interface TranslatedPostSeed {
@@ -55,6 +57,13 @@ export const TRANSLATED_POSTS: TranslatedPostSeed[] = [
     lang: 'en',
     text: 'Jitter saved our cache during the last sale.',
     replyTo: TRANSLATED_IDS.jaSecond,
+    into: {},
+  },
+  {
+    id: TRANSLATED_IDS.cashtags,
+    author: TRANSLATED_HANDLES.owen,
+    lang: 'en',
+    text: 'Watching $TSLA and $NVDA during the #flashsale.',
     into: {},
   },
 ];

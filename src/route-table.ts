@@ -7,6 +7,7 @@ import { exportRoutes } from './http/routes/export.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { curatedListRoutes } from './http/routes/curated-lists.ts';
 import { searchRoutes } from './http/routes/search.ts';
+import { tagRoutes } from './http/routes/tags.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { browseRoutes } from './http/routes/browse.ts';
 import { oembedRoutes } from './http/routes/oembed.ts';
@@ -22,6 +23,7 @@ function assemble(): readonly RouteDef[] {
     ...userRoutes,
     ...curatedListRoutes,
     ...searchRoutes,
+    ...tagRoutes,
     ...browseRoutes,
     ...feedRoutes,
     ...oembedRoutes,

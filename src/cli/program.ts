@@ -109,6 +109,18 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
     ['followers', '<handle>', 'accounts that follow a profile', ACCOUNT_HELP],
     ['following', '<handle>', 'accounts a profile follows', ACCOUNT_HELP],
     ['search', '<query...>', 'search public posts and accounts', 'search terms (several words are joined with spaces)'],
+    [
+      'hashtag',
+      '<tag>',
+      'posts with a hashtag (a named search)',
+      'the hashtag, with or without # (quote it in a shell)',
+    ],
+    [
+      'cashtag',
+      '<symbol>',
+      'posts with a cashtag (a named search)',
+      "the cashtag, with or without $ (quote it: '$TSLA')",
+    ],
     ['list', '<id>', "an X List's latest posts", 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
     ['list-members', '<id>', 'the accounts of an X List', 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
   ];
@@ -129,24 +141,18 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
         )
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
-    if (kind === 'profile' || kind === 'search') {
+    const named = kind === 'hashtag' || kind === 'cashtag';
+    if (kind === 'profile' || kind === 'search' || named) {
       cmd.option(
         '--since-id <id>',
         'only posts newer than this status id, newest first (an empty page when nothing is new)',
       );
     }
-    if (kind === 'search') {
-      cmd.addOption(
-        new Option('--feed <feed>', 'result feed (default latest)').choices([
-          'latest',
-          'top',
-          'photos',
-          'videos',
-          'users',
-        ]),
-      );
+    if (kind === 'search' || named) {
+      const feeds = ['latest', 'top', 'photos', 'videos', ...(named ? [] : ['users'])];
+      cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(feeds));
     }
-    if (kind === 'search' || kind === 'profile') {
+    if (kind === 'search' || kind === 'profile' || named) {
       cmd
         .option(
           '--since <when>',

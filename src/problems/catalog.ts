@@ -193,6 +193,18 @@ export const CATALOG = {
     resolution:
       '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.',
   },
+  invalid_hashtag: {
+    status: 400,
+    title: 'Invalid hashtag',
+    resolution:
+      'A hashtag is 1-100 letters, digits or underscores with at least one non-digit, without the leading #, e.g. /hashtag/caching.',
+  },
+  invalid_cashtag: {
+    status: 400,
+    title: 'Invalid cashtag',
+    resolution:
+      'A cashtag is 1-6 letters, optionally followed by . or _ and 1-2 letters, without the leading $, e.g. /cashtag/TSLA or /cashtag/BRK.A.',
+  },
   invalid_lang: {
     status: 400,
     title: 'Invalid language tag',

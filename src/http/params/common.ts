@@ -43,6 +43,7 @@ export const RESERVED_PATHS = new Set(
     'intent',
     'share',
     'hashtag',
+    'cashtag',
     'privacy',
     'tos',
     'static',
