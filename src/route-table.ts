@@ -8,6 +8,7 @@ import { userRoutes } from './http/routes/users.ts';
 import { curatedListRoutes } from './http/routes/curated-lists.ts';
 import { searchRoutes } from './http/routes/search.ts';
 import { tagRoutes } from './http/routes/tags.ts';
+import { trendRoutes } from './http/routes/trends.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { browseRoutes } from './http/routes/browse.ts';
 import { oembedRoutes } from './http/routes/oembed.ts';
@@ -24,6 +25,7 @@ function assemble(): readonly RouteDef[] {
     ...curatedListRoutes,
     ...searchRoutes,
     ...tagRoutes,
+    ...trendRoutes,
     ...browseRoutes,
     ...feedRoutes,
     ...oembedRoutes,

@@ -23,6 +23,7 @@ import {
   type SearchFeed,
 } from '../corpus-queries.ts';
 import { paginate } from '../cursor.ts';
+import { SIM_TRENDS } from '../trends.ts';
 import { fxStatus, fxStatusOrTombstone, fxTombstone, fxUser, withFxTranslation } from '../wire/fxtwitter.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
 
@@ -168,6 +169,29 @@ function searchRoute(c: SimCorpus, q: URLSearchParams): SimResponse {
   );
 }
 
+/** /2/trends: only the `trending` timeline exists; count 1-50 (default 20). */
+function trendsRoute(q: URLSearchParams): SimResponse {
+  const type = q.get('type') ?? 'trending';
+  if (type !== 'trending') return badRequest('type must be one of: trending');
+  const count = parseCount(q, 20);
+  if (typeof count === 'string' || count > 50) return badRequest('count must be an integer between 1 and 50');
+  const trends = SIM_TRENDS.slice(0, count).map((t) => ({
+    name: t.name,
+    rank: t.rank,
+    context: t.context,
+    ...(t.grouped ? { grouped_topics: t.grouped.map((name) => ({ name })) } : {}),
+  }));
+  return reply(200, {
+    code: 200,
+    timeline_type: 'trending',
+    trends,
+    cursor: {
+      top: 'DAABCgABGRXuIqHAJxEKAAIZFe4iocAnEQgAAwAAAAEAAA',
+      bottom: 'DAABCgABGRXuIqHAJxEKAAIZFe4iocAnEQgAAwAAAAIAAA',
+    },
+  });
+}
+
 export const fxtwitterRoutes: RouteModule = {
   target: 'fxtwitter',
   prefix: '/fx',
@@ -180,6 +204,7 @@ export const fxtwitterRoutes: RouteModule = {
     if (kind === 'thread' && arg && parts.length === 3) return statusRoute(c, arg, true, req.query);
     if (kind === 'conversation' && arg && parts.length === 3) return conversationRoute(c, arg, req.query);
     if (kind === 'search' && parts.length === 2) return searchRoute(c, req.query);
+    if (kind === 'trends' && parts.length === 2) return trendsRoute(req.query);
     if (kind === 'profile' && arg && parts.length === 3) {
       const user = profileUser(c, arg);
       return isResponse(user) ? user : reply(200, { code: 200, message: 'OK', user: fxUser(user) });

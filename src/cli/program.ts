@@ -10,6 +10,7 @@ import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './ex
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
+import { runTrends, TRENDS_FORMATS, type TrendsFlags } from './trends.ts';
 import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
 import { runXOperations, type XOperationsFlags } from './x-operations.ts';
@@ -102,6 +103,14 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
       checkReadFlags(flags);
       return withClient(flags, (c) => runRead(c, post, flags, io));
     });
+
+  withConnection(
+    program
+      .command('trends')
+      .description("X's current trends (the logged-out Explore list), each linked to where it is read")
+      .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+      .addOption(new Option('--format <format>', 'representation').choices(TRENDS_FORMATS).default('markdown')),
+  ).action((flags: TrendsFlags & ConnectionFlags) => withClient(flags, (c) => runTrends(c, flags, io)));
 
   const postsKey = (kind: ListKind) => (kind === 'profile' || kind === 'list' ? 'posts' : 'items');
   const lists: Array<[ListKind, string, string, string]> = [

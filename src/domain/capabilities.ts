@@ -23,4 +23,6 @@ export type Capability =
   /** The accounts an X List holds. */
   | 'listMembers'
   /** A post's text in another language, from the upstream's translating service. */
-  | 'translate';
+  | 'translate'
+  /** The trending topics X shows logged-out readers. */
+  | 'trends';

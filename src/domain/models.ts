@@ -219,6 +219,20 @@ export interface CuratedList {
   createdAt?: string;
 }
 
+/** A trending topic on X, as an upstream lists it. */
+export interface Trend {
+  /** What trends: a hashtag (`#caching`), a cashtag (`$TSLA`) or words. */
+  name: string;
+  /** Position in the upstream's list, 1 first, when it gives one. */
+  rank?: number;
+  /** What the upstream says about it, e.g. "Technology · Trending". */
+  context?: string;
+  /** Posts about it, when the upstream counts them. */
+  posts?: number;
+  /** Topics grouped under it. */
+  related?: string[];
+}
+
 /** One page of a list, with the provider's (still raw) cursor for the next page. */
 export interface Page<T> {
   items: T[];

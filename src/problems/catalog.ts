@@ -205,6 +205,18 @@ export const CATALOG = {
     resolution:
       'A cashtag is 1-6 letters, optionally followed by . or _ and 1-2 letters, without the leading $, e.g. /cashtag/TSLA or /cashtag/BRK.A.',
   },
+  trends_unavailable: {
+    status: 503,
+    title: 'Trends unavailable',
+    resolution:
+      'Wait Retry-After seconds; trends are read from FxTwitter, which the deployment must have among its providers.',
+  },
+  trends_place_unsupported: {
+    status: 501,
+    title: 'Trends by place are not offered',
+    resolution:
+      "Leave out `woeid` and `place`: the upstreams give one trending list (X's logged-out Explore), not trends of a chosen place.",
+  },
   invalid_lang: {
     status: 400,
     title: 'Invalid language tag',

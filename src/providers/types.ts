@@ -1,4 +1,4 @@
-import type { Author, ConversationBundle, CuratedList, Page, Post, Translation } from '../domain/models.ts';
+import type { Author, ConversationBundle, CuratedList, Page, Post, Translation, Trend } from '../domain/models.ts';
 import type { Capability, SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { Deadline } from './deadline.ts';
 
@@ -63,6 +63,8 @@ export interface Provider {
    * translation of it (already in that language, too short, or its translator failed).
    */
   translatePost?(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation>;
+  /** The current trending topics, in the upstream's order. */
+  getTrends?(opts: CallOptions): Promise<Trend[]>;
   /**
    * For a provider that lacks `capability` only for now (every session parked): seconds until it has it
    * again. Undefined when it cannot say (e.g. no sessions configured at all).

@@ -44,6 +44,7 @@ export const RESERVED_PATHS = new Set(
     'share',
     'hashtag',
     'cashtag',
+    'trends',
     'privacy',
     'tos',
     'static',
