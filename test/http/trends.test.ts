@@ -68,6 +68,16 @@ describe('trends', () => {
     assert.equal(s.sim.calls(), 0);
   });
 
+  test('a budget drops trailing trends and says how many', async () => {
+    const res = await s.get('/trends?budget=500');
+    assert.equal(res.status, 200);
+    const md = await res.text();
+    assert.ok([...md].length <= 500, md);
+    assert.match(md, /\*Budget: left out \d+ trends?\.\*/);
+    assert.ok(md.includes('1. [#caching]'), 'the top trend stays');
+    assert.match(res.headers.get('x-warnings') ?? '', /budget of 500 characters/);
+  });
+
   test('bad format is 400 invalid_format', async () => {
     const res = await s.get('/trends?format=obsidian');
     assert.equal(res.status, 400);

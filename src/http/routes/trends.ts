@@ -3,13 +3,15 @@ import { z } from 'zod';
 import { readTrends, TRENDS_TTL_S } from '../../domain/trends.ts';
 import { Problem } from '../../problems/problem.ts';
 import { trendsJsonSchema } from '../../render/trends-json.ts';
-import { browseFormat, flag } from '../params/common.ts';
+import { browseFormat, budgetParam, flag } from '../params/common.ts';
+import { unbudgetedUrl } from '../present/common.ts';
 import { presentTrends } from '../present/trends.ts';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 
 const query = z.object({
   format: browseFormat,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
   woeid: z
     .string()
     .optional()
@@ -40,7 +42,14 @@ function decl(surface: 'v1' | 'permalink') {
     representations: ['markdown', 'json', 'html'],
     json: trendsJsonSchema,
     keyAware: false,
-    errors: ['invalid_format', 'invalid_flag', 'trends_place_unsupported', 'trends_unavailable', 'upstream_error'],
+    errors: [
+      'invalid_format',
+      'invalid_flag',
+      'invalid_budget',
+      'trends_place_unsupported',
+      'trends_unavailable',
+      'upstream_error',
+    ],
     ...(v1 ? { mcpTool: 'read_trends' } : {}),
   } satisfies RouteDecl;
 }
@@ -61,6 +70,9 @@ export const trendRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surfa
       cache,
       ttlS: Math.min(TRENDS_TTL_S, config.cacheTtlS),
       version,
+      ...(ctx.query.budget === undefined
+        ? {}
+        : { budget: { chars: ctx.query.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) } }),
     });
   }),
 );
