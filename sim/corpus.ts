@@ -5,6 +5,7 @@ import type { SimCorpus, SimMedia, SimPost, SimTimelineEntry, SimUser } from './
 import { seededRandom, slug } from './prng.ts';
 import { isSupersededVersion } from './corpus-queries.ts';
 import { seedLists } from './corpus-lists.ts';
+import { TRANSLATED_HANDLES, TRANSLATED_POSTS } from './corpus-translations.ts';
 
 export const HANDLES = {
   alice: 'alice_dev',
@@ -710,6 +711,27 @@ function build(): SimCorpus {
     text: 'The layering point, again.',
     quoteId: IDS.threadPhoto,
     likes: 4,
+  });
+
+  // --- posts in other languages (translations); placed after every random draw above, so they shift nothing ---
+  b.user({
+    id: '1461000010',
+    handle: TRANSLATED_HANDLES.kenji,
+    name: 'Kenji',
+    bio: 'キャッシュとコーヒー',
+    location: 'Tokyo',
+  });
+  b.user({
+    id: '1461000011',
+    handle: TRANSLATED_HANDLES.marie,
+    name: 'Marie',
+    bio: 'Ingénieure SRE',
+    location: 'Lyon',
+  });
+  b.user({ id: '1461000012', handle: TRANSLATED_HANDLES.owen, name: 'Owen', bio: 'Ops.', location: 'Leeds' });
+  TRANSLATED_POSTS.forEach((seed, i) => {
+    const { into: _into, replyTo, ...post } = seed;
+    b.post({ ...post, replyToId: replyTo, at: T0 + 5 * DAY + i * HOUR, likes: 10 - i });
   });
 
   // --- timelines (own posts + reposts), newest first ---------------------------------------------

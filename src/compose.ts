@@ -8,6 +8,9 @@ import { buildProviders } from './providers/registry.ts';
 import { shareCursorSecret, shareSecret } from './sources/cursor-secret.ts';
 import { cachedPostSource } from './sources/post-source.ts';
 import { cachedListSource } from './sources/list-source.ts';
+import { cachedTranslationSource } from './sources/translation-source.ts';
+import { cachedTrendSource } from './sources/trends-source.ts';
+import { TRENDS_TTL_S } from './domain/trends.ts';
 import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
@@ -100,6 +103,11 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     version: VERSION,
     posts: cachedPostSource(chain, reader, responses.slot('post-read', assembledSize)),
     lists: cachedListSource(chain, reader),
+    translations: cachedTranslationSource(chain, reader),
+    trends: cachedTrendSource(
+      chain,
+      new CachedReader(stores.cache, stores.coalescer, Math.min(TRENDS_TTL_S, config.cacheTtlS)),
+    ),
     cursors,
     guards,
     stores,

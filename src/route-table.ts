@@ -7,6 +7,8 @@ import { exportRoutes } from './http/routes/export.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { curatedListRoutes } from './http/routes/curated-lists.ts';
 import { searchRoutes } from './http/routes/search.ts';
+import { tagRoutes } from './http/routes/tags.ts';
+import { trendRoutes } from './http/routes/trends.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { browseRoutes } from './http/routes/browse.ts';
 import { oembedRoutes } from './http/routes/oembed.ts';
@@ -23,6 +25,8 @@ function assemble(): readonly RouteDef[] {
     ...userRoutes,
     ...curatedListRoutes,
     ...searchRoutes,
+    ...tagRoutes,
+    ...trendRoutes,
     ...browseRoutes,
     ...feedRoutes,
     ...oembedRoutes,

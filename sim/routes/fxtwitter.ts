@@ -23,7 +23,8 @@ import {
   type SearchFeed,
 } from '../corpus-queries.ts';
 import { paginate } from '../cursor.ts';
-import { fxStatus, fxStatusOrTombstone, fxTombstone, fxUser } from '../wire/fxtwitter.ts';
+import { SIM_TRENDS } from '../trends.ts';
+import { fxStatus, fxStatusOrTombstone, fxTombstone, fxUser, withFxTranslation } from '../wire/fxtwitter.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
 
 const CORS = { 'access-control-allow-origin': '*' };
@@ -72,11 +73,12 @@ function gate(c: SimCorpus, id: string): StatusGate {
   };
 }
 
-function statusRoute(c: SimCorpus, id: string, withThread: boolean): SimResponse {
+function statusRoute(c: SimCorpus, id: string, withThread: boolean, q: URLSearchParams): SimResponse {
   if (!isSnowflake(id)) return badRequest('Invalid status ID');
   const g = gate(c, id);
   if (!g.ok) return g.response({});
-  const status = fxStatus(c, c.posts.get(id)!);
+  const lang = q.get('lang');
+  const status = withFxTranslation(fxStatus(c, c.posts.get(id)!), c.posts.get(id)!, lang);
   if (!withThread) return reply(200, { code: 200, status, thread: null, author: status.author });
   const thread = [
     ...ancestorIds(c, id).map((a) => fxStatusOrTombstone(c, a, { inThread: true })),
@@ -167,6 +169,29 @@ function searchRoute(c: SimCorpus, q: URLSearchParams): SimResponse {
   );
 }
 
+/** /2/trends: only the `trending` timeline exists; count 1-50 (default 20). */
+function trendsRoute(q: URLSearchParams): SimResponse {
+  const type = q.get('type') ?? 'trending';
+  if (type !== 'trending') return badRequest('type must be one of: trending');
+  const count = parseCount(q, 20);
+  if (typeof count === 'string' || count > 50) return badRequest('count must be an integer between 1 and 50');
+  const trends = SIM_TRENDS.slice(0, count).map((t) => ({
+    name: t.name,
+    rank: t.rank,
+    context: t.context,
+    ...(t.grouped ? { grouped_topics: t.grouped.map((name) => ({ name })) } : {}),
+  }));
+  return reply(200, {
+    code: 200,
+    timeline_type: 'trending',
+    trends,
+    cursor: {
+      top: 'DAABCgABGRXuIqHAJxEKAAIZFe4iocAnEQgAAwAAAAEAAA',
+      bottom: 'DAABCgABGRXuIqHAJxEKAAIZFe4iocAnEQgAAwAAAAIAAA',
+    },
+  });
+}
+
 export const fxtwitterRoutes: RouteModule = {
   target: 'fxtwitter',
   prefix: '/fx',
@@ -175,10 +200,11 @@ export const fxtwitterRoutes: RouteModule = {
     const parts = req.path.split('/').filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== '2') return null;
     const [, kind, arg, sub] = parts;
-    if (kind === 'status' && arg && parts.length === 3) return statusRoute(c, arg, false);
-    if (kind === 'thread' && arg && parts.length === 3) return statusRoute(c, arg, true);
+    if (kind === 'status' && arg && parts.length === 3) return statusRoute(c, arg, false, req.query);
+    if (kind === 'thread' && arg && parts.length === 3) return statusRoute(c, arg, true, req.query);
     if (kind === 'conversation' && arg && parts.length === 3) return conversationRoute(c, arg, req.query);
     if (kind === 'search' && parts.length === 2) return searchRoute(c, req.query);
+    if (kind === 'trends' && parts.length === 2) return trendsRoute(req.query);
     if (kind === 'profile' && arg && parts.length === 3) {
       const user = profileUser(c, arg);
       return isResponse(user) ? user : reply(200, { code: 200, message: 'OK', user: fxUser(user) });

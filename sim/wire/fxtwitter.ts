@@ -8,6 +8,7 @@ import { escapeLegacy, layoutText } from '../text.ts';
 import { isoDate, legacyDate } from './dates.ts';
 import { mediaDisplayUrl, mediaPermalink, mediaUrl, variants } from './media.ts';
 import { draftArticle } from './article.ts';
+import { simTranslation } from '../corpus-translations.ts';
 
 type Json = Record<string, unknown>;
 export type TombstoneReason = 'deleted' | 'suspended' | 'private' | 'blocked' | 'unavailable';
@@ -329,4 +330,26 @@ export function fxStatus(c: SimCorpus, p: SimPost, opts: FxStatusOptions = {}): 
 export function fxStatusOrTombstone(c: SimCorpus, id: string, opts: FxStatusOptions = {}): Json {
   const reason = hiddenReason(c, id);
   return reason ? fxTombstone(reason, id) : fxStatus(c, c.posts.get(id)!, opts);
+}
+
+/**
+ * The status with FxEmbed's `translation` object when `lang` asks for one and the simulated translators give it:
+ * text, source_lang (the post's), source_lang_en (its English name), target_lang (normalised) and provider.
+ */
+export function withFxTranslation(status: Json, p: SimPost, lang: string | null): Json {
+  if (!lang) return status;
+  const t = simTranslation(p, lang);
+  if (!t) return status;
+  const target = lang.toLowerCase();
+  const sourceName = new Intl.DisplayNames(['en'], { type: 'language' }).of(p.lang) ?? p.lang;
+  return {
+    ...status,
+    translation: {
+      text: t.text,
+      source_lang: p.lang,
+      source_lang_en: sourceName,
+      target_lang: target,
+      provider: t.provider,
+    },
+  };
 }

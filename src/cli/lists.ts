@@ -9,7 +9,8 @@ import { X_BASE, type Query } from './transport.ts';
 
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
-export type ListKind = 'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members';
+export type ListKind =
+  'profile' | 'followers' | 'following' | 'search' | 'hashtag' | 'cashtag' | 'list' | 'list-members';
 
 export interface ListFlags {
   limit?: number;
@@ -50,6 +51,11 @@ export function accountHandle(subject: string): string {
 
 export function listTarget(kind: ListKind, subject: string): ListTarget {
   if (kind === 'search') return { path: '/api/v1/search', query: { q: subject } };
+  // `#caching` and `$TSLA` as people write them: the service's pages take the tag without its sign.
+  if (kind === 'hashtag')
+    return { path: `/api/v1/hashtags/${encodeURIComponent(subject.replace(/^#/, ''))}`, query: {} };
+  if (kind === 'cashtag')
+    return { path: `/api/v1/cashtags/${encodeURIComponent(subject.replace(/^\$/, ''))}`, query: {} };
   if (kind === 'list' || kind === 'list-members') {
     // A pasted list URL (x.com/i/lists/<id>) works as well as the bare id.
     const id = encodeURIComponent(/\/lists\/([0-9]+)/.exec(subject)?.[1] ?? subject);
@@ -115,7 +121,7 @@ export async function runList(
   const target = listTarget(kind, subject);
   const query: Query = {
     ...target.query,
-    feed: kind === 'search' ? flags.feed : undefined,
+    feed: kind === 'search' || kind === 'hashtag' || kind === 'cashtag' ? flags.feed : undefined,
     limit: flags.limit === undefined ? undefined : String(flags.limit),
     full: flags.full ? 'true' : undefined,
     nocache: flags.nocache ? 'true' : undefined,

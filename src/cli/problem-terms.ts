@@ -12,6 +12,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   full: '--full',
   nocache: '--nocache',
   budget: '--budget',
+  lang: '--lang',
   format: '--format',
   limit: '--limit',
   cursor: '--cursor',

@@ -11,6 +11,7 @@ import { withNoteOptions } from './note-flags.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
+import { runTrends, TRENDS_FORMATS, type TrendsFlags } from './trends.ts';
 import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
 import { runXOperations, type XOperationsFlags } from './x-operations.ts';
@@ -89,6 +90,10 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
           '--budget <chars>',
           'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
         )
+        .option(
+          '--lang <tag>',
+          "add each post's translation into this language (BCP 47: en, ja, pt-BR) beside its text",
+        )
         .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
         .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder')
         .option('--media', "with --out: save the notes' photos, videos, avatars and images under <dir>/attachments/")
@@ -123,12 +128,32 @@ for \`threadmark export\` (field values may not hold commas here: the service ta
       return withClient(flags, (c) => runRead(c, post, flags, io));
     });
 
+  withConnection(
+    program
+      .command('trends')
+      .description("X's current trends (the logged-out Explore list), each linked to where it is read")
+      .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
+      .addOption(new Option('--format <format>', 'representation').choices(TRENDS_FORMATS).default('markdown')),
+  ).action((flags: TrendsFlags & ConnectionFlags) => withClient(flags, (c) => runTrends(c, flags, io)));
+
   const postsKey = (kind: ListKind) => (kind === 'profile' || kind === 'list' ? 'posts' : 'items');
   const lists: Array<[ListKind, string, string, string]> = [
     ['profile', '<handle>', 'a profile with its most recent original posts', ACCOUNT_HELP],
     ['followers', '<handle>', 'accounts that follow a profile', ACCOUNT_HELP],
     ['following', '<handle>', 'accounts a profile follows', ACCOUNT_HELP],
     ['search', '<query...>', 'search public posts and accounts', 'search terms (several words are joined with spaces)'],
+    [
+      'hashtag',
+      '<tag>',
+      'posts with a hashtag (a named search)',
+      'the hashtag, with or without # (quote it in a shell)',
+    ],
+    [
+      'cashtag',
+      '<symbol>',
+      'posts with a cashtag (a named search)',
+      "the cashtag, with or without $ (quote it: '$TSLA')",
+    ],
     ['list', '<id>', "an X List's latest posts", 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
     ['list-members', '<id>', 'the accounts of an X List', 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
   ];
@@ -149,24 +174,18 @@ for \`threadmark export\` (field values may not hold commas here: the service ta
         )
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
-    if (kind === 'profile' || kind === 'search') {
+    const named = kind === 'hashtag' || kind === 'cashtag';
+    if (kind === 'profile' || kind === 'search' || named) {
       cmd.option(
         '--since-id <id>',
         'only posts newer than this status id, newest first (an empty page when nothing is new)',
       );
     }
-    if (kind === 'search') {
-      cmd.addOption(
-        new Option('--feed <feed>', 'result feed (default latest)').choices([
-          'latest',
-          'top',
-          'photos',
-          'videos',
-          'users',
-        ]),
-      );
+    if (kind === 'search' || named) {
+      const feeds = ['latest', 'top', 'photos', 'videos', ...(named ? [] : ['users'])];
+      cmd.addOption(new Option('--feed <feed>', 'result feed (default latest)').choices(feeds));
     }
-    if (kind === 'search' || kind === 'profile') {
+    if (kind === 'search' || kind === 'profile' || named) {
       cmd
         .option(
           '--since <when>',

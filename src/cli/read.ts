@@ -23,6 +23,7 @@ export interface ReadFlags extends MediaFlags, NoteFlags {
   full?: boolean;
   nocache?: boolean;
   budget?: string;
+  lang?: string;
   format: PostFormat;
   out?: string;
 }
@@ -86,6 +87,7 @@ function optionQuery(f: ReadFlags): Query {
     full: f.full ? 'true' : undefined,
     nocache: f.nocache ? 'true' : undefined,
     budget: f.budget,
+    lang: f.lang,
   };
 }
 

@@ -5,6 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';
 import type { PostSource } from '../domain/read-post.ts';
+import type { TranslationSource } from '../domain/translate-read.ts';
+import type { TrendSource } from '../domain/trends.ts';
 import type { ListSource } from '../domain/lists.ts';
 import type { CursorSealer } from '../domain/cursors.ts';
 import type { Stores } from '../stores/index.ts';
@@ -32,6 +34,10 @@ export interface Services {
   config: Config;
   version: string;
   posts: PostSource;
+  /** X's current trends, cached for their own short lifetime (domain/trends.ts TRENDS_TTL_S). */
+  trends: TrendSource;
+  /** Translations of posts, one cache entry per post and language (the `lang` option of the post reads). */
+  translations: TranslationSource;
   lists: ListSource;
   cursors: CursorSealer;
   /** The allowances a handler's reads are charged against (http/guards.ts). */

@@ -21,4 +21,8 @@ export type Capability =
   /** The latest posts of an X List's members. */
   | 'listPosts'
   /** The accounts an X List holds. */
-  | 'listMembers';
+  | 'listMembers'
+  /** A post's text in another language, from the upstream's translating service. */
+  | 'translate'
+  /** The trending topics X shows logged-out readers. */
+  | 'trends';

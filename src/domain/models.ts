@@ -142,6 +142,21 @@ export interface Post {
   truncated?: boolean;
   /** Set when the post was edited (two versions or more) and the upstream says so; absent when never edited or unknown. */
   edits?: EditHistory;
+  /** The text in the language a read asked for (`lang`), beside the original `text`, never instead of it. */
+  translation?: Translation;
+}
+
+/** A post's text translated by an upstream's translating service. */
+export interface Translation {
+  text: string;
+  /** Language the service translated from (the post's, as it detected it), a BCP 47 code. */
+  from: string;
+  /** Language translated into: the read's `lang`, canonical. */
+  to: string;
+  /** The translating service as the upstream names it, e.g. Grok or Google. */
+  service: string;
+  /** Provider of this service that passed the translation on, e.g. fxtwitter. */
+  provider: string;
 }
 
 /** The versions of an edited post. Every version has its own id; X keeps them all readable. */
@@ -202,6 +217,20 @@ export interface CuratedList {
   members?: number;
   subscribers?: number;
   createdAt?: string;
+}
+
+/** A trending topic on X, as an upstream lists it. */
+export interface Trend {
+  /** What trends: a hashtag (`#caching`), a cashtag (`$TSLA`) or words. */
+  name: string;
+  /** Position in the upstream's list, 1 first, when it gives one. */
+  rank?: number;
+  /** What the upstream says about it, e.g. "Technology · Trending". */
+  context?: string;
+  /** Posts about it, when the upstream counts them. */
+  posts?: number;
+  /** Topics grouped under it. */
+  related?: string[];
 }
 
 /** One page of a list, with the provider's (still raw) cursor for the next page. */

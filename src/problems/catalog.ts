@@ -234,6 +234,36 @@ export const CATALOG = {
     resolution:
       '`since_id` is a numeric status id (the newest id you already have); it applies to posts, so not to the users search feed.',
   },
+  invalid_hashtag: {
+    status: 400,
+    title: 'Invalid hashtag',
+    resolution:
+      'A hashtag is 1-100 letters, digits or underscores with at least one non-digit, without the leading #, e.g. /hashtag/caching.',
+  },
+  invalid_cashtag: {
+    status: 400,
+    title: 'Invalid cashtag',
+    resolution:
+      'A cashtag is 1-6 letters, optionally followed by . or _ and 1-2 letters, without the leading $, e.g. /cashtag/TSLA or /cashtag/BRK.A.',
+  },
+  trends_unavailable: {
+    status: 503,
+    title: 'Trends unavailable',
+    resolution:
+      'Wait Retry-After seconds; trends are read from FxTwitter, which the deployment must have among its providers.',
+  },
+  trends_place_unsupported: {
+    status: 501,
+    title: 'Trends by place are not offered',
+    resolution:
+      "Leave out `woeid` and `place`: the upstreams give one trending list (X's logged-out Explore), not trends of a chosen place.",
+  },
+  invalid_lang: {
+    status: 400,
+    title: 'Invalid language tag',
+    resolution:
+      '`lang` is a BCP 47 tag of a known language, at most 35 characters: a 2-3 letter language code and optional subtags, e.g. en, ja, pt-BR, zh-Hant-TW.',
+  },
   invalid_budget: {
     status: 400,
     title: 'Invalid budget',

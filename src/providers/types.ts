@@ -1,8 +1,11 @@
-import type { Author, ConversationBundle, CuratedList, Page, Post } from '../domain/models.ts';
+import type { Author, ConversationBundle, CuratedList, Page, Post, Translation, Trend } from '../domain/models.ts';
 import type { Capability, SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { Deadline } from './deadline.ts';
 
 export type { Capability, SearchFeed, SearchItem };
+
+/** What an upstream says of a translation: the request's target and the provider are the chain's to add. */
+export type UpstreamTranslation = Pick<Translation, 'text' | 'from' | 'service'>;
 
 export interface CallOptions {
   /** The caller's abort. */
@@ -55,6 +58,13 @@ export interface Provider {
   /** An X List's latest posts, newest first. */
   getListPosts?(id: string, req: PageRequest): Promise<Page<Post>>;
   getListMembers?(id: string, req: PageRequest): Promise<Page<Author>>;
+  /**
+   * A post's text in `lang` (an upstream code such as `ja` or `zh-tw`). Fails `empty` when the upstream gives no
+   * translation of it (already in that language, too short, or its translator failed).
+   */
+  translatePost?(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation>;
+  /** The current trending topics, in the upstream's order. */
+  getTrends?(opts: CallOptions): Promise<Trend[]>;
   /**
    * For a provider that lacks `capability` only for now (every session parked): seconds until it has it
    * again. Undefined when it cannot say (e.g. no sessions configured at all).

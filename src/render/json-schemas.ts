@@ -94,6 +94,18 @@ const article = z.looseObject({
     ),
 });
 
+const translation = z
+  .looseObject({
+    text: z.string().describe('The translated text.'),
+    from: z
+      .string()
+      .describe("Language translated from (BCP 47), as the translating service detected it; 'und' when unknown."),
+    to: z.string().describe('Language translated into: the canonical form of the `lang` asked for.'),
+    service: z.string().describe('The translating service, e.g. Grok or Google Translate.'),
+    provider: z.string().describe('Provider that passed the translation on, e.g. fxtwitter.'),
+  })
+  .describe("With `lang`: the post's text in that language, beside `text` (never instead of it).");
+
 const unavailablePost = z.looseObject({
   unavailable: z.literal(true),
   id: z.string().optional(),
@@ -144,6 +156,7 @@ export const postSchema = z
       })
       .optional()
       .describe('Present when the post was edited and the answering provider reports it.'),
+    translation: translation.optional(),
   })
   .describe('A post.');
 

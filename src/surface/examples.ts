@@ -11,7 +11,12 @@ export const EXAMPLE = {
   listId: '1900000000000090001',
   q: 'caching',
   resource: 'profile',
+  tag: 'caching',
+  symbol: 'TSLA',
 } as const;
+
+/** Path parameters named alike in every route that has them. */
+const BY_NAME: Readonly<Record<string, string>> = { handle: EXAMPLE.handle, tag: EXAMPLE.tag, symbol: EXAMPLE.symbol };
 
 function statusUrl(decl: RouteDecl, baseUrl: string): string {
   // oEmbed only knows the service's own permalinks; the post routes take the platform's URL.
@@ -33,9 +38,7 @@ export function exampleUrl(decl: RouteDecl, baseUrl: string): string {
       .filter((p) => p.in === 'query')
       .map((p) => p.name),
   );
-  const path = decl.path.replace(/\{([^}]+)\}/g, (_, n: string) =>
-    n === 'id' ? idFor(decl.path) : n === 'handle' ? EXAMPLE.handle : n,
-  );
+  const path = decl.path.replace(/\{([^}]+)\}/g, (_, n: string) => (n === 'id' ? idFor(decl.path) : (BY_NAME[n] ?? n)));
   const qs = new URLSearchParams();
   if (names.has('url')) qs.set('url', statusUrl(decl, baseUrl));
   else if (names.has('resource')) {

@@ -5,12 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { HANDLES } from '../../sim/corpus.ts';
 import { upstreamEnv } from '../helpers/stack.ts';
-import { BIN, runBin } from '../helpers/cli-bin.ts';
+import { runBin } from '../helpers/cli-bin.ts';
+import { stdioMcpClient } from '../helpers/mcp-stdio.ts';
 
 let sim: Simulator;
 let dir: string;
@@ -62,15 +61,7 @@ test('CLI in-process with THREADMARK_BASE_URL links there', async () => {
 });
 
 test('stdio MCP in-process: a profile links to x.com permalinks', async () => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp'],
-    env: { PATH: process.env.PATH ?? '', ...env() },
-    cwd: dir,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'threadmark-links-test', version: '1.0.0' });
-  await client.connect(transport);
+  const client = await stdioMcpClient(env(), dir, 'threadmark-links-test');
   try {
     const r = (await client.callTool({
       name: 'read_profile',

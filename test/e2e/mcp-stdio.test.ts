@@ -86,6 +86,9 @@ const CALLS: Record<string, Record<string, unknown>> = {
   list_followers: { handle: HANDLES.big, limit: 3 },
   list_following: { handle: HANDLES.big, limit: 3 },
   search: { q: SEARCH_TERMS.caching },
+  search_hashtag: { tag: 'caching', limit: 3 },
+  search_cashtag: { symbol: 'TSLA' },
+  read_trends: {},
   list_posts: { id: LIST_IDS.caching, limit: 3 },
   list_members: { id: LIST_IDS.pair },
 };

@@ -226,7 +226,8 @@ describe('well-known documents', () => {
     ]) {
       assert.ok(text.includes(needle), needle);
     }
-    assert.ok(text.length < 8000, 'concise');
+    // One terse line per read: the reads beyond the contract's (translations, hashtags, trends, profile tabs) need room.
+    assert.ok(text.length < 12000, 'concise');
   });
 
   test('discovery routes share the public conventions: HEAD, OPTIONS and 405', async () => {

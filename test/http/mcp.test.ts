@@ -117,6 +117,9 @@ describe('structured results over HTTP', () => {
       list_followers: { handle: HANDLES.big, limit: 5 },
       list_following: { handle: HANDLES.big, limit: 5 },
       search: { q: SEARCH_TERMS.caching },
+      search_hashtag: { tag: 'caching', limit: 3 },
+      search_cashtag: { symbol: 'TSLA' },
+      read_trends: {},
       list_posts: { id: LIST_IDS.caching, limit: 3 },
       list_members: { id: LIST_IDS.caching, limit: 3 },
     };

@@ -43,6 +43,8 @@ export const RESERVED_PATHS = new Set(
     'intent',
     'share',
     'hashtag',
+    'cashtag',
+    'trends',
     'privacy',
     'tos',
     'static',

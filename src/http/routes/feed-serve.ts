@@ -167,22 +167,30 @@ export async function serveProfileFeed(
   );
 }
 
+/** A search feed of a page of its own (a hashtag's): its title and the page the feed's home link names. */
+export interface NamedSearchFeed {
+  title: string;
+  /** Path of the page, e.g. /hashtag/caching. */
+  page: string;
+}
+
 export async function serveSearchFeed(
   ctx: FeedContext,
   q: string,
   feed: SearchFeed,
   opts: FeedOptions,
+  named?: NamedSearchFeed,
 ): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache, search: searchCharge(feed) });
   const read = await readSearchFeed(ctx.services.lists, { q, feed, window: opts.window }, policy);
-  const qs = new URLSearchParams({ q, feed });
+  const qs = new URLSearchParams(named ? { feed } : { q, feed });
   return respond(
     ctx,
     {
-      title: `Search: ${q} · ${feed}${windowTitle(opts.window)}`,
+      title: `${named?.title ?? `Search: ${q}`} · ${feed}${windowTitle(opts.window)}`,
       description: `Posts on X matching “${q}” (${feed}).`,
-      homeUrl: `${config.baseUrl}/search?${qs.toString()}`,
+      homeUrl: `${config.baseUrl}${named?.page ?? '/search'}?${qs.toString()}`,
       authors: [],
     },
     read,

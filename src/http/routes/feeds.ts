@@ -11,7 +11,7 @@ import {
   type RouteDecl,
   type RouteDef,
 } from '../../contract/route-decl.ts';
-import { serveListFeed, serveProfileFeed, serveSearchFeed } from './feed-serve.ts';
+import { serveListFeed, serveProfileFeed, serveSearchFeed, type NamedSearchFeed } from './feed-serve.ts';
 import { filterShape } from '../params/feed-filters.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
@@ -101,7 +101,7 @@ export const searchFeedQuery = z.object({
   ...windowShape,
   ...filterShape,
 });
-const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
+export const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
 const PROFILE_ERRORS: CatalogCode[] = [
   'invalid_date',
@@ -116,7 +116,7 @@ const PROFILE_ERRORS: CatalogCode[] = [
   'not_found',
   'upstream_error',
 ];
-const SEARCH_ERRORS: CatalogCode[] = [
+export const SEARCH_FEED_ERRORS: CatalogCode[] = [
   'invalid_date',
   'invalid_since_id',
   'missing_query',
@@ -246,22 +246,26 @@ function searchFeedDecl<Q extends typeof permalinkSearchFeedQuery>(
     query,
     representations: [],
     keyAware: true,
-    errors: SEARCH_ERRORS,
+    errors: SEARCH_FEED_ERRORS,
     search: true,
     fixed: v1 ? ANY_TYPE : RSS_ONLY,
   };
 }
 
-/** `type` is the v1 route's choice; the permalink is always RSS and its self link names no type. */
-function searchFeed(
+/**
+ * `type` is the v1 route's choice; the permalink is always RSS and its self link names no type. A named search (a
+ * hashtag's feed) has its query in its path: `q` is neither read nor named in the self link.
+ */
+export function searchFeed(
   ctx: HandlerContext<z.output<typeof permalinkSearchFeedQuery>, unknown>,
   path: string,
   type?: FeedType,
+  named?: NamedSearchFeed & { q: string },
 ) {
-  const q = normalizeQuery(ctx.query.q);
+  const q = named?.q ?? normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
   const self = withQuery(`${ctx.services.config.baseUrl}${path}`, {
-    q,
+    q: named ? undefined : q,
     feed: ctx.query.feed,
     ...(type ? { type } : {}),
     since: ctx.query.since,
@@ -270,7 +274,7 @@ function searchFeed(
   const opts = options(ctx.query, type ?? 'rss', self);
   // Checked before anything is read: terms and window together must fit the limit.
   upstreamTerms(q, opts.window);
-  return serveSearchFeed(ctx, q, feed, { ...opts, threads: 'separate' });
+  return serveSearchFeed(ctx, q, feed, { ...opts, threads: 'separate' }, named);
 }
 
 const v1SearchFeedDecl = searchFeedDecl('v1', searchFeedQuery);

@@ -2,6 +2,7 @@
 import { statusPath } from '../../domain/links.ts';
 import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
+import { translateRead } from '../../domain/translate-read.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
@@ -18,6 +19,7 @@ import {
   threadParam,
   userinfoParam,
 } from '../params/common.ts';
+import { langParam } from '../params/lang.ts';
 import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
@@ -45,6 +47,7 @@ const optionShape = {
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
   budget: budgetParam,
   ...noteShape,
+  lang: langParam,
 };
 
 const identShape = {
@@ -75,6 +78,7 @@ const POST_ERRORS: CatalogCode[] = [
   'invalid_userinfo',
   'invalid_flag',
   'invalid_note_template',
+  'invalid_lang',
   'not_found',
   'upstream_error',
 ];
@@ -205,7 +209,12 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const { read, cache, settled, partial } = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const got = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const lang = ctx.query.lang;
+  const translated = lang ? await translateRead(got.read, lang, ctx.services.translations, policy) : undefined;
+  const { cache, partial } = got;
+  const read = translated?.read ?? got.read;
+  const settled = got.settled && (translated?.settled ?? true);
   const chars = ctx.query.budget;
   const budget = chars === undefined ? undefined : { chars, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) };
   // The note's front matter shapes the Obsidian representation only.
@@ -233,8 +242,9 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   // read shaped by a passing failure (an ancestor unreadable just now). A provider's partial answer is rendered
   // once like any other but never replayed: the replay would keep it past the upstream's recovery.
   if (!settled || partial) ctx.req.degraded = true;
-  // A note stamped with the time it was rendered is never replayed either.
-  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled || note.fetched) return canonical(render());
+  // A note stamped with the time it was rendered is never replayed, nor a translated read (a new object per
+  // request; its translations are cached one by one): both are rendered afresh.
+  if ((cache !== 'hit' && cache !== 'miss') || budget || !settled || note.fetched || lang) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache
   // status never change a body, X-Cache is set below).
   const out = renderOnce(

@@ -11,6 +11,7 @@ import {
 } from '../../domain/search.ts';
 import { code, sinceIdParam } from '../params/common.ts';
 import { Problem } from '../../problems/problem.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
 import { searchJsonSchema } from '../../render/json-schemas.ts';
 import {
   defineRoute,
@@ -39,6 +40,16 @@ export const searchShape = {
 };
 
 export const searchQuery = z.object(searchShape);
+
+/** What a page of search results can answer besides what its query itself can get wrong. */
+export const SEARCH_PAGE_ERRORS: CatalogCode[] = [
+  'invalid_feed',
+  'invalid_date',
+  'invalid_since_id',
+  'invalid_filter',
+  'search_unavailable',
+  ...LIST_ERRORS,
+];
 export type SearchQuery = z.output<typeof searchQuery>;
 
 function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof NO_PARAMS> {
@@ -60,24 +71,25 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof searchQuery, typeof
     representations: ['markdown', 'json', 'html'],
     json: searchJsonSchema,
     keyAware: true,
-    errors: [
-      'missing_query',
-      'invalid_query',
-      'invalid_feed',
-      'invalid_date',
-      'invalid_since_id',
-      'invalid_filter',
-      'search_unavailable',
-      ...LIST_ERRORS,
-    ],
+    errors: ['missing_query', 'invalid_query', ...SEARCH_PAGE_ERRORS],
     browseResource: 'search',
     search: true,
     ...(surface === 'v1' ? { mcpTool: 'search' } : {}),
   };
 }
 
-export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: string): Promise<Rendered> {
-  const q = normalizeQuery(ctx.query.q);
+/** A search by a fixed query of its own page (a hashtag's or cashtag's): its terms and its title. */
+export interface NamedSearch {
+  q: string;
+  title: string;
+}
+
+export function serveSearch(
+  ctx: HandlerContext<SearchQuery, unknown>,
+  path: string,
+  named?: NamedSearch,
+): Promise<Rendered> {
+  const q = named?.q ?? normalizeQuery(ctx.query.q);
   const feed = ctx.query.feed ?? DEFAULT_FEED;
   const { since, until, since_id: sinceId } = ctx.query;
   if (sinceId !== undefined && feed === 'users') {
@@ -89,8 +101,9 @@ export function serveSearch(ctx: HandlerContext<SearchQuery, unknown>, path: str
   return serveList(ctx, {
     resource: 'search',
     path,
-    title: `Search: ${q}`,
-    keep: { q, feed: ctx.query.feed, since, until },
+    title: named?.title ?? `Search: ${q}`,
+    // A named search's page is its query: the Continue → link names no `q`.
+    keep: { q: named ? undefined : q, feed: ctx.query.feed, since, until },
     sinceId,
     filter: ctx.query,
     search: searchCharge(feed),

@@ -1,7 +1,7 @@
 // The FxTwitter provider, the one the chain registers: posts, conversations (following the reply cursor),
 // profiles, timelines, follow lists and two search feeds, over FxTwitter's public API without an account.
 import { encodePart } from '../../domain/links.ts';
-import type { Author, ConversationBundle, Page, Post } from '../../domain/models.ts';
+import type { Author, ConversationBundle, Page, Post, Trend } from '../../domain/models.ts';
 import { followReplyCursor, uniqueBy, upstreamPage } from '../shared/paging.ts';
 import {
   ProviderError,
@@ -12,10 +12,14 @@ import {
   type Provider,
   type SearchFeed,
   type SearchItem,
+  type UpstreamTranslation,
 } from '../types.ts';
 import { FxTwitterClient, pageQuery, type FxTwitterOptions } from './client.ts';
 import { splitThread, takeContinuations } from './conversation.ts';
 import { isUsableStatus, nestReplies, parseStatus, parseUser } from './parse.ts';
+import { parseTranslation } from './translation.ts';
+import { parseTrends } from './trends.ts';
+import { MAX_TRENDS } from '../../domain/trends.ts';
 import type {
   FxProfileRelationshipList,
   FxSearchResults,
@@ -41,6 +45,8 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   'following',
   'search:latest',
   'search:top',
+  'translate',
+  'trends',
 ]);
 
 /** Bounds on following a conversation's reply cursor: enough for a busy thread, not a crawl. */
@@ -69,6 +75,25 @@ export class FxTwitterProvider implements Provider {
     if (!isUsableStatus(body?.status))
       throw new ProviderError(this.name, 'empty', `${this.name} returned no post for ${id}`, { status: a.status });
     return parseStatus(body.status, { now: this.now() });
+  }
+
+  async translatePost(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation> {
+    const a = await this.client.get(`/2/status/${encodePart(id)}?lang=${encodeURIComponent(lang)}`, opts);
+    const body = a.body as Partial<FxSocialConversation> | undefined;
+    this.client.failOnTombstone(body?.status);
+    this.client.failOnStatus(a, 'post');
+    const got = isUsableStatus(body?.status) ? parseTranslation(body.status.translation) : undefined;
+    if (!got) throw new ProviderError(this.name, 'empty', `${this.name} gave no translation of ${id} into ${lang}`);
+    return got;
+  }
+
+  async getTrends(opts: CallOptions): Promise<Trend[]> {
+    const a = await this.client.get(`/2/trends?type=trending&count=${MAX_TRENDS}`, opts);
+    this.client.failOnStatus(a, 'trends', 'empty');
+    const trends = parseTrends(a.body);
+    if (!trends) throw new ProviderError(this.name, 'error', `${this.name}: trends answer has no trends list`);
+    if (trends.length === 0) throw new ProviderError(this.name, 'empty', `${this.name} listed no trends`);
+    return trends;
   }
 
   async getConversation(id: string, opts: ConversationOptions): Promise<ConversationBundle> {

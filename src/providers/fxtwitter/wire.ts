@@ -167,6 +167,20 @@ export interface FxStatus {
   article?: FxArticle;
   card?: FxCard;
   reposted_by?: { id: string; name: string; screen_name: string; avatar_url?: string | null } | null;
+  /** Present when the request named a `lang` the post is not in and a translator answered (FxEmbed APITranslate). */
+  translation?: FxTranslation | null;
+}
+
+/**
+ * FxEmbed's APITranslate: the translated text, the detected source language (code and English name), the target
+ * as asked, and which translator answered (`grok` for X's own, a Polyglot backend such as `google`, or `llm`).
+ */
+export interface FxTranslation {
+  text?: string | null;
+  source_lang?: string | null;
+  source_lang_en?: string | null;
+  target_lang?: string | null;
+  provider?: string | null;
 }
 
 export interface FxCursor {

@@ -3,7 +3,7 @@
 import type { FeedEnclosure, FeedEntry, FeedPerson } from '../../domain/feeds.ts';
 import { encodePart, profilePath, statusPath } from '../../domain/links.ts';
 import type { Author, Media, Post } from '../../domain/models.ts';
-import { markdownDialect as md } from '../markdown/dialect.ts';
+import { markdownDialectFor } from '../markdown/dialect.ts';
 import { escapeLine, safeHref } from '../markdown/escape.ts';
 import { formatTime } from '../markdown/format.ts';
 import { permalinkOf, renderPostBody } from '../markdown/post.ts';
@@ -109,7 +109,7 @@ function enclosure(m: Media): FeedEnclosure | undefined {
 function postHtml(p: Post, ctx: EntryContext, label?: string): string {
   const shown = p.repostOf ?? p;
   const links = `[Read on threadmark](${servicePermalink(ctx.baseUrl, shown)}) · [View on X](${permalinkOf(shown)})`;
-  const parts = [label, renderPostBody(p, md), links].filter((x): x is string => !!x);
+  const parts = [label, renderPostBody(p, markdownDialectFor(ctx.baseUrl)), links].filter((x): x is string => !!x);
   return markdownToHtml(parts.join('\n\n'));
 }
 

@@ -100,7 +100,7 @@ function spanLines(spans: ArticleSpan[], d: Dialect): string[] {
   const lines: string[] = [];
   const cur = { line: '' };
   for (const g of groups(spans)) {
-    const href = safeHref(g.href);
+    const href = safeHref(g.href === undefined ? undefined : (d.tagHref?.(g.href) ?? g.href));
     if (!href) {
       styledLines(g.spans, d, lines, cur);
       continue;

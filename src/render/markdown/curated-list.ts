@@ -1,7 +1,7 @@
 // An X List: what the list is (name, owner, description, size), then a page of its latest posts or of its members.
 import type { CuratedList } from '../../domain/models.ts';
 import type { ListMembersRead, ListPostsRead, RenderContext } from '../../domain/reads.ts';
-import { markdownDialect as md } from './dialect.ts';
+import { markdownDialectFor } from './dialect.ts';
 import { escapeHeading, escapeLine, link } from './escape.ts';
 import { count } from './format.ts';
 import { accountItem, finish, listPostBlock, pageLine, serviceProfileUrl } from './list.ts';
@@ -22,7 +22,7 @@ function about(l: CuratedList, ctx: RenderContext, members: boolean): string[] {
     `[List on X](https://x.com/i/lists/${encodeURIComponent(l.id)})`,
   );
   const parts = [facts.join(' · ')];
-  if (l.description) parts.push(renderText(l.description, md));
+  if (l.description) parts.push(renderText(l.description, markdownDialectFor(ctx.baseUrl)));
   return parts;
 }
 

@@ -2,7 +2,7 @@
 import type { Author, Post } from '../../domain/models.ts';
 import type { ListMeta, ReadWindow, RenderContext } from '../../domain/reads.ts';
 import { authorDetails, bioLine, plainByline } from './author.ts';
-import { markdownDialect as md } from './dialect.ts';
+import { markdownDialectFor } from './dialect.ts';
 import { profilePath } from '../../domain/links.ts';
 import { codeSpan, escapeLine, link, safeHref } from './escape.ts';
 import { formatTime } from './format.ts';
@@ -43,6 +43,7 @@ export function accountItem(a: Author, ctx: RenderContext): string {
   const bits = [
     `**${escapeLine(a.name) || escapeLine(a.handle)}** (${link('@' + a.handle, serviceProfileUrl(ctx, a.handle, a.id))})`,
   ];
+  const md = markdownDialectFor(ctx.baseUrl);
   const bio = bioLine(a, md, 160);
   let line = `- ${bits[0]}${bio ? ' — ' + bio : ''}`;
   if (ctx.full) {
@@ -57,6 +58,7 @@ export function accountItem(a: Author, ctx: RenderContext): string {
 /** A post in a list: heading with time (and author unless the page is the author's), the usual block, and a link to read it here. */
 export function listPostBlock(p: Post, ctx: RenderContext, level: number, withAuthor: boolean): string {
   const when = escapeLine(formatTime(p.createdAt));
+  const md = markdownDialectFor(ctx.baseUrl);
   return renderPostBlock(
     p,
     {

@@ -18,6 +18,7 @@ import type { Dialect } from './dialect.ts';
 import { escapeLine, image, link, oneLine, safeHref } from './escape.ts';
 import { count, formatDuration, formatPercent, formatTime, isoTime } from './format.ts';
 import { renderSegments, renderText, segmentsOf } from './segments.ts';
+import { translationPart } from './translation.ts';
 
 export interface PostBlockOptions {
   /** Heading level of the post (2 in threads, 3 under a section). */
@@ -155,6 +156,7 @@ function postBodyParts(
   if (to) parts.push(to);
   const text = renderSegments(segmentsOf(p), d);
   if (text) parts.push(text);
+  if (p.translation) parts.push(translationPart(p.translation, d));
   if (p.truncated) parts.push('*(The source gave only the start of this post; open the permalink for the rest.)*');
   const edited = depth === 0 ? editPart(p) : undefined;
   if (edited) parts.push(edited);

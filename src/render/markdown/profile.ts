@@ -1,7 +1,7 @@
 // A profile: who it is, then its most recent original posts as post blocks.
 import type { ProfileRead, RenderContext } from '../../domain/reads.ts';
 import { authorDetails, plainByline } from './author.ts';
-import { markdownDialect as md, xProfileUrl } from './dialect.ts';
+import { markdownDialectFor, xProfileUrl } from './dialect.ts';
 import { escapeLine, urlLink } from './escape.ts';
 import { count, formatDate } from './format.ts';
 import { finish, listPostBlock, pageLine, windowLabel } from './list.ts';
@@ -9,6 +9,7 @@ import { renderSegments, renderText } from './segments.ts';
 
 export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): string {
   const a = read.profile;
+  const md = markdownDialectFor(ctx.baseUrl);
   const parts = [`# ${plainByline(a, md)}`];
   const bio =
     a.bioSegments && a.bioSegments.length > 0 ? renderSegments(a.bioSegments, md) : a.bio ? renderText(a.bio, md) : '';

@@ -6,6 +6,7 @@ import { escapeLine } from './escape.ts';
 import { formatTime } from './format.ts';
 import { metaLine, permalinkOf, replyAttachments } from './post.ts';
 import { segmentLines, segmentsOf } from './segments.ts';
+import { translationLines } from './translation.ts';
 
 function pushReply(node: ReplyNode, depth: number, full: boolean, d: Dialect, out: string[]): void {
   const p = node.post;
@@ -13,6 +14,7 @@ function pushReply(node: ReplyNode, depth: number, full: boolean, d: Dialect, ou
   const cont = ind + '  ';
   // Paragraph breaks become hard breaks so a reply stays one tight list item.
   const lines = segmentLines(segmentsOf(p), d, false).filter((l) => l !== '');
+  if (p.translation) lines.push(...translationLines(p.translation, d));
   const head = `${ind}- ${byline(p.author, d)} · ${escapeLine(formatTime(p.createdAt))}`;
   const tail = `${replyAttachments(p, d)} · [link](${permalinkOf(p)})`;
   if (lines.length === 0) {

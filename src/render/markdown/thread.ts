@@ -2,7 +2,7 @@
 import type { Author, Post, ReplyNode } from '../../domain/models.ts';
 import type { PostRead, UserinfoOption } from '../../domain/reads.ts';
 import { authorDetails, authorSummary, plainByline } from './author.ts';
-import { markdownDialect, type Dialect } from './dialect.ts';
+import { markdownDialectFor, type Dialect } from './dialect.ts';
 import { escapeLine } from './escape.ts';
 import { formatTime } from './format.ts';
 import { renderPostBlock } from './post.ts';
@@ -125,5 +125,5 @@ export function renderPostDocument(
 
 /** Compact (or, with `full`, expanded) Markdown for a post, thread or conversation. */
 export function renderPostMarkdown(read: PostRead, opts: PostDocumentOptions): string {
-  return renderPostDocument(read, opts, markdownDialect);
+  return renderPostDocument(read, opts, markdownDialectFor(opts.baseUrl));
 }

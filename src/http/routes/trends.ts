@@ -1,0 +1,78 @@
+// GET /trends and /api/v1/trends: X's current trending topics, cached for a short lifetime of their own.
+import { z } from 'zod';
+import { readTrends, TRENDS_TTL_S } from '../../domain/trends.ts';
+import { Problem } from '../../problems/problem.ts';
+import { trendsJsonSchema } from '../../render/trends-json.ts';
+import { browseFormat, budgetParam, flag } from '../params/common.ts';
+import { unbudgetedUrl } from '../present/common.ts';
+import { presentTrends } from '../present/trends.ts';
+import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
+
+const query = z.object({
+  format: browseFormat,
+  nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
+  budget: budgetParam,
+  woeid: z
+    .string()
+    .optional()
+    .describe('Not offered: a place (Yahoo WOEID) of the trends; answered 501 trends_place_unsupported.'),
+  place: z
+    .string()
+    .optional()
+    .describe('Not offered: a place name of the trends; answered 501 trends_place_unsupported.'),
+});
+
+function decl(surface: 'v1' | 'permalink') {
+  const v1 = surface === 'v1';
+  return {
+    operationId: v1 ? 'trends' : 'trendsPermalink',
+    path: v1 ? '/api/v1/trends' : '/trends',
+    surface,
+    summary: v1 ? 'Current trends on X' : 'Current trends on X (permalink)',
+    description:
+      "X's trending topics as its Explore page shows them to logged-out readers (read through FxTwitter's /2/trends), " +
+      'in its order, with the context X gives and the topics grouped under each; each hashtag or cashtag links to ' +
+      `its page here, anything else to a search. Kept ${TRENDS_TTL_S} s (or the cache lifetime, if shorter). ` +
+      'Post counts are given where the upstream counts them (FxTwitter does not). Trends of a chosen place ' +
+      '(`woeid`, `place`) are not offered by the upstreams: 501 trends_place_unsupported. Without a provider that ' +
+      'lists trends: 503 trends_unavailable with Retry-After.',
+    tags: [v1 ? 'trends' : 'permalinks'],
+    params: NO_PARAMS,
+    query,
+    representations: ['markdown', 'json', 'html'],
+    json: trendsJsonSchema,
+    keyAware: false,
+    errors: [
+      'invalid_format',
+      'invalid_flag',
+      'invalid_budget',
+      'trends_place_unsupported',
+      'trends_unavailable',
+      'upstream_error',
+    ],
+    ...(v1 ? { mcpTool: 'read_trends' } : {}),
+  } satisfies RouteDecl;
+}
+
+export const trendRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) =>
+  defineRoute(decl(surface), async (ctx) => {
+    if (ctx.query.woeid !== undefined || ctx.query.place !== undefined) {
+      throw new Problem(
+        'trends_place_unsupported',
+        "FxTwitter lists one trending timeline (X's logged-out Explore page) and X's trends by place need its paid v1.1 API.",
+      );
+    }
+    const { config, guards, version } = ctx.services;
+    const policy = guards.policy(ctx.req, { nocache: ctx.query.nocache ?? false });
+    const { read, cache } = await readTrends(ctx.services.trends, policy);
+    return presentTrends(read, ctx.representation, {
+      baseUrl: config.baseUrl,
+      cache,
+      ttlS: Math.min(TRENDS_TTL_S, config.cacheTtlS),
+      version,
+      ...(ctx.query.budget === undefined
+        ? {}
+        : { budget: { chars: ctx.query.budget, fullUrl: unbudgetedUrl(config.baseUrl, ctx.req.url) } }),
+    });
+  }),
+);

@@ -1,0 +1,26 @@
+// TrendSource over the provider chain and a cache reader of its own, whose lifetime is the short one of trends.
+import type { Trend } from '../domain/models.ts';
+import type { TrendSource } from '../domain/trends.ts';
+import { Problem } from '../problems/problem.ts';
+import type { ProviderChain } from '../providers/chain.ts';
+import type { CachedReader } from './cached-reader.ts';
+import { DEFAULT_SEARCH_RETRY_AFTER_S, served } from './chain-problem.ts';
+import { sessionCharge } from './list-source.ts';
+
+export function cachedTrendSource(chain: ProviderChain, reader: CachedReader): TrendSource {
+  return {
+    trends(policy) {
+      // Said before anything is charged or read: no provider of this deployment lists trends.
+      if (chain.capable('trends').length === 0) {
+        throw new Problem(
+          'trends_unavailable',
+          'No configured provider lists trends: FxTwitter does (add fxtwitter to THREADMARK_PROVIDERS).',
+          { headers: { 'Retry-After': String(DEFAULT_SEARCH_RETRY_AFTER_S) } },
+        );
+      }
+      return reader.read<Trend[]>('trends:trending', policy, async () =>
+        served(await chain.run('trends', (p, c) => p.getTrends!(c), sessionCharge(policy))),
+      );
+    },
+  };
+}
