@@ -12,6 +12,9 @@ import { searchQuery } from './http/routes/search.ts';
 import { listFeedQuery, searchFeedQuery, v1ProfileQuery } from './http/routes/feeds.ts';
 import { threadFeedQuery } from './http/routes/thread-feeds.ts';
 import { oembedQuery } from './http/routes/oembed.ts';
+import { tagFeedQuery, tagPageQuery } from './http/routes/tags.ts';
+import { trendsQuery } from './http/routes/trends.ts';
+import { trendsJsonSchema } from './render/trends-json.ts';
 import {
   connectionsJsonSchema,
   exportEndSchema,
@@ -46,6 +49,11 @@ export const READ_SCHEMAS = {
   listFeed: { query: listFeedQuery },
   threadFeed: { query: threadFeedQuery },
   oembed: { query: oembedQuery, json: oembedJsonSchema },
+  hashtag: { query: tagPageQuery, json: searchJsonSchema },
+  cashtag: { query: tagPageQuery, json: searchJsonSchema },
+  hashtagFeed: { query: tagFeedQuery },
+  cashtagFeed: { query: tagFeedQuery },
+  trends: { query: trendsQuery, json: trendsJsonSchema },
 } satisfies Record<string, ReadSchemas>;
 
 /** The lines of an NDJSON export: posts, then the end record. */

@@ -45,6 +45,11 @@ export const READS = {
   listFeed: feed('listFeed', '/api/v1/lists/{id}/feed', 'id'),
   threadFeed: feed('threadFeed', '/api/v1/posts/{id}/feed', 'id'),
   oembed: one('oembed', '/api/v1/oembed', 'url'),
+  hashtag: paged('hashtag', '/api/v1/hashtags/{tag}', 'tag', 'items'),
+  cashtag: paged('cashtag', '/api/v1/cashtags/{symbol}', 'symbol', 'items'),
+  hashtagFeed: feed('hashtagFeed', '/api/v1/hashtags/{tag}/feed', 'tag'),
+  cashtagFeed: feed('cashtagFeed', '/api/v1/cashtags/{symbol}/feed', 'symbol'),
+  trends: one('trends', '/api/v1/trends', 'place'),
 } as const satisfies Record<string, ReadEntry>;
 
 export type Reads = typeof READS;

@@ -48,9 +48,9 @@ function paramsOf(k: Kind) {
 }
 
 const { q: _fixed, feed: _anyFeed, ...pageShape } = searchShape;
-const pageQuery = z.object({ ...pageShape, feed: feedParam });
+export const tagPageQuery = z.object({ ...pageShape, feed: feedParam });
 const { q: _fixedFeed, feed: _anyFeedFeed, ...v1FeedShape } = searchFeedQuery.shape;
-const v1FeedQuery = z.object({ ...v1FeedShape, feed: feedParam });
+export const tagFeedQuery = z.object({ ...v1FeedShape, feed: feedParam });
 const { q: _fixedPermalink, feed: _anyPermalinkFeed, ...permalinkFeedShape } = permalinkSearchFeedQuery.shape;
 const permalinkFeedQuery = z.object({ ...permalinkFeedShape, feed: feedParam });
 
@@ -71,7 +71,7 @@ function pageDecl(k: Kind, surface: 'v1' | 'permalink') {
       `A ${k.label} that cannot exist is 400 ${k.error} before any upstream call.`,
     tags: [v1 ? 'search' : 'permalinks'],
     params: paramsOf(k),
-    query: pageQuery,
+    query: tagPageQuery,
     representations: ['markdown', 'json', 'html'],
     json: searchJsonSchema,
     keyAware: true,
@@ -117,7 +117,7 @@ function routesOf(k: Kind): RouteDef[] {
       return serveSearch(ctx, path, named(tag));
     });
   });
-  const v1 = feedDecl(k, 'v1', v1FeedQuery);
+  const v1 = feedDecl(k, 'v1', tagFeedQuery);
   const permalink = feedDecl(k, 'permalink', permalinkFeedQuery);
   return [
     ...pages,

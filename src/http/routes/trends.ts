@@ -8,7 +8,7 @@ import { unbudgetedUrl } from '../present/common.ts';
 import { presentTrends } from '../present/trends.ts';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 
-const query = z.object({
+export const trendsQuery = z.object({
   format: browseFormat,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
   budget: budgetParam,
@@ -38,7 +38,7 @@ function decl(surface: 'v1' | 'permalink') {
       'lists trends: 503 trends_unavailable with Retry-After.',
     tags: [v1 ? 'trends' : 'permalinks'],
     params: NO_PARAMS,
-    query,
+    query: trendsQuery,
     representations: ['markdown', 'json', 'html'],
     json: trendsJsonSchema,
     keyAware: false,
