@@ -98,6 +98,8 @@ export const IDS = {
   websiteCard: '1900000000000000905',
   /** reader_0426 quoting alice's 2/12, which itself quotes carol: a quote inside a quote. */
   quoteOfQuote: '1900000000000000906',
+  /** reader_0431..0433 quoting alice's thread root, oldest first (the quotes list pages through them). */
+  rootQuotes: ['1900000000000000911', '1900000000000000912', '1900000000000000913'],
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
@@ -712,8 +714,25 @@ function build(): SimCorpus {
     likes: 4,
   });
 
+  IDS.rootQuotes.forEach((id, i) => {
+    b.post({
+      id,
+      author: readerHandle(431 + i),
+      at: F + (3 + i) * HOUR,
+      text: ['Worth reading start to finish.', 'Sharing with the team.', 'Good thread, bookmarked.'][i]!,
+      quoteId: IDS.threadRoot,
+      likes: 2 + i,
+    });
+  });
+
   // --- timelines (own posts + reposts), newest first ---------------------------------------------
   const reposts: [string, string, number][] = [
+    // Readers reposting the thread root after bigaccount, so its reposts list pages.
+    ...[441, 442, 443, 444].map((n, i): [string, string, number] => [
+      readerHandle(n),
+      IDS.threadRoot,
+      F + (1 + i) * HOUR,
+    ]),
     [HANDLES.alice, IDS.carolQuoted, T0 - DAY],
     [HANDLES.alice, IDS.daveRoot, T0 + 4 * HOUR],
     [HANDLES.alice, IDS.communityNote, T0 + DAY + 5 * HOUR],

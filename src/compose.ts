@@ -8,6 +8,7 @@ import { buildProviders } from './providers/registry.ts';
 import { shareCursorSecret } from './sources/cursor-secret.ts';
 import { cachedPostSource } from './sources/post-source.ts';
 import { cachedListSource } from './sources/list-source.ts';
+import { cachedTabSource } from './sources/tab-source.ts';
 import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
@@ -84,6 +85,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     version: VERSION,
     posts: cachedPostSource(chain, reader, responses.slot('post-read', assembledSize)),
     lists: cachedListSource(chain, reader),
+    tabs: cachedTabSource(chain, reader),
     cursors,
     guards,
     stores,

@@ -3,6 +3,8 @@
 import type { RouteDef } from './contract/route-decl.ts';
 import { postRoutes } from './http/routes/posts.ts';
 import { profileRoutes } from './http/routes/profiles.ts';
+import { postListRouteDefs } from './http/routes/post-lists.ts';
+import { quoteFeedRoutes } from './http/routes/quote-feeds.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { curatedListRoutes } from './http/routes/curated-lists.ts';
@@ -18,12 +20,14 @@ function assemble(): readonly RouteDef[] {
   const table: RouteDef[] = [
     ...postRoutes,
     ...profileRoutes,
+    ...postListRouteDefs,
     ...exportRoutes,
     ...userRoutes,
     ...curatedListRoutes,
     ...searchRoutes,
     ...browseRoutes,
     ...feedRoutes,
+    ...quoteFeedRoutes,
     ...oembedRoutes,
   ];
   table.push(...surfaceRoutes(table));

@@ -6,6 +6,7 @@ import { runKeysCommand } from './keys.ts';
 import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
+import { POST_LIST_COMMANDS } from './post-lists.ts';
 import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
@@ -102,7 +103,8 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
       return withClient(flags, (c) => runRead(c, post, flags, io));
     });
 
-  const postsKey = (kind: ListKind) => (kind === 'profile' || kind === 'list' ? 'posts' : 'items');
+  const postsKey = (kind: ListKind) =>
+    kind === 'profile' || kind === 'list' || kind === 'quotes' || kind === 'media' ? 'posts' : 'items';
   const lists: Array<[ListKind, string, string, string]> = [
     ['profile', '<handle>', 'a profile with its most recent original posts', ACCOUNT_HELP],
     ['followers', '<handle>', 'accounts that follow a profile', ACCOUNT_HELP],
@@ -110,6 +112,7 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
     ['search', '<query...>', 'search public posts and accounts', 'search terms (several words are joined with spaces)'],
     ['list', '<id>', "an X List's latest posts", 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
     ['list-members', '<id>', 'the accounts of an X List', 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
+    ...POST_LIST_COMMANDS,
   ];
   for (const [kind, arg, description, argHelp] of lists) {
     const cmd = withConnection(

@@ -4,6 +4,8 @@ import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';
 import type { PostSource } from '../domain/read-post.ts';
 import type { ListSource } from '../domain/lists.ts';
+import type { TabSource } from '../domain/post-lists.ts';
+import type { AboutSource } from '../domain/about.ts';
 import type { CursorSealer } from '../domain/cursors.ts';
 import type { Stores } from '../stores/index.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -31,6 +33,8 @@ export interface Services {
   version: string;
   posts: PostSource;
   lists: ListSource;
+  /** Quotes and reposts of a post, a profile's media tab, and the account facts. */
+  tabs: TabSource & AboutSource;
   cursors: CursorSealer;
   /** The allowances a handler's reads are charged against (http/guards.ts). */
   guards: ReadAllowances;

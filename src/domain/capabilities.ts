@@ -21,4 +21,12 @@ export type Capability =
   /** The latest posts of an X List's members. */
   | 'listPosts'
   /** The accounts an X List holds. */
-  | 'listMembers';
+  | 'listMembers'
+  /** The posts quoting a post, newest first. */
+  | 'quotes'
+  /** The accounts that reposted a post. */
+  | 'reposts'
+  /** A profile's posts with photos or videos (its media tab). */
+  | 'media'
+  /** What X shows about an account beyond its bio (based in, verification since, username changes…). */
+  | 'about';

@@ -266,6 +266,27 @@ export const listMembersJsonSchema = z.looseObject({
   ...paging,
 });
 
+export const quotesJsonSchema = z.looseObject({
+  ...provenance,
+  post: postSchema.describe('The quoted post.'),
+  posts: z.array(postSchema).describe('Posts quoting it, newest first.'),
+  ...paging,
+});
+
+export const repostsJsonSchema = z.looseObject({
+  ...provenance,
+  post: postSchema.describe('The reposted post.'),
+  items: z.array(authorSchema).describe('Accounts that reposted it, as the platform orders them.'),
+  ...paging,
+});
+
+export const mediaJsonSchema = z.looseObject({
+  ...provenance,
+  profile: authorSchema,
+  posts: z.array(postSchema).describe("The account's own posts with photos or videos, newest first."),
+  ...paging,
+});
+
 const problemDocument = z
   .looseObject({
     type: z.string(),

@@ -12,6 +12,7 @@ import type {
   SearchRead,
 } from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
+import type { MediaRead, QuotesRead, RepostsRead } from '../domain/post-lists.ts';
 
 export interface PostJson {
   markdown: string;
@@ -127,4 +128,31 @@ export function listPostsJson(read: ListPostsRead, markdown: string): ListPostsJ
 
 export function listMembersJson(read: ListMembersRead, markdown: string): ListMembersJson {
   return { markdown, list: read.list, items: read.items, ...paging(read) };
+}
+
+export interface QuotesJson extends ListEnvelope {
+  post: Post;
+  posts: Post[];
+}
+
+export interface RepostsJson extends ListEnvelope {
+  post: Post;
+  items: Author[];
+}
+
+export interface MediaJson extends ListEnvelope {
+  profile: Author;
+  posts: Post[];
+}
+
+export function quotesJson(read: QuotesRead, markdown: string): QuotesJson {
+  return { markdown, post: read.post, posts: read.posts, ...paging(read) };
+}
+
+export function repostsJson(read: RepostsRead, markdown: string): RepostsJson {
+  return { markdown, post: read.post, items: read.items, ...paging(read) };
+}
+
+export function mediaJson(read: MediaRead, markdown: string): MediaJson {
+  return { markdown, profile: read.profile, posts: read.posts, ...paging(read) };
 }

@@ -226,7 +226,7 @@ describe('well-known documents', () => {
     ]) {
       assert.ok(text.includes(needle), needle);
     }
-    assert.ok(text.length < 8000, 'concise');
+    assert.ok(text.length < 12000, 'concise');
   });
 
   test('discovery routes share the public conventions: HEAD, OPTIONS and 405', async () => {

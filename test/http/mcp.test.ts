@@ -119,6 +119,9 @@ describe('structured results over HTTP', () => {
       search: { q: SEARCH_TERMS.caching },
       list_posts: { id: LIST_IDS.caching, limit: 3 },
       list_members: { id: LIST_IDS.caching, limit: 3 },
+      list_quotes: { id: IDS.threadRoot },
+      list_reposts: { id: IDS.threadRoot },
+      list_media: { handle: HANDLES.alice, limit: 3 },
     };
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(args).sort());
     for (const t of tools) {

@@ -16,6 +16,9 @@ import {
 import { FxTwitterClient, pageQuery, type FxTwitterOptions } from './client.ts';
 import { splitThread, takeContinuations } from './conversation.ts';
 import { isUsableStatus, nestReplies, parseStatus, parseUser } from './parse.ts';
+import { fxMedia, fxQuotes, fxReposts } from './tabs.ts';
+import { fxAbout } from './about.ts';
+import type { AccountFacts } from '../../domain/about.ts';
 import type {
   FxProfileRelationshipList,
   FxSearchResults,
@@ -41,6 +44,10 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   'following',
   'search:latest',
   'search:top',
+  'quotes',
+  'reposts',
+  'media',
+  'about',
 ]);
 
 /** Bounds on following a conversation's reply cursor: enough for a busy thread, not a crawl. */
@@ -212,6 +219,22 @@ export class FxTwitterProvider implements Provider {
       .filter(isUsableStatus)
       .map((s): SearchItem => ({ kind: 'post', post: parseStatus(s, ctx) }));
     return upstreamPage(items, body.cursor?.bottom, req.cursor);
+  }
+
+  getQuotes(id: string, req: PageRequest): Promise<Page<Post>> {
+    return fxQuotes(this.client, id, req, this.now());
+  }
+
+  getReposts(id: string, req: PageRequest): Promise<Page<Author>> {
+    return fxReposts(this.client, id, req);
+  }
+
+  getMedia(handle: string, req: PageRequest): Promise<Page<Post>> {
+    return fxMedia(this.client, handle, req, this.now());
+  }
+
+  getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {
+    return fxAbout(this.client, handle, opts);
   }
 
   private async connections(handle: string, which: 'followers' | 'following', req: PageRequest): Promise<Page<Author>> {

@@ -1,0 +1,15 @@
+// The list commands that hang off a post or a profile tab: `quotes`, `reposts` and `media` (run like `followers`).
+import type { ListKind } from './lists.ts';
+
+const POST_HELP = 'status URL (x.com or twitter.com), handle/status/id, or the numeric post id';
+
+export const POST_LIST_COMMANDS: Array<[ListKind, string, string, string]> = [
+  ['quotes', '<post>', 'posts quoting a post, newest first', POST_HELP],
+  ['reposts', '<post>', 'accounts that reposted a post', POST_HELP],
+  [
+    'media',
+    '<handle>',
+    "a profile's posts with photos or videos (its media tab)",
+    'account handle, @handle or profile URL',
+  ],
+];
