@@ -272,6 +272,14 @@ function build(): SimCorpus {
     location: 'Lisbon',
     website: 'https://alice.example.dev',
     verified: 'individual',
+    about: {
+      basedIn: 'Portugal',
+      locationAccurate: true,
+      source: 'Web',
+      usernameChanges: 2,
+      lastUsernameChange: Date.UTC(2024, 0, 10, 12),
+      verifiedSince: Date.UTC(2023, 3, 1, 8),
+    },
   });
   const bob = b.user({
     id: '1461000002',
@@ -301,6 +309,14 @@ function build(): SimCorpus {
     bio: 'Daily notes on web performance.',
     location: 'Internet',
     verified: 'organization',
+    about: {
+      basedIn: 'United States',
+      locationAccurate: false,
+      source: 'United States App Store',
+      usernameChanges: 0,
+      verifiedSince: Date.UTC(2022, 10, 20),
+      affiliate: { handle: 'webperf_co', name: 'Web Perf Co' },
+    },
   });
   b.user({ id: '1461000006', handle: HANDLES.protected, name: 'Lena (locked)', bio: 'Friends only.', protected: true });
   b.user({ id: '1461000007', handle: HANDLES.suspended, name: 'Gus', bio: 'gone', suspended: true });

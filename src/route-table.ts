@@ -5,6 +5,7 @@ import { postRoutes } from './http/routes/posts.ts';
 import { profileRoutes } from './http/routes/profiles.ts';
 import { postListRouteDefs } from './http/routes/post-lists.ts';
 import { quoteFeedRoutes } from './http/routes/quote-feeds.ts';
+import { aboutRoutes } from './http/routes/about.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { curatedListRoutes } from './http/routes/curated-lists.ts';
@@ -21,6 +22,7 @@ function assemble(): readonly RouteDef[] {
     ...postRoutes,
     ...profileRoutes,
     ...postListRouteDefs,
+    ...aboutRoutes,
     ...exportRoutes,
     ...userRoutes,
     ...curatedListRoutes,

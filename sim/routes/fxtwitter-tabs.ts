@@ -2,7 +2,8 @@
 // /2/status/{id}/quotes and /2/profile/{h}/media answer APISearchResults ({code, results: statuses, cursor: {top,
 // bottom}}), /2/status/{id}/reposts APIUserListResults ({code, results: users, cursor}). Quotes are FxTwitter's
 // Latest search for `quoted_tweet_id:`, so "no quotes" is its search's 404 with an empty list; reposts and media
-// answer an unavailable timeline the same way; a non-numeric id is 400.
+// answer an unavailable timeline the same way; a non-numeric id is 400. /2/profile/{h}/about answers
+// ProfileAboutAPIResponse ({code, message, about_account?}).
 import type { SimCorpus } from '../corpus-types.ts';
 import { mediaTab, reposters, search, visibility } from '../corpus-queries.ts';
 import { fxStatus, fxUser } from '../wire/fxtwitter.ts';
@@ -30,6 +31,28 @@ function mediaRoute(c: SimCorpus, handle: string, q: URLSearchParams): SimRespon
   return listRoute(posts, q, 20, `media:${user.id}`, (p) => fxStatus(c, p));
 }
 
+/** `/2/profile/{h}/about`: X's about facts, `about_account` omitted when X has none (ProfileAboutAPIResponse). */
+function aboutRoute(c: SimCorpus, handle: string): SimResponse {
+  const user = profileUser(c, handle);
+  if (isResponse(user)) return reply(404, { code: 404, message: 'User not found' });
+  const a = user.about;
+  if (!a) return reply(200, { code: 200, message: 'OK' });
+  return reply(200, {
+    code: 200,
+    message: 'OK',
+    about_account: {
+      based_in: a.basedIn,
+      location_accurate: a.locationAccurate,
+      created_country_accurate: true,
+      source: a.source,
+      username_changes: {
+        count: a.usernameChanges,
+        last_changed_at: a.lastUsernameChange ? new Date(a.lastUsernameChange).toISOString() : null,
+      },
+    },
+  });
+}
+
 /** The tab routes, or null when the path is none of them. */
 export function fxTabRoute(c: SimCorpus, parts: string[], q: URLSearchParams): SimResponse | null {
   const [, kind, arg, sub] = parts;
@@ -39,5 +62,6 @@ export function fxTabRoute(c: SimCorpus, parts: string[], q: URLSearchParams): S
     return sub === 'quotes' ? quotesRoute(c, arg, q) : repostsRoute(c, arg, q);
   }
   if (kind === 'profile' && sub === 'media') return mediaRoute(c, arg, q);
+  if (kind === 'profile' && sub === 'about') return aboutRoute(c, arg);
   return null;
 }

@@ -1,13 +1,13 @@
-// Reposts and the media tab on the simulated GraphQL API, in the shapes of twscrape's captures @9745b02
+// Reposts, the media tab and account facts on the simulated GraphQL API, in the shapes of twscrape's captures @9745b02
 // (tests/mocked-data/raw_retweeters.json, raw_user_media.json). Retweeters answers `data.retweeters_timeline.timeline`
 // with `user-{id}` TimelineUser entries, then Top and Bottom cursors. UserMedia answers the profile timeline shape:
 // the first page one `profile-grid-0` VerticalGrid module of `profile-grid-0-tweet-{id}` items plus the cursors,
 // later pages a TimelineAddToModule into that module and the cursors replaced in place.
 import type { SimCorpus } from '../corpus-types.ts';
-import { mediaTab, reposters, visibility } from '../corpus-queries.ts';
+import { findUser, mediaTab, reposters, visibility } from '../corpus-queries.ts';
 import type { XEntry, XInstruction } from '../../src/providers/x/wire.ts';
 import type { SimResponse } from './types.ts';
-import { cursorEntry, moduleEntry, moduleItem, userEntry, xTweetResult } from './x-wire.ts';
+import { cursorEntry, moduleEntry, moduleItem, userEntry, xTweetResult, xUser } from './x-wire.ts';
 import { addEntries, count, errorsOnly, ok, pageOrEnd, sortIndex, text, type Vars } from './x-timeline.ts';
 import { subject, userTimeline } from './x-graphql.ts';
 
@@ -44,7 +44,53 @@ function userMedia(c: SimCorpus, v: Vars): SimResponse {
   return ok(userTimeline(instructions));
 }
 
+/**
+ * AboutAccountQuery (twscrape raw_user_about.json): the user's core fields with `about_profile` (counts and times as
+ * strings), `affiliates_highlighted_label` (empty when none) and `verification_info.reason.verified_since_msec`.
+ */
+function aboutAccount(c: SimCorpus, v: Vars): SimResponse {
+  const user = findUser(c, text(v.screenName));
+  if (!user) return ok({ data: {} });
+  const base = xUser(user);
+  if (user.suspended) return ok({ data: { user_result_by_screen_name: { result: base } } });
+  const a = user.about;
+  const result = {
+    ...base,
+    ...(a
+      ? {
+          about_profile: {
+            account_based_in: a.basedIn,
+            location_accurate: a.locationAccurate,
+            created_country_accurate: true,
+            source: a.source,
+            ...(a.affiliate ? { affiliate_username: a.affiliate.handle } : {}),
+            username_changes: {
+              count: String(a.usernameChanges),
+              ...(a.lastUsernameChange ? { last_changed_at_msec: String(a.lastUsernameChange) } : {}),
+            },
+          },
+        }
+      : {}),
+    affiliates_highlighted_label: a?.affiliate
+      ? {
+          label: {
+            description: a.affiliate.name,
+            url: { url: `https://twitter.com/${a.affiliate.handle}`, urlType: 'DeepLink' },
+            badge: { url: `https://pbs.twimg.com/profile_images/${a.affiliate.handle}_bigger.jpg` },
+            userLabelType: 'BusinessLabel',
+            userLabelDisplayType: 'Badge',
+          },
+        }
+      : {},
+    ...(user.verified !== null && a?.verifiedSince
+      ? { verification_info: { is_identity_verified: false, reason: { verified_since_msec: String(a.verifiedSince) } } }
+      : {}),
+  };
+  return ok({ data: { user_result_by_screen_name: { result } } });
+}
+
 export const TAB_OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   Retweeters: retweeters,
   UserMedia: userMedia,
+  AboutAccountQuery: aboutAccount,
 };

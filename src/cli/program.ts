@@ -7,6 +7,7 @@ import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
 import { POST_LIST_COMMANDS } from './post-lists.ts';
+import { aboutCommand, runAbout, type AboutFlags } from './about.ts';
 import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
@@ -171,6 +172,10 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
       withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),
     );
   }
+
+  withConnection(aboutCommand(program.command('about'))).action(
+    (subject: string, flags: AboutFlags & ConnectionFlags) => withClient(flags, (c) => runAbout(c, subject, flags, io)),
+  );
 
   withConnection(
     program

@@ -13,6 +13,7 @@ import type {
 } from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { MediaRead, QuotesRead, RepostsRead } from '../domain/post-lists.ts';
+import type { AboutFact, AboutRead, AccountFacts } from '../domain/about.ts';
 
 export interface PostJson {
   markdown: string;
@@ -155,4 +156,16 @@ export function repostsJson(read: RepostsRead, markdown: string): RepostsJson {
 
 export function mediaJson(read: MediaRead, markdown: string): MediaJson {
   return { markdown, profile: read.profile, posts: read.posts, ...paging(read) };
+}
+
+export interface AboutJson {
+  markdown: string;
+  facts: AccountFacts;
+  unknown: AboutFact[];
+  source: string;
+  warnings: string[];
+}
+
+export function aboutJson(read: AboutRead, markdown: string): AboutJson {
+  return { markdown, facts: read.facts, unknown: read.unknown, source: read.source, warnings: read.warnings };
 }
