@@ -184,10 +184,10 @@ export function reposters(c: SimCorpus, postId: string): SimUser[] {
   return found.sort((x, y) => y.at - x.at).map((x) => x.user);
 }
 
-/** A profile's media tab: its own visible posts with photos or videos, newest first. */
-export function mediaTab(c: SimCorpus, user: SimUser): SimPost[] {
+/** A profile tab: its own visible posts with photos or videos (media) or its Articles, newest first. */
+export function profileTab(c: SimCorpus, user: SimUser, tab: 'media' | 'articles'): SimPost[] {
   return (c.timelines.get(user.id) ?? [])
     .filter((e) => !e.repostedBy && visibility(c, e.postId) === 'ok')
     .map((e) => c.posts.get(e.postId)!)
-    .filter((p) => p.media.length > 0);
+    .filter((p) => (tab === 'media' ? p.media.length > 0 : p.article !== undefined));
 }

@@ -4,7 +4,7 @@
 // the first page one `profile-grid-0` VerticalGrid module of `profile-grid-0-tweet-{id}` items plus the cursors,
 // later pages a TimelineAddToModule into that module and the cursors replaced in place.
 import type { SimCorpus } from '../corpus-types.ts';
-import { findUser, mediaTab, reposters, visibility } from '../corpus-queries.ts';
+import { findUser, profileTab, reposters, visibility } from '../corpus-queries.ts';
 import type { XEntry, XInstruction } from '../../src/providers/x/wire.ts';
 import type { SimResponse } from './types.ts';
 import { cursorEntry, moduleEntry, moduleItem, userEntry, xTweetResult, xUser } from './x-wire.ts';
@@ -26,7 +26,7 @@ function userMedia(c: SimCorpus, v: Vars): SimResponse {
   const user = subject(c, v);
   if (!('id' in user)) return user;
   const cursor = typeof v.cursor === 'string' ? v.cursor : null;
-  const page = pageOrEnd(mediaTab(c, user), count(v, 20), cursor, `UserMedia:${user.id}`);
+  const page = pageOrEnd(profileTab(c, user, 'media'), count(v, 20), cursor, `UserMedia:${user.id}`);
   if (page === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
   const items = page.items.map((p) => moduleItem(`profile-grid-0-tweet-${p.id}`, xTweetResult(c, p.id)!, 'MediaGrid'));
   const top = cursorEntry('Top', page.top, sortIndex(-1));

@@ -10,7 +10,16 @@ import { X_BASE, type Query } from './transport.ts';
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 export type ListKind =
-  'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members' | 'quotes' | 'reposts' | 'media';
+  | 'profile'
+  | 'followers'
+  | 'following'
+  | 'search'
+  | 'list'
+  | 'list-members'
+  | 'quotes'
+  | 'reposts'
+  | 'media'
+  | 'articles';
 
 export interface ListFlags {
   limit?: number;

@@ -105,7 +105,7 @@ written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|rena
     });
 
   const postsKey = (kind: ListKind) =>
-    kind === 'profile' || kind === 'list' || kind === 'quotes' || kind === 'media' ? 'posts' : 'items';
+    ['profile', 'list', 'quotes', 'media', 'articles'].includes(kind) ? 'posts' : 'items';
   const lists: Array<[ListKind, string, string, string]> = [
     ['profile', '<handle>', 'a profile with its most recent original posts', ACCOUNT_HELP],
     ['followers', '<handle>', 'accounts that follow a profile', ACCOUNT_HELP],

@@ -28,5 +28,7 @@ export type Capability =
   | 'reposts'
   /** A profile's posts with photos or videos (its media tab). */
   | 'media'
+  /** A profile's X Articles (its articles tab). */
+  | 'articles'
   /** What X shows about an account beyond its bio (based in, verification since, username changes…). */
   | 'about';

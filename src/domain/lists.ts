@@ -10,7 +10,16 @@ import { isSelfReply } from './own-posts.ts';
 
 /** The list reads, as the browse routes name them. */
 export type ListResource =
-  'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members' | 'quotes' | 'reposts' | 'media';
+  | 'profile'
+  | 'followers'
+  | 'following'
+  | 'search'
+  | 'list'
+  | 'list-members'
+  | 'quotes'
+  | 'reposts'
+  | 'media'
+  | 'articles';
 
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;

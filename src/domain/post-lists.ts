@@ -15,6 +15,7 @@ export interface TabSource {
   quotes(id: string, call: PageCall): Promise<Sourced<Page<Post>>>;
   reposts(id: string, call: PageCall): Promise<Sourced<Page<Author>>>;
   media(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;
+  articles(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;
 }
 
 export interface TabSources {
@@ -39,8 +40,12 @@ export interface RepostsRead extends ListMeta {
   items: Author[];
 }
 
-/** A profile's media tab: its posts with photos or videos, newest first. */
-export interface MediaRead extends ListMeta {
+/** A profile tab: `media` (its posts with photos or videos) or `articles` (its X Articles). */
+export type ProfileTab = 'media' | 'articles';
+
+/** A page of a profile tab, newest first. */
+export interface ProfileTabRead extends ListMeta {
+  tab: ProfileTab;
   profile: Author;
   posts: Post[];
 }
@@ -52,6 +57,7 @@ export interface PostListInput extends PageInput {
 
 export interface TabInput extends PageInput {
   handle: string;
+  tab: ProfileTab;
 }
 
 /** One page, with the subject (post or profile) read alongside the first upstream page. */
@@ -111,18 +117,29 @@ export async function readReposts(
   return { read: { post: got.subject, items: got.items, ...got.meta }, cache: got.cache };
 }
 
-export async function readMedia(src: TabSources, input: TabInput, policy: ReadPolicy): Promise<Listed<MediaRead>> {
+/** What belongs on each tab besides being the account's own post. */
+const ON_TAB: Record<ProfileTab, (p: Post) => boolean> = {
+  media: (p) => p.media.length > 0,
+  articles: (p) => p.article !== undefined,
+};
+
+export async function readProfileTab(
+  src: TabSources,
+  input: TabInput,
+  policy: ReadPolicy,
+): Promise<Listed<ProfileTabRead>> {
+  const { tab, handle } = input;
   const got = await pageWithSubject(
     src.cursors,
-    'media',
-    input.handle.toLowerCase(),
+    tab,
+    handle.toLowerCase(),
     input,
     policy,
-    (p) => src.profile(input.handle, p),
-    (call) => src.tabs.media(input.handle, call),
+    (p) => src.profile(handle, p),
+    (call) => src.tabs[tab](handle, call),
   );
-  // The media tab is the account's own posts with photos or videos; an upstream that mixes in others is not.
+  // A tab holds the account's own posts of its kind; an upstream that mixes in others (reposts) is not the tab.
   const own = got.subject.id;
-  const posts = got.items.filter((p) => p.author.id === own && p.media.length > 0 && !p.repostOf);
-  return { read: { profile: got.subject, posts, ...got.meta }, cache: got.cache };
+  const posts = got.items.filter((p) => p.author.id === own && !p.repostOf && ON_TAB[tab](p));
+  return { read: { tab, profile: got.subject, posts, ...got.meta }, cache: got.cache };
 }

@@ -62,6 +62,8 @@ export interface Provider {
   getReposts?(id: string, req: PageRequest): Promise<Page<Author>>;
   /** A profile's posts with photos or videos, newest first. */
   getMedia?(handle: string, req: PageRequest): Promise<Page<Post>>;
+  /** A profile's X Articles, newest first. */
+  getArticles?(handle: string, req: PageRequest): Promise<Page<Post>>;
   /** What X shows about an account beyond its bio; a fact the upstream does not give is left undefined. */
   getAbout?(handle: string, opts: CallOptions): Promise<AccountFacts>;
   /**

@@ -280,10 +280,13 @@ export const repostsJsonSchema = z.looseObject({
   ...paging,
 });
 
-export const mediaJsonSchema = z.looseObject({
+export const profileTabJsonSchema = z.looseObject({
   ...provenance,
+  tab: z.enum(['media', 'articles']),
   profile: authorSchema,
-  posts: z.array(postSchema).describe("The account's own posts with photos or videos, newest first."),
+  posts: z
+    .array(postSchema)
+    .describe("The account's own posts on the tab (with photos or videos; or its X Articles, whole), newest first."),
   ...paging,
 });
 

@@ -12,7 +12,7 @@ import type {
   SearchRead,
 } from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
-import type { MediaRead, QuotesRead, RepostsRead } from '../domain/post-lists.ts';
+import type { ProfileTab, ProfileTabRead, QuotesRead, RepostsRead } from '../domain/post-lists.ts';
 import type { AboutFact, AboutRead, AccountFacts } from '../domain/about.ts';
 
 export interface PostJson {
@@ -141,7 +141,8 @@ export interface RepostsJson extends ListEnvelope {
   items: Author[];
 }
 
-export interface MediaJson extends ListEnvelope {
+export interface ProfileTabJson extends ListEnvelope {
+  tab: ProfileTab;
   profile: Author;
   posts: Post[];
 }
@@ -154,8 +155,8 @@ export function repostsJson(read: RepostsRead, markdown: string): RepostsJson {
   return { markdown, post: read.post, items: read.items, ...paging(read) };
 }
 
-export function mediaJson(read: MediaRead, markdown: string): MediaJson {
-  return { markdown, profile: read.profile, posts: read.posts, ...paging(read) };
+export function profileTabJson(read: ProfileTabRead, markdown: string): ProfileTabJson {
+  return { markdown, tab: read.tab, profile: read.profile, posts: read.posts, ...paging(read) };
 }
 
 export interface AboutJson {

@@ -18,6 +18,14 @@ export function cachedTabSource(chain: ProviderChain, reader: CachedReader): Tab
       paged(`reposts:${id}`, 'reposts', call, (p, c) => p.getReposts!(id, pageRequest(call, c)), TABS),
     media: (handle, call) =>
       paged(`media:${handle.toLowerCase()}`, 'media', call, (p, c) => p.getMedia!(handle, pageRequest(call, c)), TABS),
+    articles: (handle, call) =>
+      paged(
+        `articles:${handle.toLowerCase()}`,
+        'articles',
+        call,
+        (p, c) => p.getArticles!(handle, pageRequest(call, c)),
+        TABS,
+      ),
     about: (handle, policy) =>
       reader.read(`about:${handle.toLowerCase()}`, policy, async () =>
         served(await chain.run('about', (p, c) => p.getAbout!(handle, c), sessionCharge(policy)), TABS),

@@ -28,7 +28,7 @@ const inProcessEnv = () => ({
 });
 
 describe('CLI', { concurrency: 4 }, () => {
-  const srv = (...args: string[]) => runBin([...args, '--server', stack.url], { cwd: dir });
+  const srv = (...args: string[]) => runBin([...args, '--server', stack.url], { cwd: dir, timeoutMs: 120_000 });
 
   test('quotes takes a status URL and pages; --all --format json merges the posts', async () => {
     const r = await srv('quotes', `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}`, '--limit', '2');
@@ -45,13 +45,16 @@ describe('CLI', { concurrency: 4 }, () => {
     assert.equal(merged.pages, 3);
   });
 
-  test('reposts, media and about', async () => {
+  test('reposts, media, articles and about', async () => {
     const reposts = await srv('reposts', `${HANDLES.alice}/status/${IDS.threadRoot}`);
     assert.equal(reposts.code, 0, reposts.stderr);
     assert.match(reposts.stdout, /@bigaccount/);
     const media = await srv('media', `@${HANDLES.alice}`, '--format', 'json');
     assert.equal(media.code, 0, media.stderr);
     assert.ok((JSON.parse(media.stdout) as { posts: unknown[] }).posts.length >= 3);
+    const articles = await srv('articles', HANDLES.alice);
+    assert.equal(articles.code, 0, articles.stderr);
+    assert.match(articles.stdout, /Why invalidation is hard/);
     const about = await srv('about', `https://x.com/${HANDLES.alice}`);
     assert.equal(about.code, 0, about.stderr);
     assert.match(about.stdout, /- Based in: Portugal/);
@@ -67,7 +70,12 @@ describe('CLI', { concurrency: 4 }, () => {
   });
 
   test('in-process (no --server)', async () => {
-    const r = await runBin(['reposts', IDS.threadRoot, '--format', 'json'], { cwd: dir, env: inProcessEnv() });
+    // Building the whole service inside the command takes a while on a loaded machine.
+    const r = await runBin(['reposts', IDS.threadRoot, '--format', 'json'], {
+      cwd: dir,
+      env: inProcessEnv(),
+      timeoutMs: 120_000,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { items: unknown[] }).items.length, 5);
   });

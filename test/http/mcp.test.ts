@@ -123,6 +123,7 @@ describe('structured results over HTTP', () => {
       list_reposts: { id: IDS.threadRoot },
       list_media: { handle: HANDLES.alice, limit: 3 },
       read_about: { handle: HANDLES.alice },
+      list_articles: { handle: HANDLES.alice },
     };
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(args).sort());
     for (const t of tools) {

@@ -11,7 +11,7 @@ import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
 import { mcpCall } from '../helpers/mcp.ts';
-import { mediaJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../src/render/json-schemas.ts';
+import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../src/render/json-schemas.ts';
 
 const ROOT = IDS.threadRoot;
 /** Newest first: the readers quoted the root one hour apart. */
@@ -132,12 +132,34 @@ describe('from FxTwitter', () => {
       assert.ok(body.posts!.length >= 3);
       assert.ok(body.posts!.every((p) => p.author.handle === HANDLES.alice && p.media.length > 0));
       assert.ok(body.posts!.some((p) => p.id === IDS.threadPhoto));
-      assert.ok(mediaJsonSchema.safeParse(body).success);
+      assert.ok(profileTabJsonSchema.safeParse(body).success);
     }
     const html = await (await s.get(`/${HANDLES.alice}/media`, { headers: { accept: 'text/html' } })).text();
     assert.ok(html.includes(`href="${TEST_BASE}/alice_dev/media/rss"`));
     const md = await (await s.get(`/${HANDLES.alice}/media`)).text();
     assert.match(md, /^# Media of Alice Developer \(@alice_dev\)\n/);
+  });
+
+  test("articles: the account's X Articles, each rendered whole; an account without any has an empty tab", async () => {
+    for (const path of [`/${HANDLES.alice}/articles`, `/api/v1/profiles/${HANDLES.alice}/articles`]) {
+      const { res, body } = await json(s, path);
+      assert.equal(res.headers.get('x-browse-resource'), 'articles');
+      assert.deepEqual(
+        body.posts!.map((p) => p.id),
+        [IDS.article],
+      );
+      assert.ok(profileTabJsonSchema.safeParse(body).success);
+    }
+    const md = await (await s.get(`/${HANDLES.alice}/articles`)).text();
+    assert.match(md, /^# Articles of Alice Developer \(@alice_dev\)\n/);
+    assert.match(md, /Page 1 · 1 article\n/);
+    assert.match(md, /A field guide to cache invalidation/);
+    for (const heading of ['Why invalidation is hard', 'Three strategies', 'Rolling it out'])
+      assert.ok(md.includes(heading), `the whole article: ${heading}`);
+    assert.ok(md.includes('- Purge on write'));
+    const none = await json(s, `/api/v1/profiles/${HANDLES.bob}/articles`);
+    assert.deepEqual(none.body.posts, []);
+    assert.match(none.body.markdown, /No Articles on this page\./);
   });
 
   test('bad input: impossible ids and bad cursors ask no upstream; missing posts and accounts are 404', async () => {
@@ -193,6 +215,7 @@ describe('from FxTwitter', () => {
     assert.match(await mcpCall(s.url, 'list_quotes', { id: ROOT }), /^# Quotes of @alice_dev's post/);
     assert.match(await mcpCall(s.url, 'list_reposts', { id: ROOT, limit: 2 }), /reader_0444[\s\S]*Continue →/);
     assert.match(await mcpCall(s.url, 'list_media', { handle: HANDLES.alice }), /^# Media of Alice Developer/);
+    assert.match(await mcpCall(s.url, 'list_articles', { handle: HANDLES.alice }), /cache invalidation/);
   });
 
   test('OpenAPI and llms.txt describe the routes', async () => {
@@ -207,7 +230,7 @@ describe('from FxTwitter', () => {
       assert.ok(openapi.paths[p], p);
     assert.ok(JSON.stringify(openapi.paths['/api/v1/posts/{id}/quotes']).includes('read_unavailable'));
     const llms = await (await s.get('/llms.txt')).text();
-    assert.ok(llms.includes('list_quotes') && llms.includes('list_reposts') && llms.includes('list_media'));
+    for (const tool of ['list_quotes', 'list_reposts', 'list_media', 'list_articles']) assert.ok(llms.includes(tool));
   });
 });
 
@@ -264,6 +287,13 @@ describe('from X with sessions', () => {
     assert.ok(s.sim.calls({ target: 'x', path: 'UserMedia' }) >= 2, 'the grid module is appended to on later pages');
   });
 
+  test('the Articles tab is FxTwitter-only: 503 read_unavailable without it', async () => {
+    const res = await s.get(`/api/v1/profiles/${HANDLES.alice}/articles?format=json`, as(3));
+    assert.equal(res.status, 503);
+    assert.equal((await problemOf(res)).code, 'read_unavailable');
+    assert.ok(Number(res.headers.get('retry-after')) > 0);
+  });
+
   test('each X call is charged to account-ip; a cached page is free', async () => {
     const first = await s.get(`/api/v1/posts/${ROOT}/reposts?limit=3`, as(9));
     assert.equal(first.status, 200);
@@ -287,6 +317,7 @@ describe('with no provider that serves them', () => {
       `/api/v1/posts/${ROOT}/quotes`,
       `/${HANDLES.alice}/status/${ROOT}/reposts`,
       `/api/v1/profiles/${HANDLES.alice}/media`,
+      `/${HANDLES.alice}/articles`,
       `/api/v1/posts/${ROOT}/quotes/feed`,
     ]) {
       const res = await s.get(path + (path.endsWith('feed') ? '' : '?format=json'));

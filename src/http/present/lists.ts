@@ -10,7 +10,7 @@ import type {
   RenderContext,
 } from '../../domain/reads.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
-import type { MediaRead, QuotesRead, RepostsRead } from '../../domain/post-lists.ts';
+import type { ProfileTabRead, QuotesRead, RepostsRead } from '../../domain/post-lists.ts';
 import { statusPath } from '../../domain/links.ts';
 import type { ListResource as BrowseResource } from '../../domain/lists.ts';
 import type { Rendered } from '../../contract/rendered.ts';
@@ -24,13 +24,17 @@ import {
   connectionsJson,
   listMembersJson,
   listPostsJson,
-  mediaJson,
+  profileTabJson,
   profileJson,
   quotesJson,
   repostsJson,
   searchJson,
 } from '../../render/json.ts';
-import { renderMediaMarkdown, renderQuotesMarkdown, renderRepostsMarkdown } from '../../render/markdown/post-lists.ts';
+import {
+  renderProfileTabMarkdown,
+  renderQuotesMarkdown,
+  renderRepostsMarkdown,
+} from '../../render/markdown/post-lists.ts';
 import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
 import { profilePreview } from '../../render/link-preview.ts';
 import { budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
@@ -47,7 +51,7 @@ export type ListRead =
   | { resource: 'list-members'; read: ListMembersRead }
   | { resource: 'quotes'; read: QuotesRead }
   | { resource: 'reposts'; read: RepostsRead }
-  | { resource: 'media'; read: MediaRead };
+  | { resource: 'media' | 'articles'; read: ProfileTabRead };
 
 export interface ListPresentContext {
   baseUrl: string;
@@ -75,7 +79,8 @@ function markdownOf(l: ListRead, ctx: RenderContext): string {
     case 'reposts':
       return renderRepostsMarkdown(l.read, ctx);
     case 'media':
-      return renderMediaMarkdown(l.read, ctx);
+    case 'articles':
+      return renderProfileTabMarkdown(l.read, ctx);
     default:
       return renderConnectionsMarkdown(l.read, ctx);
   }
@@ -96,7 +101,8 @@ function jsonOf(l: ListRead, markdown: string): unknown {
     case 'reposts':
       return repostsJson(l.read, markdown);
     case 'media':
-      return mediaJson(l.read, markdown);
+    case 'articles':
+      return profileTabJson(l.read, markdown);
     default:
       return connectionsJson(l.read, markdown);
   }
@@ -116,6 +122,7 @@ function firstOf(l: ListRead, n: number): ListRead {
     case 'quotes':
       return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
     case 'media':
+    case 'articles':
       return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
     case 'list-members':
       return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
@@ -138,6 +145,7 @@ const NOUNS: Record<ListRead['resource'], [string, string]> = {
   quotes: ['quote', 'quotes'],
   reposts: ['account', 'accounts'],
   media: ['post', 'posts'],
+  articles: ['article', 'articles'],
 };
 
 /** The page as a document; under a budget, cut to the leading items that fit, with the warning naming the rest. */
@@ -176,7 +184,8 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
       feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `${l.read.list.name}: latest posts` }],
     };
   }
-  if (l.resource === 'quotes' || l.resource === 'reposts' || l.resource === 'media') return tabLinks(l, baseUrl);
+  if (l.resource === 'quotes' || l.resource === 'reposts' || l.resource === 'media' || l.resource === 'articles')
+    return tabLinks(l, baseUrl);
   // Feeds and permalinks are addressed by handle: an upstream handle that is not one gets none of them.
   if (l.resource !== 'profile' || !isHandle(l.read.profile.handle)) return { baseUrl };
   const permalink = `${baseUrl}/${l.read.profile.handle}`;
@@ -200,26 +209,29 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
 
 /** The page's own permalink, and for the post lists (quotes, media) their RSS feed. */
 function tabLinks(
-  l: Extract<ListRead, { resource: 'quotes' | 'reposts' | 'media' }>,
+  l: Extract<ListRead, { resource: 'quotes' | 'reposts' | 'media' | 'articles' }>,
   baseUrl: string,
 ): Omit<HtmlPageOptions, 'title'> {
-  if (l.resource === 'media') {
-    if (!isHandle(l.read.profile.handle)) return { baseUrl };
-    const page = `${baseUrl}/${l.read.profile.handle}/media`;
+  if (l.resource === 'media' || l.resource === 'articles') {
+    const { handle } = l.read.profile;
+    if (!isHandle(handle)) return { baseUrl };
+    const page = `${baseUrl}/${handle}/${l.resource}`;
+    if (l.resource === 'articles') return { baseUrl, canonicalUrl: page };
     return {
       baseUrl,
       canonicalUrl: page,
-      feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `@${l.read.profile.handle}: media` }],
+      feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `@${handle}: media` }],
     };
   }
-  const page = `${baseUrl}${statusPath(l.read.post.author.handle, l.read.post.id)}/${l.resource}`;
-  if (l.resource === 'reposts' || !isHandle(l.read.post.author.handle)) return { baseUrl, canonicalUrl: page };
+  const read = l.read;
+  if (!('post' in read)) return { baseUrl };
+  const author = read.post.author.handle;
+  const page = `${baseUrl}${statusPath(author, read.post.id)}/${l.resource}`;
+  if (l.resource === 'reposts' || !isHandle(author)) return { baseUrl, canonicalUrl: page };
   return {
     baseUrl,
     canonicalUrl: page,
-    feeds: [
-      { type: 'application/rss+xml', href: `${page}/rss`, title: `Quotes of @${l.read.post.author.handle}'s post` },
-    ],
+    feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `Quotes of @${author}'s post` }],
   };
 }
 

@@ -43,7 +43,8 @@ function filtered(list: ListRead, f: FeedFilter): void {
     list.resource === 'profile' ||
     list.resource === 'list' ||
     list.resource === 'quotes' ||
-    list.resource === 'media'
+    list.resource === 'media' ||
+    list.resource === 'articles'
   )
     list.read.posts = applyFilter(f, list.read.posts);
   else if (list.resource === 'search') {

@@ -1,11 +1,11 @@
 // The lists hanging off a post or a profile tab, on both surfaces: the posts quoting a post
 // (/{handle}/status/{id}/quotes), the accounts that reposted it (/{handle}/status/{id}/reposts) and a profile's
-// media tab (/{handle}/media). Paged like every list; the post or profile is read alongside the first page and
+// media and Articles tabs (/{handle}/media, /{handle}/articles). Paged like every list; the post or profile is read alongside the first page and
 // decides what is a 404.
 import { z } from 'zod';
-import { readMedia, readQuotes, readReposts, type TabSources } from '../../domain/post-lists.ts';
+import { readProfileTab, readQuotes, readReposts, type ProfileTab, type TabSources } from '../../domain/post-lists.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { mediaJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../render/json-schemas.ts';
+import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../render/json-schemas.ts';
 import { profileHandle, statusHandle, statusId } from '../params/common.ts';
 import { checkIdRange } from '../params/status-url.ts';
 import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
@@ -14,12 +14,15 @@ import type { Services } from '../../contract/services.ts';
 import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 
-type Kind = 'quotes' | 'reposts' | 'media';
+type Kind = 'quotes' | 'reposts' | ProfileTab;
 
 const PROVIDERS_NOTE =
   ' Read from FxTwitter, or from X with the logged-in sessions the deployment configures (each X call charged to ' +
   'account-ip, or account-key for key holders; cached pages are free); 503 read_unavailable with Retry-After when ' +
   'no configured provider can serve it.';
+
+const FX_ONLY_NOTE =
+  ' Read from FxTwitter; 503 read_unavailable with Retry-After when it is not among the configured providers.';
 
 const PAGING =
   ' Paging: send back `nextCursor` as `cursor` (preferred); `page` (1-10) walks cursors from the first page.';
@@ -46,6 +49,13 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; too
       "The profile and a page of its own posts with photos or videos, newest first (X's media tab; reposts are not in it). An unknown, suspended or protected account is 404 not_found.",
     tool: 'list_media',
   },
+  articles: {
+    op: 'listArticles',
+    summary: "A profile's Articles tab",
+    description:
+      "The profile and a page of its X Articles, newest first, each rendered whole (title, cover, headings, lists, code, images, embedded posts) as on its own post page. FxTwitter only (X's own articles timeline is not read); an unknown, suspended or protected account is 404 not_found.",
+    tool: 'list_articles',
+  },
 };
 
 const postParams = z.object({ handle: statusHandle, id: statusId });
@@ -57,6 +67,7 @@ const ERRORS: Record<Kind, CatalogCode[]> = {
   quotes: ['invalid_params', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
   reposts: ['invalid_params', 'read_unavailable', ...LIST_ERRORS],
   media: ['invalid_handle', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
+  articles: ['invalid_handle', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
 };
 
 function decl<Q extends z.ZodObject, P extends z.ZodObject>(
@@ -67,25 +78,29 @@ function decl<Q extends z.ZodObject, P extends z.ZodObject>(
 ): RouteDecl<Q, P> {
   const t = TEXT[kind];
   const v1 = surface === 'v1';
-  const path =
-    kind === 'media'
-      ? v1
-        ? '/api/v1/profiles/{handle}/media'
-        : '/{handle}/media'
-      : v1
-        ? `/api/v1/posts/{id}/${kind}`
-        : `/{handle}/status/{id}/${kind}`;
+  const tab = kind === 'media' || kind === 'articles';
+  const path = tab
+    ? v1
+      ? `/api/v1/profiles/{handle}/${kind}`
+      : `/{handle}/${kind}`
+    : v1
+      ? `/api/v1/posts/{id}/${kind}`
+      : `/{handle}/status/{id}/${kind}`;
   return {
     operationId: v1 ? t.op : `${t.op}Permalink`,
     path,
     surface,
     summary: v1 ? t.summary : `${t.summary} (permalink)`,
-    description: t.description + PAGING + PROVIDERS_NOTE + (kind === 'reposts' ? '' : LIST_FILTER_NOTE),
-    tags: [v1 ? (kind === 'media' ? 'profiles' : 'posts') : 'permalinks'],
+    description:
+      t.description +
+      PAGING +
+      (kind === 'articles' ? FX_ONLY_NOTE : PROVIDERS_NOTE) +
+      (kind === 'reposts' ? '' : LIST_FILTER_NOTE),
+    tags: [v1 ? (tab ? 'profiles' : 'posts') : 'permalinks'],
     params,
     query,
     representations: ['markdown', 'json', 'html'],
-    json: kind === 'quotes' ? quotesJsonSchema : kind === 'reposts' ? repostsJsonSchema : mediaJsonSchema,
+    json: kind === 'quotes' ? quotesJsonSchema : kind === 'reposts' ? repostsJsonSchema : profileTabJsonSchema,
     keyAware: true,
     errors: ERRORS[kind],
     browseResource: kind,
@@ -131,17 +146,17 @@ function servePostList(
   });
 }
 
-function serveMedia(ctx: HandlerContext<PostListQuery, unknown>, handle: string, path: string) {
+function serveTab(ctx: HandlerContext<PostListQuery, unknown>, tab: ProfileTab, handle: string, path: string) {
   const src = tabSources(ctx.services);
   return serveList(ctx, {
-    resource: 'media',
+    resource: tab,
     path,
-    title: `Media of @${handle}`,
+    title: `${tab === 'media' ? 'Media' : 'Articles'} of @${handle}`,
     missing: { kind: 'profile', what: `@${handle}` },
     filter: ctx.query,
     async read(policy, page) {
-      const { read, cache } = await readMedia(src, { handle, ...page }, policy);
-      return { read: { resource: 'media', read }, cache };
+      const { read, cache } = await readProfileTab(src, { handle, tab, ...page }, policy);
+      return { read: { resource: tab, read }, cache };
     },
   });
 }
@@ -161,12 +176,15 @@ function postListRoutes(kind: 'quotes' | 'reposts'): RouteDef[] {
 export const postListRouteDefs: RouteDef[] = [
   ...postListRoutes('quotes'),
   ...postListRoutes('reposts'),
-  ...(['v1', 'permalink'] as const).map((surface) =>
-    defineRoute(decl('media', surface, handleParams, postListQuery), (ctx) =>
-      serveMedia(
-        ctx,
-        ctx.params.handle,
-        surface === 'v1' ? `/api/v1/profiles/${ctx.params.handle}/media` : `/${ctx.params.handle}/media`,
+  ...(['media', 'articles'] as const).flatMap((tab) =>
+    (['v1', 'permalink'] as const).map((surface) =>
+      defineRoute(decl(tab, surface, handleParams, postListQuery), (ctx) =>
+        serveTab(
+          ctx,
+          tab,
+          ctx.params.handle,
+          surface === 'v1' ? `/api/v1/profiles/${ctx.params.handle}/${tab}` : `/${ctx.params.handle}/${tab}`,
+        ),
       ),
     ),
   ),

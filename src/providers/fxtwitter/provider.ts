@@ -16,7 +16,7 @@ import {
 import { FxTwitterClient, pageQuery, type FxTwitterOptions } from './client.ts';
 import { splitThread, takeContinuations } from './conversation.ts';
 import { isUsableStatus, nestReplies, parseStatus, parseUser } from './parse.ts';
-import { fxMedia, fxQuotes, fxReposts } from './tabs.ts';
+import { fxArticles, fxMedia, fxQuotes, fxReposts } from './tabs.ts';
 import { fxAbout } from './about.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type {
@@ -47,6 +47,7 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   'quotes',
   'reposts',
   'media',
+  'articles',
   'about',
 ]);
 
@@ -231,6 +232,10 @@ export class FxTwitterProvider implements Provider {
 
   getMedia(handle: string, req: PageRequest): Promise<Page<Post>> {
     return fxMedia(this.client, handle, req, this.now());
+  }
+
+  getArticles(handle: string, req: PageRequest): Promise<Page<Post>> {
+    return fxArticles(this.client, handle, req, this.now());
   }
 
   getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {

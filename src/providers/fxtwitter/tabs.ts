@@ -1,4 +1,4 @@
-// FxTwitter's lists hanging off a post or a profile tab: /2/status/{id}/quotes and /2/profile/{h}/media answer
+// FxTwitter's lists hanging off a post or a profile tab: /2/status/{id}/quotes, /2/profile/{h}/media and /articles answer
 // the search shape ({code, results: statuses, cursor: {top, bottom}}), /2/status/{id}/reposts the user-list shape
 // ({code, results: users, cursor}), per FxEmbed's src/realms/api/routes.ts. Each answers 404 with an empty list
 // for "nothing here" (no quotes, no reposts, an empty or unknown tab): the post or profile read alongside decides
@@ -30,6 +30,15 @@ export function fxQuotes(client: FxTwitterClient, id: string, req: PageRequest, 
 
 export function fxMedia(client: FxTwitterClient, handle: string, req: PageRequest, now: number): Promise<Page<Post>> {
   return statusPage(client, `/2/profile/${encodePart(handle)}/media`, 'media', req, now);
+}
+
+export function fxArticles(
+  client: FxTwitterClient,
+  handle: string,
+  req: PageRequest,
+  now: number,
+): Promise<Page<Post>> {
+  return statusPage(client, `/2/profile/${encodePart(handle)}/articles`, 'articles', req, now);
 }
 
 export async function fxReposts(client: FxTwitterClient, id: string, req: PageRequest): Promise<Page<Author>> {

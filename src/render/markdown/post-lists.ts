@@ -1,7 +1,7 @@
 // The lists hanging off a post (its quotes, its reposters) and a profile's media tab: what the list is about,
 // then one page of it. The quoted post is the page's subject, so each quote is shown without it.
 import type { Post } from '../../domain/models.ts';
-import type { MediaRead, QuotesRead, RepostsRead } from '../../domain/post-lists.ts';
+import type { ProfileTabRead, QuotesRead, RepostsRead } from '../../domain/post-lists.ts';
 import type { RenderContext } from '../../domain/reads.ts';
 import { statusPath } from '../../domain/links.ts';
 import { plainByline } from './author.ts';
@@ -37,15 +37,22 @@ export function renderRepostsMarkdown(read: RepostsRead, ctx: RenderContext): st
   return finish(parts, read);
 }
 
-export function renderMediaMarkdown(read: MediaRead, ctx: RenderContext): string {
+const TAB_WORDS = {
+  media: { title: 'Media', onX: 'Media on X', noun: 'post', none: 'No posts with photos or videos on this page.' },
+  articles: { title: 'Articles', onX: 'Articles on X', noun: 'article', none: 'No Articles on this page.' },
+} as const;
+
+/** A profile tab; each article is rendered whole, as on its own post page. */
+export function renderProfileTabMarkdown(read: ProfileTabRead, ctx: RenderContext): string {
   const a = read.profile;
-  const parts = [`# Media of ${plainByline(a, md)}`];
+  const w = TAB_WORDS[read.tab];
+  const parts = [`# ${w.title} of ${plainByline(a, md)}`];
   const onX = xProfileUrl(a.handle);
   const here = serviceProfileUrl(ctx, a.handle, a.id);
-  const links = [here ? link('Profile', here) : '', onX ? `[Media on X](${onX}/media)` : ''].filter(Boolean);
+  const links = [here ? link('Profile', here) : '', onX ? `[${w.onX}](${onX}/${read.tab})` : ''].filter(Boolean);
   if (links.length) parts.push(links.join(' · '));
-  parts.push(pageLine(read, read.posts.length, 'post'));
-  if (read.posts.length === 0) parts.push('No posts with photos or videos on this page.');
+  parts.push(pageLine(read, read.posts.length, w.noun));
+  if (read.posts.length === 0) parts.push(w.none);
   for (const p of read.posts) parts.push(listPostBlock(p, ctx, 2, false));
   if (ctx.full) parts.push(`Source: ${escapeLine(read.source)}`);
   return finish(parts, read);
