@@ -228,9 +228,10 @@ an upstream failure keeps every post written, says so on stderr and exits 5 (4 w
       'after',
       `
 Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
-One tool per read (post, profile, followers, following, search), each answering Markdown text plus
-structured data; resources: the agent guide (llms.txt) and the OpenAPI description. Runs until the client
-closes stdin. Exit codes: 0 when the client hung up, 2 for a bad configuration, 1 anything else.`,
+One tool per read (post, profile, followers, following, search, X Lists, quotes, reposts, profile tabs,
+account facts), each answering Markdown text plus structured data; resources: the agent guide (llms.txt)
+and the OpenAPI description. Runs until the client closes stdin. Exit codes: 0 when the client hung up, 2 for a
+bad configuration, 1 anything else.`,
     )
     // Loaded on use: the other commands never pay for the route table and the MCP SDK.
     .action(async (flags: McpFlags) => done(await (await import('./mcp.ts')).runMcp(flags, io)));
