@@ -96,6 +96,17 @@ describe('from FxTwitter', () => {
     assert.match(await recovery.text(), /^# Not found: @nobody_here_404/);
   });
 
+  test('budget: the facts fit or the read is 400 invalid_budget naming the size they need', async () => {
+    const fits = await s.get(`/api/v1/profiles/${HANDLES.alice}/about?budget=2000`);
+    assert.equal(fits.status, 200);
+    const tight = await s.get(`/api/v1/profiles/${HANDLES.alice}/about?budget=500&full=true`);
+    const md = await (await s.get(`/api/v1/profiles/${HANDLES.alice}/about?full=true`)).text();
+    if ([...md].length > 500) {
+      assert.equal(tight.status, 400);
+      assert.match((await problemOf(tight)).detail as string, /at least \d+/);
+    } else assert.equal(tight.status, 200);
+  });
+
   test('a second read is served from the cache', async () => {
     await about(s, `/api/v1/profiles/${HANDLES.carol}/about`);
     s.sim.resetCalls();

@@ -7,7 +7,9 @@ import { CONTENT_TYPES, type Representation } from '../../contract/representatio
 import { renderAboutMarkdown } from '../../render/markdown/about.ts';
 import { aboutJson } from '../../render/json.ts';
 import { renderHtmlPage } from '../../render/html.ts';
+import { charCount } from '../../render/budget.ts';
 import { headerSafe } from './common.ts';
+import { Problem } from '../../problems/problem.ts';
 import { browseCacheControl } from './lists.ts';
 
 export interface AboutPresentContext {
@@ -17,10 +19,18 @@ export interface AboutPresentContext {
   cacheTtlS: number;
   keyStatus: string;
   keyed: boolean;
+  /** At most this many characters of Markdown: the facts do not give way, so a budget they miss is refused. */
+  budget?: number;
 }
 
 export function presentAbout(read: AboutRead, rep: Representation, ctx: AboutPresentContext): Rendered {
   const markdown = renderAboutMarkdown(read, { baseUrl: ctx.baseUrl, full: ctx.full });
+  const size = charCount(markdown);
+  if (ctx.budget !== undefined && size > ctx.budget)
+    throw new Problem(
+      'invalid_budget',
+      `The account facts take ${size} characters; ask for a budget of at least ${size}.`,
+    );
   const handle = read.facts.handle;
   const body =
     rep === 'json'

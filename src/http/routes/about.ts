@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { readAbout } from '../../domain/about.ts';
 import { aboutJsonSchema } from '../../render/json-schemas.ts';
-import { browseFormat, flag, profileHandle } from '../params/common.ts';
+import { browseFormat, budgetParam, flag, profileHandle } from '../params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { keyStateOf } from '../key-state.ts';
 import { toProblem } from '../problem-reply.ts';
@@ -12,6 +12,10 @@ import { presentRecovery } from '../present/lists.ts';
 
 const aboutQuery = z.object({
   format: browseFormat,
+  budget: budgetParam.describe(
+    'Output budget: at most this many characters of Markdown (500-200000). The facts are one short document that ' +
+      'does not give way: a budget it does not fit is 400 invalid_budget naming the size it needs.',
+  ),
   full: flag,
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
 });
@@ -68,6 +72,7 @@ export const aboutRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surfa
         cacheTtlS: config.cacheTtlS,
         keyStatus: key.status,
         keyed: key.status === 'valid',
+        budget: ctx.query.budget,
       });
     } catch (err) {
       if (ctx.representation !== 'json' && toProblem(err).code === 'not_found')
