@@ -116,6 +116,8 @@ export type SearchFeed = 'latest' | 'top' | 'media';
 interface SearchFilter {
   phrase: string;
   from?: string;
+  /** `quoted_tweet_id:<id>`: the posts quoting that post. */
+  quotes?: string;
   sinceMs?: number;
   untilMs?: number;
 }
@@ -124,12 +126,13 @@ function parseSearch(q: string): SearchFilter {
   const f: SearchFilter = { phrase: '' };
   const words: string[] = [];
   for (const word of q.trim().split(/\s+/)) {
-    const m = /^(from|since|until|since_time|until_time):(\S+)$/i.exec(word);
+    const m = /^(from|since|until|since_time|until_time|quoted_tweet_id):(\S+)$/i.exec(word);
     const key = m?.[1]!.toLowerCase();
     const value = m?.[2] ?? '';
     const day = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
     const secs = /^\d{1,12}$/.test(value) ? Number(value) * 1000 : NaN;
     if (key === 'from') f.from = value.replace(/^@/, '').toLowerCase();
+    else if (key === 'quoted_tweet_id') f.quotes = value;
     else if (key === 'since' && !Number.isNaN(day)) f.sinceMs = day;
     else if (key === 'until' && !Number.isNaN(day)) f.untilMs = day;
     else if (key === 'since_time' && !Number.isNaN(secs)) f.sinceMs = secs;
@@ -148,6 +151,7 @@ export function search(c: SimCorpus, q: string, feed: SearchFeed): SimPost[] {
       !isSupersededVersion(p) &&
       p.text.toLowerCase().includes(f.phrase) &&
       (f.from === undefined || c.users.get(p.authorId)?.handle.toLowerCase() === f.from) &&
+      (f.quotes === undefined || p.quoteId === f.quotes) &&
       (f.sinceMs === undefined || p.createdAt >= f.sinceMs) &&
       (f.untilMs === undefined || p.createdAt < f.untilMs) &&
       (feed !== 'media' || p.media.length > 0),
@@ -167,4 +171,23 @@ export function listTimeline(c: SimCorpus, list: SimList): SimTimelineEntry[] {
   return list.memberIds
     .flatMap((id) => (c.users.get(id)?.protected ? [] : timeline(c, c.users.get(id)!, true)))
     .sort((x, y) => y.at - x.at || (x.postId < y.postId ? 1 : -1));
+}
+
+/** The accounts that reposted a post, most recent first (as X's Retweeters lists them). */
+export function reposters(c: SimCorpus, postId: string): SimUser[] {
+  const found: { user: SimUser; at: number }[] = [];
+  for (const [userId, entries] of c.timelines) {
+    const e = entries.find((x) => x.postId === postId && x.repostedBy === userId);
+    const user = c.users.get(userId);
+    if (e && user && !user.suspended && !user.protected) found.push({ user, at: e.at });
+  }
+  return found.sort((x, y) => y.at - x.at).map((x) => x.user);
+}
+
+/** A profile tab: its own visible posts with photos or videos (media) or its Articles, newest first. */
+export function profileTab(c: SimCorpus, user: SimUser, tab: 'media' | 'articles'): SimPost[] {
+  return (c.timelines.get(user.id) ?? [])
+    .filter((e) => !e.repostedBy && visibility(c, e.postId) === 'ok')
+    .map((e) => c.posts.get(e.postId)!)
+    .filter((p) => (tab === 'media' ? p.media.length > 0 : p.article !== undefined));
 }

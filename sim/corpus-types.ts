@@ -20,6 +20,19 @@ export interface SimUser {
   verified: 'individual' | 'organization' | 'government' | null;
   avatarUrl: string;
   bannerUrl: string | null;
+  /** What X's "About this account" shows; absent = X shows nothing beyond the join date. */
+  about?: SimAbout;
+}
+
+export interface SimAbout {
+  basedIn: string;
+  locationAccurate: boolean;
+  source: string;
+  usernameChanges: number;
+  lastUsernameChange?: number;
+  verifiedSince?: number;
+  /** The affiliate badge: the organisation's handle and name. */
+  affiliate?: { handle: string; name: string };
 }
 
 export interface SimMedia {

@@ -99,6 +99,8 @@ export const IDS = {
   websiteCard: '1900000000000000905',
   /** reader_0426 quoting alice's 2/12, which itself quotes carol: a quote inside a quote. */
   quoteOfQuote: '1900000000000000906',
+  /** reader_0431..0433 quoting alice's thread root, oldest first (the quotes list pages through them). */
+  rootQuotes: ['1900000000000000911', '1900000000000000912', '1900000000000000913'],
   /** A well-formed id no post has. */
   unknown: '1900000000000999999',
   articleEntity: '1900000000000777000',
@@ -271,6 +273,14 @@ function build(): SimCorpus {
     location: 'Lisbon',
     website: 'https://alice.example.dev',
     verified: 'individual',
+    about: {
+      basedIn: 'Portugal',
+      locationAccurate: true,
+      source: 'Web',
+      usernameChanges: 2,
+      lastUsernameChange: Date.UTC(2024, 0, 10, 12),
+      verifiedSince: Date.UTC(2023, 3, 1, 8),
+    },
   });
   const bob = b.user({
     id: '1461000002',
@@ -300,6 +310,14 @@ function build(): SimCorpus {
     bio: 'Daily notes on web performance.',
     location: 'Internet',
     verified: 'organization',
+    about: {
+      basedIn: 'United States',
+      locationAccurate: false,
+      source: 'United States App Store',
+      usernameChanges: 0,
+      verifiedSince: Date.UTC(2022, 10, 20),
+      affiliate: { handle: 'webperf_co', name: 'Web Perf Co' },
+    },
   });
   b.user({ id: '1461000006', handle: HANDLES.protected, name: 'Lena (locked)', bio: 'Friends only.', protected: true });
   b.user({ id: '1461000007', handle: HANDLES.suspended, name: 'Gus', bio: 'gone', suspended: true });
@@ -713,6 +731,17 @@ function build(): SimCorpus {
     likes: 4,
   });
 
+  IDS.rootQuotes.forEach((id, i) => {
+    b.post({
+      id,
+      author: readerHandle(431 + i),
+      at: F + (3 + i) * HOUR,
+      text: ['Worth reading start to finish.', 'Sharing with the team.', 'Good thread, bookmarked.'][i]!,
+      quoteId: IDS.threadRoot,
+      likes: 2 + i,
+    });
+  });
+
   // --- posts in other languages (translations); placed after every random draw above, so they shift nothing ---
   b.user({
     id: '1461000010',
@@ -736,6 +765,12 @@ function build(): SimCorpus {
 
   // --- timelines (own posts + reposts), newest first ---------------------------------------------
   const reposts: [string, string, number][] = [
+    // Readers reposting the thread root after bigaccount, so its reposts list pages.
+    ...[441, 442, 443, 444].map((n, i): [string, string, number] => [
+      readerHandle(n),
+      IDS.threadRoot,
+      F + (1 + i) * HOUR,
+    ]),
     [HANDLES.alice, IDS.carolQuoted, T0 - DAY],
     [HANDLES.alice, IDS.daveRoot, T0 + 4 * HOUR],
     [HANDLES.alice, IDS.communityNote, T0 + DAY + 5 * HOUR],

@@ -11,6 +11,7 @@ import { cachedListSource } from './sources/list-source.ts';
 import { cachedTranslationSource } from './sources/translation-source.ts';
 import { cachedTrendSource } from './sources/trends-source.ts';
 import { TRENDS_TTL_S } from './domain/trends.ts';
+import { cachedTabSource } from './sources/tab-source.ts';
 import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
@@ -108,6 +109,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       chain,
       new CachedReader(stores.cache, stores.coalescer, Math.min(TRENDS_TTL_S, config.cacheTtlS)),
     ),
+    tabs: cachedTabSource(chain, reader),
     cursors,
     guards,
     stores,

@@ -10,7 +10,7 @@ import { exportQuery } from './http/routes/export.ts';
 import { listPostsQuery } from './http/routes/curated-lists.ts';
 import { searchQuery } from './http/routes/search.ts';
 import { listFeedQuery, searchFeedQuery, v1ProfileQuery } from './http/routes/feeds.ts';
-import { threadFeedQuery } from './http/routes/thread-feeds.ts';
+import { postFeedQuery } from './http/routes/feed-common.ts';
 import { oembedQuery } from './http/routes/oembed.ts';
 import { tagFeedQuery, tagPageQuery } from './http/routes/tags.ts';
 import { trendsQuery } from './http/routes/trends.ts';
@@ -47,7 +47,7 @@ export const READ_SCHEMAS = {
   profileFeed: { query: v1ProfileQuery },
   searchFeed: { query: searchFeedQuery },
   listFeed: { query: listFeedQuery },
-  threadFeed: { query: threadFeedQuery },
+  threadFeed: { query: postFeedQuery },
   oembed: { query: oembedQuery, json: oembedJsonSchema },
   hashtag: { query: tagPageQuery, json: searchJsonSchema },
   cashtag: { query: tagPageQuery, json: searchJsonSchema },

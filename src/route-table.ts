@@ -3,6 +3,9 @@
 import type { RouteDef } from './contract/route-decl.ts';
 import { postRoutes } from './http/routes/posts.ts';
 import { profileRoutes } from './http/routes/profiles.ts';
+import { postListRouteDefs } from './http/routes/post-lists.ts';
+import { quoteFeedRoutes } from './http/routes/quote-feeds.ts';
+import { aboutRoutes } from './http/routes/about.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { userRoutes } from './http/routes/users.ts';
 import { curatedListRoutes } from './http/routes/curated-lists.ts';
@@ -21,6 +24,8 @@ function assemble(): readonly RouteDef[] {
   const table: RouteDef[] = [
     ...postRoutes,
     ...profileRoutes,
+    ...postListRouteDefs,
+    ...aboutRoutes,
     ...exportRoutes,
     ...userRoutes,
     ...curatedListRoutes,
@@ -29,6 +34,7 @@ function assemble(): readonly RouteDef[] {
     ...trendRoutes,
     ...browseRoutes,
     ...feedRoutes,
+    ...quoteFeedRoutes,
     ...oembedRoutes,
     ...mediaRoutes,
   ];

@@ -26,11 +26,12 @@ import { paginate } from '../cursor.ts';
 import { SIM_TRENDS } from '../trends.ts';
 import { fxStatus, fxStatusOrTombstone, fxTombstone, fxUser, withFxTranslation } from '../wire/fxtwitter.ts';
 import { json, type RouteModule, type SimRequest, type SimResponse } from './types.ts';
+import { fxTabRoute } from './fxtwitter-tabs.ts';
 
 const CORS = { 'access-control-allow-origin': '*' };
-const reply = (status: number, body: unknown) => json(status, body, CORS);
-const badRequest = (message: string) => reply(400, { code: 400, message });
-const emptyList = (code: number) => reply(code, { code, results: [], cursor: { top: null, bottom: null } });
+export const reply = (status: number, body: unknown) => json(status, body, CORS);
+export const badRequest = (message: string) => reply(400, { code: 400, message });
+export const emptyList = (code: number) => reply(code, { code, results: [], cursor: { top: null, bottom: null } });
 
 /**
  * FxTwitter does not keep X's ranking inside a conversation page. Tests set `scrambled` to have each page's reply
@@ -41,14 +42,14 @@ export const fxConversationOrder = { scrambled: false };
 /** Replies per conversation page, counted in reply modules. */
 export const CONVERSATION_PAGE_MODULES = 4;
 
-function parseCount(q: URLSearchParams, fallback: number): number | string {
+export function parseCount(q: URLSearchParams, fallback: number): number | string {
   const raw = q.get('count');
   if (raw === null) return fallback;
   const n = Number(raw);
   return Number.isInteger(n) && n >= 1 && n <= 100 ? n : 'count must be an integer between 1 and 100';
 }
 
-const isSnowflake = (id: string) => /^\d{1,20}$/.test(id);
+export const isSnowflake = (id: string) => /^\d{1,20}$/.test(id);
 
 type StatusGate = { ok: true } | { ok: false; response: (extra: Record<string, null>) => SimResponse };
 
@@ -114,16 +115,16 @@ function conversationRoute(c: SimCorpus, id: string, q: URLSearchParams): SimRes
   });
 }
 
-function profileUser(c: SimCorpus, handle: string): SimUser | SimResponse {
+export function profileUser(c: SimCorpus, handle: string): SimUser | SimResponse {
   const user = findUser(c, handle);
   if (!user) return reply(404, { code: 404, message: 'User not found' });
   if (user.suspended) return reply(404, { code: 404, message: 'User is suspended', reason: 'suspended', id: user.id });
   return user;
 }
 
-const isResponse = (x: SimUser | SimResponse): x is SimResponse => 'body' in x;
+export const isResponse = (x: SimUser | SimResponse): x is SimResponse => 'body' in x;
 
-function listRoute<T>(
+export function listRoute<T>(
   all: T[],
   q: URLSearchParams,
   fallbackCount: number,
@@ -212,6 +213,6 @@ export const fxtwitterRoutes: RouteModule = {
     if (kind === 'profile' && arg && parts.length === 4 && ['statuses', 'followers', 'following'].includes(sub!)) {
       return profileListRoute(c, arg, sub!, req.query);
     }
-    return null;
+    return fxTabRoute(c, parts, req.query);
   },
 };

@@ -48,6 +48,7 @@ import {
   type Vars,
 } from './x-timeline.ts';
 import { LIST_OPERATIONS } from './x-lists.ts';
+import { TAB_OPERATIONS } from './x-tabs.ts';
 
 /** Reply modules per TweetDetail page. */
 export const X_CONVERSATION_PAGE_MODULES = 5;
@@ -114,7 +115,7 @@ function userByScreenName(c: SimCorpus, v: Vars): SimResponse {
 }
 
 /** The user a userId-keyed operation is about, or the answer X gives when it cannot be read. */
-function subject(c: SimCorpus, v: Vars): SimUser | SimResponse {
+export function subject(c: SimCorpus, v: Vars): SimUser | SimResponse {
   const user = c.users.get(text(v.userId));
   if (!user) return ok({ data: { user: {} } });
   if (user.suspended) return ok({ data: { user: { result: { __typename: 'UserUnavailable', reason: 'Suspended' } } } });
@@ -127,7 +128,7 @@ function subject(c: SimCorpus, v: Vars): SimUser | SimResponse {
   return user;
 }
 
-function userTimeline(instructions: XInstruction[]): XEnvelope {
+export function userTimeline(instructions: XInstruction[]): XEnvelope {
   return { data: { user: { result: { __typename: 'User', timeline: { timeline: { instructions } } } } } };
 }
 
@@ -252,6 +253,7 @@ const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
     return 'id' in user ? ok({ data: { user: { result: xUser(user) } } }) : user;
   },
   ...LIST_OPERATIONS,
+  ...TAB_OPERATIONS,
 };
 
 function control(req: SimRequest): SimResponse | null {

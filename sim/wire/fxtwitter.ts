@@ -78,7 +78,11 @@ export function fxUser(u: SimUser, avatarSize: 'normal' | '200x200' = 'normal'):
     joined: legacyDate(u.createdAt),
     protected: u.protected,
     website: u.website ? { url: u.website, display_url: u.website.replace(/^https?:\/\//, '') } : null,
-    verification: { verified: u.verified !== null, verified_at: null, type: u.verified },
+    verification: {
+      verified: u.verified !== null,
+      verified_at: u.verified !== null && u.about?.verifiedSince ? new Date(u.about.verifiedSince).toISOString() : null,
+      type: u.verified,
+    },
   };
 }
 

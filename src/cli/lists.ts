@@ -1,4 +1,5 @@
-// `profile`, `followers`, `following`, `search`, `list` and `list-members`: one page, or with --all every page
+// `profile`, `followers`, `following`, `search`, `list`, `list-members`, `quotes`, `reposts` and `media`: one page,
+// or with --all every page
 // until nextCursor is absent.
 import { accountOf } from '../domain/pasted-link.ts';
 import { CliError, EXIT } from './exit.ts';
@@ -10,7 +11,18 @@ import { X_BASE, type Query } from './transport.ts';
 export const LIST_FORMATS = ['markdown', 'json'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 export type ListKind =
-  'profile' | 'followers' | 'following' | 'search' | 'hashtag' | 'cashtag' | 'list' | 'list-members';
+  | 'profile'
+  | 'followers'
+  | 'following'
+  | 'search'
+  | 'hashtag'
+  | 'cashtag'
+  | 'list'
+  | 'list-members'
+  | 'quotes'
+  | 'reposts'
+  | 'media'
+  | 'articles';
 
 export interface ListFlags {
   limit?: number;
@@ -49,7 +61,21 @@ export function accountHandle(subject: string): string {
   return handle;
 }
 
+/** The post a quotes or reposts list hangs off: its id, from a status URL, handle/status/id or the bare id. */
+export function postIdOf(subject: string): string {
+  const s = subject.trim();
+  const id = /^[0-9]+$/.test(s) ? s : /\/status(?:es)?\/([0-9]+)/.exec(s)?.[1];
+  if (id === undefined)
+    throw new CliError(
+      'invalid_params',
+      `${s} is not a post: give a status URL (https://x.com/<handle>/status/<id>), <handle>/status/<id> or the numeric id`,
+      EXIT.usage,
+    );
+  return id;
+}
+
 export function listTarget(kind: ListKind, subject: string): ListTarget {
+  if (kind === 'quotes' || kind === 'reposts') return { path: `/api/v1/posts/${postIdOf(subject)}/${kind}`, query: {} };
   if (kind === 'search') return { path: '/api/v1/search', query: { q: subject } };
   // `#caching` and `$TSLA` as people write them: the service's pages take the tag without its sign.
   if (kind === 'hashtag')

@@ -6,6 +6,8 @@ import { runKeysCommand } from './keys.ts';
 import { Client } from './client.ts';
 import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
+import { POST_LIST_COMMANDS } from './post-lists.ts';
+import { aboutCommand, runAbout, type AboutFlags } from './about.ts';
 import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
 import { withNoteOptions } from './note-flags.ts';
 import { terminalSafe, type CliIO } from './output.ts';
@@ -136,7 +138,8 @@ for \`threadmark export\` (field values may not hold commas here: the service ta
       .addOption(new Option('--format <format>', 'representation').choices(TRENDS_FORMATS).default('markdown')),
   ).action((flags: TrendsFlags & ConnectionFlags) => withClient(flags, (c) => runTrends(c, flags, io)));
 
-  const postsKey = (kind: ListKind) => (kind === 'profile' || kind === 'list' ? 'posts' : 'items');
+  const postsKey = (kind: ListKind) =>
+    ['profile', 'list', 'quotes', 'media', 'articles'].includes(kind) ? 'posts' : 'items';
   const lists: Array<[ListKind, string, string, string]> = [
     ['profile', '<handle>', 'a profile with its most recent original posts', ACCOUNT_HELP],
     ['followers', '<handle>', 'accounts that follow a profile', ACCOUNT_HELP],
@@ -156,6 +159,7 @@ for \`threadmark export\` (field values may not hold commas here: the service ta
     ],
     ['list', '<id>', "an X List's latest posts", 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
     ['list-members', '<id>', 'the accounts of an X List', 'numeric list id, or the list URL (x.com/i/lists/<id>)'],
+    ...POST_LIST_COMMANDS,
   ];
   for (const [kind, arg, description, argHelp] of lists) {
     const cmd = withConnection(
@@ -208,6 +212,10 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
       withClient(flags, (c) => runList(c, kind, Array.isArray(subject) ? subject.join(' ') : subject, flags, io)),
     );
   }
+
+  withConnection(aboutCommand(program.command('about'))).action(
+    (subject: string, flags: AboutFlags & ConnectionFlags) => withClient(flags, (c) => runAbout(c, subject, flags, io)),
+  );
 
   withConnection(
     withNoteOptions(
@@ -281,9 +289,10 @@ Without them the notes are the default ones.`,
       'after',
       `
 Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
-One tool per read (post, profile, followers, following, search), each answering Markdown text plus
-structured data; resources: the agent guide (llms.txt) and the OpenAPI description. Runs until the client
-closes stdin. Exit codes: 0 when the client hung up, 2 for a bad configuration, 1 anything else.`,
+One tool per read (post, profile, followers, following, search, X Lists, quotes, reposts, profile tabs,
+account facts), each answering Markdown text plus structured data; resources: the agent guide (llms.txt)
+and the OpenAPI description. Runs until the client closes stdin. Exit codes: 0 when the client hung up, 2 for a
+bad configuration, 1 anything else.`,
     )
     // Loaded on use: the other commands never pay for the route table and the MCP SDK.
     .action(async (flags: McpFlags) => done(await (await import('./mcp.ts')).runMcp(flags, io)));

@@ -8,6 +8,8 @@ import type { PostSource } from '../domain/read-post.ts';
 import type { TranslationSource } from '../domain/translate-read.ts';
 import type { TrendSource } from '../domain/trends.ts';
 import type { ListSource } from '../domain/lists.ts';
+import type { TabSource } from '../domain/post-lists.ts';
+import type { AboutSource } from '../domain/about.ts';
 import type { CursorSealer } from '../domain/cursors.ts';
 import type { Stores } from '../stores/index.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -39,6 +41,8 @@ export interface Services {
   /** Translations of posts, one cache entry per post and language (the `lang` option of the post reads). */
   translations: TranslationSource;
   lists: ListSource;
+  /** Quotes and reposts of a post, a profile's media tab, and the account facts. */
+  tabs: TabSource & AboutSource;
   cursors: CursorSealer;
   /** The allowances a handler's reads are charged against (http/guards.ts). */
   guards: ReadAllowances;

@@ -25,4 +25,14 @@ export type Capability =
   /** A post's text in another language, from the upstream's translating service. */
   | 'translate'
   /** The trending topics X shows logged-out readers. */
-  | 'trends';
+  | 'trends'
+  /** The posts quoting a post, newest first. */
+  | 'quotes'
+  /** The accounts that reposted a post. */
+  | 'reposts'
+  /** A profile's posts with photos or videos (its media tab). */
+  | 'media'
+  /** A profile's X Articles (its articles tab). */
+  | 'articles'
+  /** What X shows about an account beyond its bio (based in, verification since, username changes…). */
+  | 'about';

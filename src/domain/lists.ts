@@ -9,7 +9,17 @@ import type { ReadWindow } from './reads.ts';
 import { isSelfReply } from './own-posts.ts';
 
 /** The list reads, as the browse routes name them. */
-export type ListResource = 'profile' | 'followers' | 'following' | 'search' | 'list' | 'list-members';
+export type ListResource =
+  | 'profile'
+  | 'followers'
+  | 'following'
+  | 'search'
+  | 'list'
+  | 'list-members'
+  | 'quotes'
+  | 'reposts'
+  | 'media'
+  | 'articles';
 
 export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;

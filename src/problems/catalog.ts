@@ -128,6 +128,12 @@ export const CATALOG = {
     resolution:
       'Wait Retry-After seconds; X Lists are read with logged-in sessions, which the deployment must have configured.',
   },
+  read_unavailable: {
+    status: 503,
+    title: 'Read temporarily unavailable',
+    resolution:
+      'Wait Retry-After seconds; quotes, reposts and the media tab need FxTwitter or X with logged-in sessions among the configured providers.',
+  },
   admin_unconfigured: {
     status: 503,
     title: 'Admin is not configured',

@@ -1,4 +1,5 @@
 import type { Author, ConversationBundle, CuratedList, Page, Post, Translation, Trend } from '../domain/models.ts';
+import type { AccountFacts } from '../domain/about.ts';
 import type { Capability, SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { Deadline } from './deadline.ts';
 
@@ -58,6 +59,16 @@ export interface Provider {
   /** An X List's latest posts, newest first. */
   getListPosts?(id: string, req: PageRequest): Promise<Page<Post>>;
   getListMembers?(id: string, req: PageRequest): Promise<Page<Author>>;
+  /** The posts quoting post `id`, newest first. */
+  getQuotes?(id: string, req: PageRequest): Promise<Page<Post>>;
+  /** The accounts that reposted post `id`. */
+  getReposts?(id: string, req: PageRequest): Promise<Page<Author>>;
+  /** A profile's posts with photos or videos, newest first. */
+  getMedia?(handle: string, req: PageRequest): Promise<Page<Post>>;
+  /** A profile's X Articles, newest first. */
+  getArticles?(handle: string, req: PageRequest): Promise<Page<Post>>;
+  /** What X shows about an account beyond its bio; a fact the upstream does not give is left undefined. */
+  getAbout?(handle: string, opts: CallOptions): Promise<AccountFacts>;
   /**
    * A post's text in `lang` (an upstream code such as `ja` or `zh-tw`). Fails `empty` when the upstream gives no
    * translation of it (already in that language, too short, or its translator failed).

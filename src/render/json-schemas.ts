@@ -279,6 +279,74 @@ export const listMembersJsonSchema = z.looseObject({
   ...paging,
 });
 
+export const quotesJsonSchema = z.looseObject({
+  ...provenance,
+  post: postSchema.describe('The quoted post.'),
+  posts: z.array(postSchema).describe('Posts quoting it, newest first.'),
+  ...paging,
+});
+
+export const repostsJsonSchema = z.looseObject({
+  ...provenance,
+  post: postSchema.describe('The reposted post.'),
+  items: z.array(authorSchema).describe('Accounts that reposted it, as the platform orders them.'),
+  ...paging,
+});
+
+export const profileTabJsonSchema = z.looseObject({
+  ...provenance,
+  tab: z.enum(['media', 'articles']),
+  profile: authorSchema,
+  posts: z
+    .array(postSchema)
+    .describe("The account's own posts on the tab (with photos or videos; or its X Articles, whole), newest first."),
+  ...paging,
+});
+
+const isoDate = z.string().describe('ISO 8601 UTC.');
+
+export const aboutJsonSchema = z.looseObject({
+  ...provenance,
+  facts: z
+    .looseObject({
+      id: z.string().optional(),
+      handle: z.string(),
+      name: z.string().optional(),
+      basedIn: z.string().optional().describe('The country or region X says the account is based in.'),
+      basedInAccurate: z.boolean().optional().describe('false: X says the place may not be accurate (VPN, proxy).'),
+      connectedVia: z.string().optional().describe('How the account connects to X, as X words it.'),
+      joined: isoDate.optional(),
+      verified: z.boolean().optional(),
+      verifiedType: z.string().optional(),
+      verifiedSince: isoDate.optional(),
+      identityVerified: z.boolean().optional(),
+      usernameChanges: z.number().int().min(0).optional(),
+      lastUsernameChange: isoDate.optional(),
+      affiliate: z
+        .union([
+          z.literal(false),
+          z.looseObject({ name: z.string(), url: z.string().optional(), badgeUrl: z.string().optional() }),
+        ])
+        .optional()
+        .describe('The affiliate badge; false when X says there is none.'),
+    })
+    .describe('What the upstream gave; a fact it did not give is absent and named in `unknown`.'),
+  unknown: z
+    .array(
+      z.enum([
+        'basedIn',
+        'connectedVia',
+        'joined',
+        'verified',
+        'verifiedSince',
+        'usernameChanges',
+        'lastUsernameChange',
+        'affiliate',
+      ]),
+    )
+    .describe('Facts the upstream did not give, stated as unknown rather than guessed.'),
+});
+
 const problemDocument = z
   .looseObject({
     type: z.string(),

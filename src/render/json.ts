@@ -12,6 +12,8 @@ import type {
   SearchRead,
 } from '../domain/reads.ts';
 import type { SearchFeed, SearchItem } from '../domain/capabilities.ts';
+import type { ProfileTab, ProfileTabRead, QuotesRead, RepostsRead } from '../domain/post-lists.ts';
+import type { AboutFact, AboutRead, AccountFacts } from '../domain/about.ts';
 
 export interface PostJson {
   markdown: string;
@@ -127,4 +129,44 @@ export function listPostsJson(read: ListPostsRead, markdown: string): ListPostsJ
 
 export function listMembersJson(read: ListMembersRead, markdown: string): ListMembersJson {
   return { markdown, list: read.list, items: read.items, ...paging(read) };
+}
+
+export interface QuotesJson extends ListEnvelope {
+  post: Post;
+  posts: Post[];
+}
+
+export interface RepostsJson extends ListEnvelope {
+  post: Post;
+  items: Author[];
+}
+
+export interface ProfileTabJson extends ListEnvelope {
+  tab: ProfileTab;
+  profile: Author;
+  posts: Post[];
+}
+
+export function quotesJson(read: QuotesRead, markdown: string): QuotesJson {
+  return { markdown, post: read.post, posts: read.posts, ...paging(read) };
+}
+
+export function repostsJson(read: RepostsRead, markdown: string): RepostsJson {
+  return { markdown, post: read.post, items: read.items, ...paging(read) };
+}
+
+export function profileTabJson(read: ProfileTabRead, markdown: string): ProfileTabJson {
+  return { markdown, tab: read.tab, profile: read.profile, posts: read.posts, ...paging(read) };
+}
+
+export interface AboutJson {
+  markdown: string;
+  facts: AccountFacts;
+  unknown: AboutFact[];
+  source: string;
+  warnings: string[];
+}
+
+export function aboutJson(read: AboutRead, markdown: string): AboutJson {
+  return { markdown, facts: read.facts, unknown: read.unknown, source: read.source, warnings: read.warnings };
 }

@@ -19,8 +19,8 @@ import type { Loaded } from './cached-reader.ts';
 export interface FailureAnswer {
   /** Search: 503 with Retry-After instead of 502, and `search_unavailable` when nothing can serve it. */
   search?: boolean;
-  /** Account-backed reads other than search (X Lists): the 503 to answer when no session can serve them. */
-  unavailable?: 'list_unavailable';
+  /** Reads other than search (X Lists, quotes, reposts, tabs): the 503 to answer when no provider can serve them. */
+  unavailable?: 'list_unavailable' | 'read_unavailable';
   /** What to do about a `not_found` when the catalog's (a post or profile) is not about this read. */
   notFound?: string;
 }
@@ -66,7 +66,9 @@ function noProvider(failure: Extract<ChainFailure, { kind: 'no_provider' }>, ans
       ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.`
       : answer.search
         ? ''
-        : ' It is read with logged-in sessions, and the deployment has none configured.';
+        : code === 'read_unavailable'
+          ? ' The configured providers do not serve it (FxTwitter does; X does with logged-in sessions).'
+          : ' It is read with logged-in sessions, and the deployment has none configured.';
     return new Problem(code, `${detail}${why}`, { headers: { 'Retry-After': String(retryAfter) } });
   }
   // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.

@@ -11,21 +11,31 @@ import type { CallOptions, Capability, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { problemFor, served, type FailureAnswer } from './chain-problem.ts';
 
-export function cachedListSource(chain: ProviderChain, reader: CachedReader): ListSource {
-  const paged = <T>(
-    key: string,
-    capability: Capability,
-    call: PageCall,
-    fn: (p: Provider, c: CallOptions) => Promise<Page<T>>,
-    answer: FailureAnswer = {},
-  ): Promise<Sourced<Page<T>>> =>
+/** One upstream page of a list, through the cache, from the provider that issued its cursor (any, for the first). */
+export type PagedRead = <T>(
+  key: string,
+  capability: Capability,
+  call: PageCall,
+  fn: (p: Provider, c: CallOptions) => Promise<Page<T>>,
+  answer?: FailureAnswer,
+) => Promise<Sourced<Page<T>>>;
+
+export function pagedRead(chain: ProviderChain, reader: CachedReader): PagedRead {
+  return (key, capability, call, fn, answer = {}) =>
     reader.read(
       `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
       chargedOnlyIfServable(chain, capability, call, answer),
       async () =>
         served(await chain.run(capability, fn, { only: call.provider, ...sessionCharge(call.policy) }), answer),
     );
-  const req = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
+}
+
+/** The provider's page request for one call. */
+export const pageRequest = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
+
+export function cachedListSource(chain: ProviderChain, reader: CachedReader): ListSource {
+  const paged = pagedRead(chain, reader);
+  const req = pageRequest;
 
   return {
     async profile(handle, policy) {

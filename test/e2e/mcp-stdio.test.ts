@@ -91,6 +91,11 @@ const CALLS: Record<string, Record<string, unknown>> = {
   read_trends: {},
   list_posts: { id: LIST_IDS.caching, limit: 3 },
   list_members: { id: LIST_IDS.pair },
+  list_quotes: { id: IDS.threadRoot, limit: 2 },
+  list_reposts: { id: IDS.threadRoot },
+  list_media: { handle: HANDLES.alice, limit: 2 },
+  list_articles: { handle: HANDLES.alice },
+  read_about: { handle: HANDLES.alice },
 };
 
 describe('threadmark mcp, in-process (no service running)', () => {

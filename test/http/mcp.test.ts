@@ -122,6 +122,11 @@ describe('structured results over HTTP', () => {
       read_trends: {},
       list_posts: { id: LIST_IDS.caching, limit: 3 },
       list_members: { id: LIST_IDS.caching, limit: 3 },
+      list_quotes: { id: IDS.threadRoot },
+      list_reposts: { id: IDS.threadRoot },
+      list_media: { handle: HANDLES.alice, limit: 3 },
+      read_about: { handle: HANDLES.alice },
+      list_articles: { handle: HANDLES.alice },
     };
     assert.deepEqual(tools.map((t) => t.name).sort(), Object.keys(args).sort());
     for (const t of tools) {

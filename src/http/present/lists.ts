@@ -10,6 +10,8 @@ import type {
   RenderContext,
 } from '../../domain/reads.ts';
 import type { CacheStatus } from '../../domain/sourced.ts';
+import type { ProfileTabRead, QuotesRead, RepostsRead } from '../../domain/post-lists.ts';
+import { statusPath } from '../../domain/links.ts';
 import type { ListResource as BrowseResource } from '../../domain/lists.ts';
 import type { Rendered } from '../../contract/rendered.ts';
 import { CONTENT_TYPES, type Representation } from '../../contract/representation.ts';
@@ -18,7 +20,21 @@ import { renderConnectionsMarkdown } from '../../render/markdown/connections.ts'
 import { renderSearchMarkdown } from '../../render/markdown/search.ts';
 import { renderRecoveryMarkdown } from '../../render/markdown/recovery.ts';
 import { renderListMembersMarkdown, renderListPostsMarkdown } from '../../render/markdown/curated-list.ts';
-import { connectionsJson, listMembersJson, listPostsJson, profileJson, searchJson } from '../../render/json.ts';
+import {
+  connectionsJson,
+  listMembersJson,
+  listPostsJson,
+  profileTabJson,
+  profileJson,
+  quotesJson,
+  repostsJson,
+  searchJson,
+} from '../../render/json.ts';
+import {
+  renderProfileTabMarkdown,
+  renderQuotesMarkdown,
+  renderRepostsMarkdown,
+} from '../../render/markdown/post-lists.ts';
 import { renderHtmlPage, type HtmlPageOptions } from '../../render/html.ts';
 import { profilePreview } from '../../render/link-preview.ts';
 import { budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } from './common.ts';
@@ -32,7 +48,10 @@ export type ListRead =
   | { resource: 'followers' | 'following'; read: ConnectionsRead }
   | { resource: 'search'; read: SearchRead }
   | { resource: 'list'; read: ListPostsRead }
-  | { resource: 'list-members'; read: ListMembersRead };
+  | { resource: 'list-members'; read: ListMembersRead }
+  | { resource: 'quotes'; read: QuotesRead }
+  | { resource: 'reposts'; read: RepostsRead }
+  | { resource: 'media' | 'articles'; read: ProfileTabRead };
 
 export interface ListPresentContext {
   baseUrl: string;
@@ -55,6 +74,13 @@ function markdownOf(l: ListRead, ctx: RenderContext): string {
       return renderListPostsMarkdown(l.read, ctx);
     case 'list-members':
       return renderListMembersMarkdown(l.read, ctx);
+    case 'quotes':
+      return renderQuotesMarkdown(l.read, ctx);
+    case 'reposts':
+      return renderRepostsMarkdown(l.read, ctx);
+    case 'media':
+    case 'articles':
+      return renderProfileTabMarkdown(l.read, ctx);
     default:
       return renderConnectionsMarkdown(l.read, ctx);
   }
@@ -70,13 +96,20 @@ function jsonOf(l: ListRead, markdown: string): unknown {
       return listPostsJson(l.read, markdown);
     case 'list-members':
       return listMembersJson(l.read, markdown);
+    case 'quotes':
+      return quotesJson(l.read, markdown);
+    case 'reposts':
+      return repostsJson(l.read, markdown);
+    case 'media':
+    case 'articles':
+      return profileTabJson(l.read, markdown);
     default:
       return connectionsJson(l.read, markdown);
   }
 }
 
 function resultCount(l: ListRead): number {
-  return l.resource === 'profile' || l.resource === 'list' ? l.read.posts.length : l.read.items.length;
+  return 'posts' in l.read ? l.read.posts.length : l.read.items.length;
 }
 
 /** The first `n` posts or items of the page. */
@@ -86,7 +119,14 @@ function firstOf(l: ListRead, n: number): ListRead {
       return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
     case 'list':
       return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
+    case 'quotes':
+      return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
+    case 'media':
+    case 'articles':
+      return { ...l, read: { ...l.read, posts: l.read.posts.slice(0, n) } };
     case 'list-members':
+      return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
+    case 'reposts':
       return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
     case 'search':
       return { ...l, read: { ...l.read, items: l.read.items.slice(0, n) } };
@@ -102,6 +142,10 @@ const NOUNS: Record<ListRead['resource'], [string, string]> = {
   search: ['result', 'results'],
   list: ['post', 'posts'],
   'list-members': ['account', 'accounts'],
+  quotes: ['quote', 'quotes'],
+  reposts: ['account', 'accounts'],
+  media: ['post', 'posts'],
+  articles: ['article', 'articles'],
 };
 
 /** The page as a document; under a budget, cut to the leading items that fit, with the warning naming the rest. */
@@ -140,6 +184,8 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
       feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `${l.read.list.name}: latest posts` }],
     };
   }
+  if (l.resource === 'quotes' || l.resource === 'reposts' || l.resource === 'media' || l.resource === 'articles')
+    return tabLinks(l, baseUrl);
   // Feeds and permalinks are addressed by handle: an upstream handle that is not one gets none of them.
   if (l.resource !== 'profile' || !isHandle(l.read.profile.handle)) return { baseUrl };
   const permalink = `${baseUrl}/${l.read.profile.handle}`;
@@ -158,6 +204,34 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
         title: `@${l.read.profile.handle}: posts and replies`,
       },
     ],
+  };
+}
+
+/** The page's own permalink, and for the post lists (quotes, media) their RSS feed. */
+function tabLinks(
+  l: Extract<ListRead, { resource: 'quotes' | 'reposts' | 'media' | 'articles' }>,
+  baseUrl: string,
+): Omit<HtmlPageOptions, 'title'> {
+  if (l.resource === 'media' || l.resource === 'articles') {
+    const { handle } = l.read.profile;
+    if (!isHandle(handle)) return { baseUrl };
+    const page = `${baseUrl}/${handle}/${l.resource}`;
+    if (l.resource === 'articles') return { baseUrl, canonicalUrl: page };
+    return {
+      baseUrl,
+      canonicalUrl: page,
+      feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `@${handle}: media` }],
+    };
+  }
+  const read = l.read;
+  if (!('post' in read)) return { baseUrl };
+  const author = read.post.author.handle;
+  const page = `${baseUrl}${statusPath(author, read.post.id)}/${l.resource}`;
+  if (l.resource === 'reposts' || !isHandle(author)) return { baseUrl, canonicalUrl: page };
+  return {
+    baseUrl,
+    canonicalUrl: page,
+    feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `Quotes of @${author}'s post` }],
   };
 }
 

@@ -2,10 +2,12 @@
 // description, its fixed media types, and the options a feed is served with (its self link names its filters).
 import { z } from 'zod';
 import { FEED_TYPES, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
-import { code, flag } from '../params/common.ts';
+import { code, flag, sinceIdParam } from '../params/common.ts';
+import type { RouteDecl } from '../../contract/route-decl.ts';
+import type { CatalogCode } from '../../problems/catalog.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import type { FeedOptions } from './feed-serve.ts';
-import { filterOf, filterParams, type FilterQuery } from '../params/feed-filters.ts';
+import { filterOf, filterParams, filterShape, type FilterQuery } from '../params/feed-filters.ts';
 import { windowInput } from './profiles.ts';
 
 export const typeParam = z
@@ -63,5 +65,49 @@ export function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOpti
     titleStyle: q.title ?? 'text',
     since: q.since_id,
     ...(window ? { window } : {}),
+  };
+}
+
+/** The query of a feed about one post (its conversation, its quotes): the format, the cache, since_id, the filters. */
+export const postFeedQuery = z.object({
+  type: typeParam,
+  nocache: nocacheParam,
+  since_id: sinceIdParam,
+  ...filterShape,
+});
+/** The permalink is always RSS. */
+export const permalinkPostFeedQuery = postFeedQuery.omit({ type: true });
+
+/** What a feed about one post says of itself on each surface. */
+export interface PostFeedText {
+  operationId: { v1: string; permalink: string };
+  path: { v1: string; permalink: string };
+  summary: { v1: string; permalink: string };
+  /** The description both surfaces share (the v1 one adds `type`, the notes on filters and polling follow). */
+  description: string;
+  errors: CatalogCode[];
+}
+
+export function postFeedDecl<Q extends typeof permalinkPostFeedQuery, P extends z.ZodObject>(
+  surface: 'v1' | 'permalink',
+  query: Q,
+  params: P,
+  t: PostFeedText,
+): RouteDecl<Q, P> {
+  const v1 = surface === 'v1';
+  return {
+    operationId: t.operationId[surface],
+    path: t.path[surface],
+    surface,
+    summary: t.summary[surface],
+    description:
+      t.description + (v1 ? ' `type` picks RSS 2.0, Atom 1.0 or JSON Feed 1.1.' : '') + FILTER_NOTE + POLLING,
+    tags: [v1 ? 'feeds' : 'permalinks'],
+    params,
+    query,
+    representations: [],
+    keyAware: true,
+    errors: t.errors,
+    fixed: v1 ? ANY_TYPE : RSS_ONLY,
   };
 }

@@ -4,6 +4,8 @@ import { groupThreads, type FeedDoc, type FeedKind, type FeedType, type ThreadMo
 import { readListFeed, readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
 import { applyFilter, type FeedFilter, type TitleStyle } from '../../domain/feed-filters.ts';
 import { readThreadFeed } from '../../domain/thread-feed.ts';
+import { readQuotes } from '../../domain/post-lists.ts';
+import { tabSources } from './post-lists.ts';
 import type { Post } from '../../domain/models.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { WindowInput } from '../../domain/lists.ts';
@@ -23,7 +25,7 @@ import type { Services } from '../../contract/services.ts';
  * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
  */
 type FeedContext = Pick<HandlerContext, 'req'> & {
-  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media'>;
+  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors'>;
 };
 
 export interface FeedOptions {
@@ -242,5 +244,26 @@ export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOp
     read,
     { ...opts, threads: 'separate' },
     read.places,
+  );
+}
+
+/** The latest posts quoting a post, newest first, read like the first page of the quotes route. */
+export async function serveQuotesFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
+  const { config, guards } = ctx.services;
+  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { read, cache } = await readQuotes(tabSources(ctx.services), { id }, policy);
+  const { post } = read;
+  const person = feedPerson(post.author, config.baseUrl);
+  return respond(
+    ctx,
+    {
+      title: `Quotes of @${post.author.handle}: ${entryTitle([post])}`,
+      description: `Posts on X quoting a post by @${post.author.handle}, newest first.`,
+      homeUrl: config.baseUrl + statusPath(post.author.handle, post.id),
+      ...(person.avatarUrl ? { imageUrl: person.avatarUrl } : {}),
+      authors: [person],
+    },
+    { posts: read.posts, source: read.source, cache, warnings: read.warnings },
+    { ...opts, threads: 'separate' },
   );
 }

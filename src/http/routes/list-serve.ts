@@ -39,7 +39,14 @@ export interface ListPlan {
  * may hold fewer posts than `limit`, or none, and still have a next page.
  */
 function filtered(list: ListRead, f: FeedFilter): void {
-  if (list.resource === 'profile' || list.resource === 'list') list.read.posts = applyFilter(f, list.read.posts);
+  if (
+    list.resource === 'profile' ||
+    list.resource === 'list' ||
+    list.resource === 'quotes' ||
+    list.resource === 'media' ||
+    list.resource === 'articles'
+  )
+    list.read.posts = applyFilter(f, list.read.posts);
   else if (list.resource === 'search') {
     const posts = new Set(
       applyFilter(

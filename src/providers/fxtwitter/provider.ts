@@ -20,6 +20,9 @@ import { isUsableStatus, nestReplies, parseStatus, parseUser } from './parse.ts'
 import { parseTranslation } from './translation.ts';
 import { parseTrends } from './trends.ts';
 import { MAX_TRENDS } from '../../domain/trends.ts';
+import { fxArticles, fxMedia, fxQuotes, fxReposts } from './tabs.ts';
+import { fxAbout } from './about.ts';
+import type { AccountFacts } from '../../domain/about.ts';
 import type {
   FxProfileRelationshipList,
   FxSearchResults,
@@ -47,6 +50,11 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   'search:top',
   'translate',
   'trends',
+  'quotes',
+  'reposts',
+  'media',
+  'articles',
+  'about',
 ]);
 
 /** Bounds on following a conversation's reply cursor: enough for a busy thread, not a crawl. */
@@ -237,6 +245,26 @@ export class FxTwitterProvider implements Provider {
       .filter(isUsableStatus)
       .map((s): SearchItem => ({ kind: 'post', post: parseStatus(s, ctx) }));
     return upstreamPage(items, body.cursor?.bottom, req.cursor);
+  }
+
+  getQuotes(id: string, req: PageRequest): Promise<Page<Post>> {
+    return fxQuotes(this.client, id, req, this.now());
+  }
+
+  getReposts(id: string, req: PageRequest): Promise<Page<Author>> {
+    return fxReposts(this.client, id, req);
+  }
+
+  getMedia(handle: string, req: PageRequest): Promise<Page<Post>> {
+    return fxMedia(this.client, handle, req, this.now());
+  }
+
+  getArticles(handle: string, req: PageRequest): Promise<Page<Post>> {
+    return fxArticles(this.client, handle, req, this.now());
+  }
+
+  getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {
+    return fxAbout(this.client, handle, opts);
   }
 
   private async connections(handle: string, which: 'followers' | 'following', req: PageRequest): Promise<Page<Author>> {

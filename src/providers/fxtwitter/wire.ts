@@ -40,7 +40,23 @@ export interface FxUser {
   likes?: number;
   joined?: string;
   website?: { url: string; display_url?: string } | null;
-  verification?: { verified: boolean; type?: string | null };
+  verification?: { verified: boolean; type?: string | null; verified_at?: string | null; identity_verified?: boolean };
+}
+
+/**
+ * `/2/profile/{h}/about` (FxEmbed's ProfileAboutAPIResponse): X's "About this account" facts, the whole object
+ * omitted when X has none; `username_changes.last_changed_at` is ISO 8601 or null.
+ */
+export interface FxAboutResponse {
+  code: number;
+  message?: string;
+  about_account?: {
+    based_in?: string | null;
+    location_accurate?: boolean;
+    created_country_accurate?: boolean | null;
+    source?: string | null;
+    username_changes?: { count: number; last_changed_at: string | null };
+  };
 }
 
 export interface FxPhoto {

@@ -5,7 +5,9 @@
 // The shipped values come from twscrape `twscrape/api.py` OP_* + GQL_FEATURES (Nitter `src/consts.nim`
 // and FxEmbed carry the same facts); upstreams.md §3.2 records when they were taken. The list operations and
 // UserByRestId come from twscrape @9745b02 (`OP_ListLatestTweetsTimeline`, `OP_ListMembers`, `OP_UserByRestId`);
-// twscrape has no ListByRestId, so its id is Nitter's (`src/consts.nim` graphListById @a68b576).
+// twscrape has no ListByRestId, so its id is Nitter's (`src/consts.nim` graphListById @a68b576). Retweeters and
+// UserMedia come from twscrape @9745b02 too (`OP_Retweeters`, `OP_UserMedia` and their variables), and so does
+// AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}).
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
@@ -21,6 +23,9 @@ export const OPERATION_NAMES = [
   'ListByRestId',
   'ListLatestTweetsTimeline',
   'ListMembers',
+  'Retweeters',
+  'UserMedia',
+  'AboutAccountQuery',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

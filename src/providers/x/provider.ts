@@ -27,6 +27,9 @@ import {
   parseUserResult,
 } from './parse.ts';
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
+import { parseRetweetersPage, quotesQuery } from './tabs.ts';
+import { parseAbout } from './about.ts';
+import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
 import type { XWebApp } from './web-app.ts';
@@ -49,6 +52,10 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   ['list', 'ListByRestId'],
   ['listPosts', 'ListLatestTweetsTimeline'],
   ['listMembers', 'ListMembers'],
+  ['quotes', 'SearchTimeline'],
+  ['reposts', 'Retweeters'],
+  ['media', 'UserMedia'],
+  ['about', 'AboutAccountQuery'],
 ];
 
 const CAPABILITY_OP = new Map(CAPABILITY_OPS);
@@ -61,6 +68,8 @@ const MAX_COUNT: Partial<Record<OperationName, number>> = {
   SearchTimeline: 50,
   ListLatestTweetsTimeline: 40,
   ListMembers: 50,
+  Retweeters: 50,
+  UserMedia: 40,
 };
 
 /** TweetDetail pages read at most for one conversation: each costs a session request. */
@@ -259,6 +268,29 @@ export class XProvider implements Provider {
       if (!next || items.length >= count) break;
     }
     return cursor ? { items, nextCursor: cursor } : { items };
+  }
+
+  /** The posts quoting `id`: X's Latest search for the quoted post. */
+  async getQuotes(id: string, req: PageRequest): Promise<Page<Post>> {
+    const page = await this.search(quotesQuery(id), 'latest', req);
+    const items = page.items.flatMap((i) => (i.kind === 'post' ? [i.post] : []));
+    return page.nextCursor ? { items, nextCursor: page.nextCursor } : { items };
+  }
+
+  async getReposts(id: string, req: PageRequest): Promise<Page<Author>> {
+    const vars = { tweetId: id, count: clampCount('Retweeters', req.count), cursor: req.cursor };
+    return endAware(parseRetweetersPage(await this.client.call('Retweeters', vars, req), id), req.cursor);
+  }
+
+  async getMedia(handle: string, req: PageRequest): Promise<Page<Post>> {
+    const userId = await this.userId(handle, req);
+    const vars = { userId, count: clampCount('UserMedia', req.count), cursor: req.cursor };
+    const env = await this.client.call('UserMedia', vars, { ...req, confirming: false });
+    return endAware(parseTimelinePage(env), req.cursor);
+  }
+
+  async getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {
+    return parseAbout(await this.client.call('AboutAccountQuery', { screenName: handle }, opts), handle);
   }
 
   private async connections(op: 'Followers' | 'Following', handle: string, req: PageRequest): Promise<Page<Author>> {

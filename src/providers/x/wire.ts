@@ -28,6 +28,10 @@ export interface XData {
   search_by_raw_query?: { search_timeline?: { timeline?: XTimeline } };
   user?: { result?: XUserResult & { timeline?: { timeline?: XTimeline }; timeline_v2?: { timeline?: XTimeline } } };
   tweetResult?: { result?: XTweetResult };
+  /** AboutAccountQuery: the account with its "About this account" facts. */
+  user_result_by_screen_name?: { result?: XAboutUser | XUserUnavailable };
+  /** Retweeters: the accounts that reposted a post, as `user-{id}` entries. */
+  retweeters_timeline?: { timeline?: XTimeline };
   /** ListByRestId answers the list itself; the list timelines nest their timeline under it. */
   list?: XList & {
     tweets_timeline?: { timeline?: XTimeline };
@@ -275,6 +279,22 @@ export interface XUser {
   verification?: { verified?: boolean; verified_type?: string };
   website?: { url?: string };
   legacy?: XUserLegacy;
+}
+
+/** AboutAccountQuery's user: the core fields plus what X's "About this account" view shows. */
+export interface XAboutUser extends XUser {
+  about_profile?: {
+    account_based_in?: string;
+    location_accurate?: boolean;
+    created_country_accurate?: boolean;
+    source?: string;
+    affiliate_username?: string;
+    username_changes?: { count?: string; last_changed_at_msec?: string };
+  };
+  affiliates_highlighted_label?: {
+    label?: { description?: string; url?: { url?: string }; badge?: { url?: string }; userLabelType?: string };
+  };
+  verification_info?: { is_identity_verified?: boolean; reason?: { verified_since_msec?: string } };
 }
 
 export interface XUserLegacy {

@@ -12,6 +12,7 @@ import { esc, page, prose, table } from './html.ts';
 import { LINK_PREVIEW_CRAWLERS } from '../../contract/link-preview.ts';
 import { acceptedHosts } from '../../domain/pasted-link.ts';
 import { HOME_CSP } from '../home/page.ts';
+import { tabsSection } from './tabs-section.ts';
 
 const SURFACES: Array<{ surface: Surface; title: string; intro: string }> = [
   {
@@ -157,6 +158,8 @@ ${GUIDES.map((g) => `<li><a href="${link(guidePath(g.slug))}">${esc(g.title)}</a
 
 <h2 id="lists">X Lists</h2>
 <p><code>/i/lists/{id}</code> (and <code>/api/v1/lists/{id}</code>, MCP tool <code>list_posts</code>) reads an X List: its name, description, owner and member count, then its members' latest posts, newest first, as X's list timeline shows them (replies and reposts included). <code>/i/lists/{id}/members</code> (<code>/api/v1/lists/{id}/members</code>, tool <code>list_members</code>) pages its accounts. Both page like every list route (<code>cursor</code>, <code>page</code>, <code>limit</code>, a <code>Continue →</code> link). <code>/i/lists/{id}/rss</code> and <code>/api/v1/lists/{id}/feed?type=rss|atom|json</code> are its feeds. Lists are read only with the logged-in X sessions the deployment configures: without a usable one every list route answers 503 <a href="${link(DISCOVERY_PATHS.reliability)}#list-unavailable"><code>list_unavailable</code></a> with <code>Retry-After</code> (the seconds until a parked session frees up), before any quota is charged. Each live upstream page costs one point of <code>account-ip</code> (10 per 15 minutes per address) or, with a key, <code>account-key</code> (and <code>live-key</code>); the list itself is one more read when it is not cached; cached pages are free. A private list, one no one has, or an id at or above 2<sup>63</sup> is 404 <code>not_found</code> (the last without asking any upstream); an id that is not digits is 400 <a href="${link(DISCOVERY_PATHS.reliability)}#invalid-list-id"><code>invalid_list_id</code></a>. The CLI has <code>threadmark list &lt;id&gt;</code> and <code>threadmark list-members &lt;id&gt;</code> (an x.com list URL works too).</p>
+
+${tabsSection(link)}
 
 <h2 id="edits">Edited posts</h2>
 <p>X keeps every version of an edited post under its own id. When the provider that answered reports edits (the syndication and X providers do; the FxTwitter API does not, so a post it serves shows no edit data), the post says so: JSON carries <code>post.edits.versions</code> (every version id, the original first and the latest last; absent for a post never edited or when unknown), and Markdown and HTML add a line such as <em>Edited: 3 versions, this is the latest</em> with a link to each version. Reading an earlier version shows that version's text and says <em>Earlier version 1 of 3 of an edited post; the latest is version 3</em> with its link; the same news is in <code>warnings</code> / <code>X-Warnings</code> and in a <code>Link: &lt;…/status/{latest}&gt;; rel="latest-version"</code> header (RFC 5829), plus <code>rel="predecessor-version"</code> for the version before.</p>
