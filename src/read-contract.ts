@@ -14,6 +14,8 @@ import { postFeedQuery } from './http/routes/feed-common.ts';
 import { oembedQuery } from './http/routes/oembed.ts';
 import { tagFeedQuery, tagPageQuery } from './http/routes/tags.ts';
 import { trendsQuery } from './http/routes/trends.ts';
+import { postListQuery } from './http/routes/post-lists.ts';
+import { aboutQuery } from './http/routes/about.ts';
 import { trendsJsonSchema } from './render/trends-json.ts';
 import {
   connectionsJsonSchema,
@@ -26,6 +28,10 @@ import {
   postSchema,
   profileJsonSchema,
   searchJsonSchema,
+  quotesJsonSchema,
+  repostsJsonSchema,
+  profileTabJsonSchema,
+  aboutJsonSchema,
 } from './render/json-schemas.ts';
 
 /** A read's query schema and, when it answers JSON, the schema of its JSON body. */
@@ -54,6 +60,12 @@ export const READ_SCHEMAS = {
   hashtagFeed: { query: tagFeedQuery },
   cashtagFeed: { query: tagFeedQuery },
   trends: { query: trendsQuery, json: trendsJsonSchema },
+  listQuotes: { query: postListQuery, json: quotesJsonSchema },
+  listReposts: { query: listQuery, json: repostsJsonSchema },
+  listMedia: { query: postListQuery, json: profileTabJsonSchema },
+  listArticles: { query: postListQuery, json: profileTabJsonSchema },
+  readAbout: { query: aboutQuery, json: aboutJsonSchema },
+  quotesFeed: { query: postFeedQuery },
 } satisfies Record<string, ReadSchemas>;
 
 /** The lines of an NDJSON export: posts, then the end record. */

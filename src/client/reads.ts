@@ -50,6 +50,12 @@ export const READS = {
   hashtagFeed: feed('hashtagFeed', '/api/v1/hashtags/{tag}/feed', 'tag'),
   cashtagFeed: feed('cashtagFeed', '/api/v1/cashtags/{symbol}/feed', 'symbol'),
   trends: one('trends', '/api/v1/trends', 'place'),
+  quotes: paged('listQuotes', '/api/v1/posts/{id}/quotes', 'id', 'posts'),
+  reposts: paged('listReposts', '/api/v1/posts/{id}/reposts', 'id', 'items'),
+  media: paged('listMedia', '/api/v1/profiles/{handle}/media', 'handle', 'posts'),
+  articles: paged('listArticles', '/api/v1/profiles/{handle}/articles', 'handle', 'posts'),
+  about: one('readAbout', '/api/v1/profiles/{handle}/about', 'handle'),
+  quotesFeed: feed('quotesFeed', '/api/v1/posts/{id}/quotes/feed', 'id'),
 } as const satisfies Record<string, ReadEntry>;
 
 export type Reads = typeof READS;

@@ -10,7 +10,7 @@ import { toProblem } from '../problem-reply.ts';
 import { presentAbout } from '../present/about.ts';
 import { presentRecovery } from '../present/lists.ts';
 
-const aboutQuery = z.object({
+export const aboutQuery = z.object({
   format: browseFormat,
   budget: budgetParam.describe(
     'Output budget: at most this many characters of Markdown (500-200000). The facts are one short document that ' +

@@ -61,7 +61,7 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; too
 const postParams = z.object({ handle: statusHandle, id: statusId });
 const v1PostParams = z.object({ id: statusId });
 const handleParams = z.object({ handle: profileHandle });
-const postListQuery = z.object({ ...listShape, ...listFilterShape });
+export const postListQuery = z.object({ ...listShape, ...listFilterShape });
 
 const ERRORS: Record<Kind, CatalogCode[]> = {
   quotes: ['invalid_params', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
