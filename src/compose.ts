@@ -21,6 +21,12 @@ import { ResponseCache } from './stores/cache/responses.ts';
 import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
+import { createPush, type Push } from './jobs/index.ts';
+import { DEFAULT_REDIS_PREFIX } from './stores/redis.ts';
+import { HUB_PATH } from './contract/watch-body.ts';
+
+/** Largest push body (a webhook batch or a WebSub feed document). */
+const MAX_PUSH_BYTES = 512 * 1024;
 
 export interface Runtime {
   server: FastifyInstance;
@@ -28,6 +34,8 @@ export interface Runtime {
   ops?: FastifyInstance;
   services: Services;
   chain: ProviderChain;
+  /** Watches, the WebSub hub and their scheduled reads and deliveries. */
+  push: Push;
   close(): Promise<void>;
 }
 
@@ -100,14 +108,47 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };
-  const server = buildServer(services, guards, opts);
+  const push = createPush({
+    store: stores.watches,
+    sources: { lists: services.lists, posts: services.posts },
+    settings: {
+      intervalsMs: config.watchIntervalsMs,
+      attempts: config.webhookAttempts,
+      backoffMs: config.webhookBackoffMs,
+      maxBodyBytes: MAX_PUSH_BYTES,
+      hubUrl: `${config.baseUrl}${HUB_PATH}`,
+      push: {
+        timeoutMs: config.webhookTimeoutMs,
+        allowPrivate: config.webhookAllowPrivate,
+        userAgent: config.userAgent,
+      },
+    },
+    log: {
+      info: (o, m) => log.info(o, m),
+      warn: (o, m) => log.warn(o, m),
+      error: (o, m) => log.error(o, m),
+    },
+    // A topic's content is its feed as this service serves it, rendered by the server itself.
+    renderTopic: async (topic) => {
+      const res = await server.inject({ method: 'GET', url: topic.slice(config.baseUrl.length) });
+      if (res.statusCode !== 200) return undefined;
+      return { contentType: String(res.headers['content-type'] ?? 'application/xml'), body: res.body };
+    },
+    ...(config.redisUrl
+      ? { redis: { url: config.redisUrl, prefix: opts.redisPrefix ?? config.redisPrefix ?? DEFAULT_REDIS_PREFIX } }
+      : {}),
+  });
+  const server = buildServer(services, guards, { ...opts, push });
+  await push.start();
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,
     ...(ops ? { ops } : {}),
     services,
     chain,
+    push,
     async close() {
+      await push.close();
       stopSharingCursors();
       xSessions?.stop();
       for (const p of providers) p.close?.();

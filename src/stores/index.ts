@@ -14,6 +14,9 @@ import { POLICIES } from './limits/policies.ts';
 import { connectRedis, createRedisClient, DEFAULT_REDIS_PREFIX, isReady, shareSecret } from './redis.ts';
 import { redisHash, type SharedHash } from './shared-hash.ts';
 import { keptSecret } from './kept-secret.ts';
+import { SqliteWatchStore, watchesDbPath } from './watches/sqlite.ts';
+import { RedisWatchStore } from './watches/redis.ts';
+import type { WatchStore } from './watches/types.ts';
 export type { SharedHash } from './shared-hash.ts';
 
 // The surface the HTTP layer needs, in one import.
@@ -51,6 +54,8 @@ export interface Stores {
   coalescer: Coalescer;
   limiter: Limiter;
   keys: KeyStore;
+  /** Watches, hub subscriptions, source marks and deliveries: SQLite beside the keys, or Redis when distributed. */
+  watches: WatchStore;
   /** Distributed mode: the one-round-trip check of a replayed cache hit (http/hit-replay.ts). */
   hitCheck?: SharedHitCheck;
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
@@ -75,17 +80,19 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const memory = new MemoryCache({ maxEntries: cfg.cacheMaxEntries, maxBytes: cfg.cacheMaxBytes });
   if (!cfg.redisUrl) {
     const keys = new SqliteKeyStore(cfg.keysDb);
+    const watches = new SqliteWatchStore(watchesDbPath(cfg.keysDb));
     return {
       mode: 'embedded',
       cache: memory,
       coalescer: new Coalescer(),
       limiter: new Limiter({ quotas: cfg.quotas }),
       keys,
+      watches,
       sharedStoreUp: () => true,
       sharedSecret: async (name, candidate) =>
         cfg.keysDb === ':memory:' ? undefined : keptSecret(dirname(cfg.keysDb), name, candidate),
       close: async () => {
-        await Promise.all([memory.close(), keys.close()]);
+        await Promise.all([memory.close(), keys.close(), watches.close()]);
       },
     };
   }
@@ -110,6 +117,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
       windowS: api.windowS,
     }),
     keys: new RedisKeyStore(redis, { prefix }),
+    watches: new RedisWatchStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
     sharedHash: (name) => redisHash(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}h:${name}`),
