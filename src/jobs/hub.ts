@@ -37,8 +37,13 @@ export class Hub {
     void p.finally(() => this.#pending.delete(p));
   }
 
-  async close(): Promise<void> {
+  /** Resolves once every verification started so far has ended (stored, removed or refused). */
+  async settled(): Promise<void> {
     await Promise.allSettled([...this.#pending]);
+  }
+
+  async close(): Promise<void> {
+    await this.settled();
   }
 
   async #verify(req: HubRequest): Promise<void> {

@@ -48,6 +48,7 @@ export function serializeFeed(doc: FeedDoc, type: FeedType): SerializedFeed {
     ...(doc.updated ? { lastModified: rfc822(doc.updated) } : {}),
     ttlS: doc.ttlS,
     count: doc.entries.length,
+    ...(doc.hubUrl ? { links: `<${doc.hubUrl}>; rel="hub", <${doc.selfUrl}>; rel="self"` } : {}),
   };
 }
 
@@ -57,6 +58,7 @@ export function presentFeed(feed: SerializedFeed, ctx: FeedPresentContext): Rend
     ...(feed.lastModified ? { 'last-modified': feed.lastModified } : {}),
     'cache-control': browseCacheControl(ctx.keyed, feed.ttlS),
     vary: 'Authorization',
+    ...(feed.links ? { link: feed.links } : {}),
   };
   const tag = notModifiedTag(ctx.headers, feed.etag, feed.lastModified);
   if (tag !== undefined) {
