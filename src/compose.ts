@@ -42,6 +42,11 @@ export interface Runtime {
 export interface RuntimeOptions extends ServerOptions {
   /** Root of Redis keys, so tests sharing one Redis stay apart. */
   redisPrefix?: string;
+  /**
+   * false = the watched sources are not read and nothing is delivered from this process (the CLI's in-process mode,
+   * which lives for one command). Default: on.
+   */
+  push?: boolean;
   /** Rate-limit quotas in place of the contract's (`npm run demo`); the service itself never sets them. */
   quotas?: StoresConfig['quotas'];
 }
@@ -138,8 +143,8 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       ? { redis: { url: config.redisUrl, prefix: opts.redisPrefix ?? config.redisPrefix ?? DEFAULT_REDIS_PREFIX } }
       : {}),
   });
-  const server = buildServer(services, guards, { ...opts, push });
-  await push.start();
+  const server = buildServer(services, guards, { ...opts, ...(opts.push === false ? {} : { push }) });
+  if (opts.push !== false) await push.start();
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,

@@ -35,8 +35,8 @@ export interface ServerOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** false = every request goes through Fastify (tests compare the two paths). Default: on when it can be. */
   replay?: boolean;
-  /** Watches and the WebSub hub: their keyed routes are mounted when given. */
-  push?: Push;
+  /** Watches and the WebSub hub: their routes are mounted when given. */
+  push?: Push | boolean;
 }
 
 /** `guards` are the same ones the handlers see through `services.guards`, with their hooks and headers. */
@@ -123,7 +123,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     sessions: services.xSessions,
     limiter: services.stores.limiter,
   });
-  if (opts.push) {
+  if (typeof opts.push === 'object') {
     // The keyed exception to the GET-only public surface (POST/DELETE), and the WebSub hub every feed names.
     const shared = { baseUrl: base, allowPrivate: config.webhookAllowPrivate, limiter: services.stores.limiter };
     app.register(watchRoutes, {

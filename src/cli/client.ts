@@ -81,6 +81,13 @@ export class Client {
     return linesOf(reply.body);
   }
 
+  /** A keyed write; the 2xx body (empty for a 204), or the problem as a CliError. */
+  async send(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<string> {
+    const reply = await this.transport.send(method, path, body, this.headers('application/json'));
+    if (reply.status < 200 || reply.status > 299) throw problemFromReply(reply);
+    return reply.body;
+  }
+
   async json<T>(path: string, query: Query): Promise<T> {
     return JSON.parse(await this.text(path, { ...query, format: 'json' }, 'application/json')) as T;
   }

@@ -26,6 +26,8 @@ export interface Transport {
   readonly baseUrl: string;
   get(path: string, query: Query, headers: Record<string, string>): Promise<Reply>;
   stream(path: string, query: Query, headers: Record<string, string>): Promise<StreamReply>;
+  /** A keyed write (the watch routes): POST with a JSON body, or DELETE. */
+  send(method: 'POST' | 'DELETE', path: string, body: unknown, headers: Record<string, string>): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -47,9 +49,9 @@ export function httpTransport(server: string): Transport {
     throw usageError(`--server must be an http(s) URL (got ${JSON.stringify(server)})`);
   }
   const root = base.href.replace(/\/+$/, '');
-  const send = async (path: string, query: Query, headers: Record<string, string>) => {
+  const send = async (path: string, query: Query, headers: Record<string, string>, init: RequestInit = {}) => {
     try {
-      return await fetch(root + pathWithQuery(path, query), { headers });
+      return await fetch(root + pathWithQuery(path, query), { headers, ...init });
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       throw new CliError(
@@ -75,6 +77,11 @@ export function httpTransport(server: string): Transport {
       const res = await send(path, query, headers);
       const body: AsyncIterable<Uint8Array> = res.body ?? (async function* () {})();
       return { status: res.status, headers: headersOf(res), body };
+    },
+    async send(method, path, body, headers) {
+      const json = body === undefined ? {} : { body: JSON.stringify(body) };
+      const res = await send(path, {}, { 'content-type': 'application/json', ...headers }, { method, ...json });
+      return { status: res.status, headers: headersOf(res), body: await res.text() };
     },
     async close() {},
   };
@@ -104,6 +111,8 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
   const { composeRuntime } = await import('../compose.ts');
   // Problems reach the user as problem documents either way.
   const app = await composeRuntime(config, {
+    // One command's process: the watched sources stay the running service's business.
+    push: false,
     logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false,
   });
   await app.server.ready();
@@ -127,6 +136,15 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
         payloadAsStream: true,
       });
       return { status: res.statusCode, headers: headersOf(res.headers), body: res.stream() };
+    },
+    async send(method, path, body, headers) {
+      const res = await app.server.inject({
+        method,
+        url: path,
+        headers: { 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      return { status: res.statusCode, headers: headersOf(res.headers), body: res.body };
     },
     close: () => app.close(),
   };

@@ -37,6 +37,9 @@ function pagedTransport(pages: Record<string, object>): Transport & { calls: Arr
     async stream() {
       throw new Error('list commands do not stream');
     },
+    async send() {
+      throw new Error('list commands do not write');
+    },
     async close() {},
   };
 }
