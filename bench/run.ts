@@ -18,6 +18,7 @@ import * as redisHit from './redis-hit.ts';
 import * as flood from './flood.ts';
 import * as stall from './stall.ts';
 import * as upstreamClient from './upstream-client.ts';
+import * as push from './push.ts';
 
 /** Benchmarks that drive load with wrk. */
 const NEEDS_WRK = new Set(['cache-hit', 'redis-hit', 'flood']);
@@ -32,6 +33,7 @@ const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> =
   ['flood', flood.run],
   ['stall', stall.run],
   ['upstream-client', upstreamClient.run],
+  ['push', push.run],
 ];
 
 const args = process.argv.slice(2);

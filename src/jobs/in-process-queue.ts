@@ -2,6 +2,9 @@
 // A source is never read twice at once: a read still running when its next turn comes skips that turn.
 import type { JobHandlers, JobQueue } from './queue.ts';
 
+/** Delivery attempts in flight at once: a source with thousands of followers does not open thousands of sockets. */
+const DELIVERY_CONCURRENCY = 32;
+
 export class InProcessQueue implements JobQueue {
   readonly kind = 'in-process' as const;
   #handlers?: JobHandlers;
@@ -10,6 +13,8 @@ export class InProcessQueue implements JobQueue {
   readonly #running = new Set<Promise<void>>();
   readonly #reading = new Set<string>();
   #closed = false;
+  #inFlight = 0;
+  readonly #due: string[] = [];
   readonly #onError: (err: unknown) => void;
 
   constructor(onError: (err: unknown) => void) {
@@ -41,7 +46,8 @@ export class InProcessQueue implements JobQueue {
     if (this.#closed) return;
     const timer = setTimeout(() => {
       this.#deliveries.delete(timer);
-      this.#track(() => this.#handlers!.deliver(deliveryId));
+      this.#due.push(deliveryId);
+      this.#drain();
     }, delayMs);
     timer.unref();
     this.#deliveries.add(timer);
@@ -60,6 +66,19 @@ export class InProcessQueue implements JobQueue {
     if (this.#closed || !this.#handlers || this.#reading.has(sourceKey) || !this.#sources.has(sourceKey)) return;
     this.#reading.add(sourceKey);
     this.#track(() => this.#handlers!.read(sourceKey).finally(() => this.#reading.delete(sourceKey)));
+  }
+
+  #drain(): void {
+    while (!this.#closed && this.#handlers && this.#inFlight < DELIVERY_CONCURRENCY && this.#due.length > 0) {
+      const id = this.#due.shift()!;
+      this.#inFlight += 1;
+      this.#track(() =>
+        this.#handlers!.deliver(id).finally(() => {
+          this.#inFlight -= 1;
+          this.#drain();
+        }),
+      );
+    }
   }
 
   #track(run: () => Promise<void>): void {
