@@ -1,8 +1,8 @@
 // One push to a callback: a POST with a bounded body and time, no redirects followed, no credentials of ours, and
 // the connection only to public addresses (callback-guard.ts). The answer's body is read up to a small bound and
 // dropped: only the status matters.
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { CallbackRefused, isPublicAddress, publicOnlyLookup } from './callback-guard.ts';
 
@@ -21,6 +21,22 @@ export interface PushOptions {
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
+/**
+ * Kept-alive connections, so a source with many followers on one receiver does not open a socket per delivery; the
+ * agents resolve names with the public-only lookup, so a reused connection was also checked when it was made.
+ */
+const agents = new Map<boolean, { http: HttpAgent; https: HttpsAgent }>();
+function agentsFor(allowPrivate: boolean): { http: HttpAgent; https: HttpsAgent } {
+  let a = agents.get(allowPrivate);
+  if (!a) {
+    const lookup = publicOnlyLookup(allowPrivate);
+    const opts = { keepAlive: true, maxSockets: 16, ...(lookup ? { lookup } : {}) };
+    a = { http: new HttpAgent(opts), https: new HttpsAgent(opts) };
+    agents.set(allowPrivate, a);
+  }
+  return a;
+}
+
 function send(
   url: URL,
   method: 'GET' | 'POST',
@@ -31,8 +47,9 @@ function send(
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!opts.allowPrivate && isIP(host) && !isPublicAddress(host))
     return Promise.reject(new CallbackRefused(`${host} is not a public address`));
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const lookup = publicOnlyLookup(opts.allowPrivate);
+  const https = url.protocol === 'https:';
+  const request = https ? httpsRequest : httpRequest;
+  const agent = https ? agentsFor(opts.allowPrivate).https : agentsFor(opts.allowPrivate).http;
   return new Promise((resolve, reject) => {
     const req = request(
       url,
@@ -43,10 +60,9 @@ function send(
           ...(body !== undefined ? { 'content-length': String(Buffer.byteLength(body)) } : {}),
           ...headers,
         },
-        ...(lookup ? { lookup } : {}),
         timeout: opts.timeoutMs,
         signal: AbortSignal.timeout(opts.timeoutMs),
-        agent: false,
+        agent,
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HANDLES } from '../../sim/corpus.ts';
 import { isPublicAddress } from '../../src/jobs/callback-guard.ts';
+import { pushTo } from '../../src/jobs/post-callback.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 
@@ -71,6 +72,16 @@ describe('callback safety', () => {
       });
       assert.equal(res.status, 400, callback);
       assert.equal((await problemOf(res)).code, 'invalid_callback');
+    }
+    assert.equal(r.received.length, 0);
+  });
+
+  test('a delivery re-checks the address when it connects: a name resolving to loopback is never contacted', async () => {
+    const opts = { timeoutMs: 2000, allowPrivate: false, userAgent: 'test' };
+    for (const url of [`http://localhost:${r.port}/late`, `http://127.0.0.1:${r.port}/late`]) {
+      const out = await pushTo(url, '{}', {}, opts);
+      assert.equal(out.ok, false, url);
+      assert.match(out.error ?? '', /not a public address/, url);
     }
     assert.equal(r.received.length, 0);
   });
