@@ -25,6 +25,8 @@ import { createPush, type Push } from './jobs/index.ts';
 import { DEFAULT_REDIS_PREFIX } from './stores/redis.ts';
 import { HUB_PATH } from './contract/watch-body.ts';
 
+/** Wait between two attempts to join the push schedule while the store does not answer. */
+const PUSH_RETRY_MS = 5000;
 /** Largest push body (a webhook batch or a WebSub feed document). */
 const MAX_PUSH_BYTES = 512 * 1024;
 
@@ -144,7 +146,10 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       : {}),
   });
   const server = buildServer(services, guards, { ...opts, ...(opts.push === false ? {} : { push }) });
-  if (opts.push !== false) await push.start();
+  // Started in the background: with Redis unreachable the service still starts (degraded), and the shared schedule
+  // is joined once Redis answers.
+  const pushStop = new AbortController();
+  if (opts.push !== false) void startPush(push, log, pushStop.signal);
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,
@@ -153,6 +158,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     chain,
     push,
     async close() {
+      pushStop.abort();
       await push.close();
       stopSharingCursors();
       xSessions?.stop();
@@ -162,4 +168,21 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       await stores.close();
     },
   };
+}
+
+/** Joins the schedule, retrying while the store does not answer (its outage is already logged by the stores). */
+async function startPush(push: Push, log: pino.Logger, stop: AbortSignal): Promise<void> {
+  while (!stop.aborted) {
+    try {
+      await push.start();
+      return;
+    } catch (err) {
+      log.debug({ err: (err as Error).message }, 'push not started yet; retrying');
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, PUSH_RETRY_MS);
+        t.unref();
+        stop.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      });
+    }
+  }
 }

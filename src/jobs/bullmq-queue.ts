@@ -16,7 +16,20 @@ export interface BullQueueOptions {
 }
 
 const READS = 'watch-reads';
+/** Longest a close waits for the queue's own shutdown. */
+const CLOSE_WAIT_MS = 5000;
 const DELIVERIES = 'watch-deliveries';
+
+/** A lost connection to Redis: the stores already report the outage once, so the queue's own copies stay quiet. */
+function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  return (
+    (typeof code === 'string' &&
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)) ||
+    /ECONNREFUSED|Connection is closed|connect ETIMEDOUT|ECONNRESET/.test(message)
+  );
+}
 
 /** Scheduler ids must not hold ':' (BullMQ's own key separator): a digest of the source key instead. */
 const schedulerId = (sourceKey: string) => `src-${createHash('sha256').update(sourceKey).digest('hex').slice(0, 32)}`;
@@ -31,16 +44,21 @@ export class BullQueue implements JobQueue {
   readonly #workers: Worker[] = [];
 
   constructor(opts: BullQueueOptions) {
-    this.#opts = opts;
+    this.#opts = { ...opts, onError: (err) => (isConnectionError(err) ? undefined : opts.onError(err)) };
     this.#connection = { url: opts.redisUrl, maxRetriesPerRequest: null };
     this.#prefix = `${opts.prefix}bull`;
     this.#reads = new Queue(READS, { connection: this.#connection, prefix: this.#prefix });
     this.#deliveries = new Queue(DELIVERIES, { connection: this.#connection, prefix: this.#prefix });
-    this.#reads.on('error', opts.onError);
-    this.#deliveries.on('error', opts.onError);
+    this.#reads.on('error', this.#opts.onError);
+    this.#deliveries.on('error', this.#opts.onError);
   }
 
   async start(handlers: JobHandlers): Promise<void> {
+    // A start that failed (Redis unreachable) is retried: the workers made then are waited for, not made again.
+    if (this.#workers.length > 0) {
+      await Promise.all(this.#workers.map((w) => w.waitUntilReady()));
+      return;
+    }
     const common = {
       connection: this.#connection,
       prefix: this.#prefix,
@@ -85,8 +103,18 @@ export class BullQueue implements JobQueue {
     );
   }
 
+  /** Waits for the jobs running here, but not for a Redis that does not answer (at most CLOSE_WAIT_MS). */
   async close(): Promise<void> {
-    await Promise.allSettled(this.#workers.map((w) => w.close()));
-    await Promise.allSettled([this.#reads.close(), this.#deliveries.close()]);
+    const closing = (async () => {
+      await Promise.allSettled(this.#workers.map((w) => w.close()));
+      await Promise.allSettled([this.#reads.close(), this.#deliveries.close()]);
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+    await Promise.race([closing, waited]);
+    clearTimeout(timer);
+    if (!(await Promise.race([closing.then(() => true), Promise.resolve(false)]))) {
+      for (const c of [...this.#workers, this.#reads, this.#deliveries]) void c.disconnect().catch(() => undefined);
+    }
   }
 }

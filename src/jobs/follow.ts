@@ -58,8 +58,14 @@ export class Follow {
     private readonly renderTopic: TopicRenderer,
   ) {}
 
+  #queueStarted = false;
+
+  /** Safe to call again after a failure (Redis unreachable at start): the queue is started once. */
   async start(): Promise<void> {
-    await this.queue.start({ read: (k) => this.readSource(k), deliver: (id) => this.deliver(id) });
+    if (!this.#queueStarted) {
+      await this.queue.start({ read: (k) => this.readSource(k), deliver: (id) => this.deliver(id) });
+      this.#queueStarted = true;
+    }
     const now = Date.now();
     for (const s of await this.store.sources(now)) await this.follow(s.sourceKey, s.target.kind);
     // Deliveries cut short by a restart are attempted again (the queue of distributed mode keeps its own).

@@ -64,12 +64,12 @@ describe('two instances on Redis', { skip: redisSkip }, () => {
     }
     const store = a.app.services.stores.watches;
     await until(async () => (await store.getMark(`profile:${HANDLES.alice}:posts`)) !== undefined, 'the first read', {
-      limitMs: 15_000,
+      limitMs: 60_000,
     });
     const callsBefore = sim.calls();
     const readsAtMark = reads();
     sim.appendPost({ author: HANDLES.alice, text: 'Fifty followers, one read.' });
-    await until(() => r.of('POST').length === 50, 'fifty deliveries', { limitMs: 20_000 });
+    await until(() => r.of('POST').length === 50, 'fifty deliveries', { limitMs: 60_000 });
     const elapsed = Date.now() - started;
     const made = reads() - readsBefore;
     // However slow the machine, the schedule never reads more often than once per interval (one turn may be in flight).
@@ -91,13 +91,13 @@ describe('two instances on Redis', { skip: redisSkip }, () => {
     await res.arrayBuffer();
     const store = b.app.services.stores.watches;
     await until(async () => (await store.getMark(`profile:${HANDLES.carol}:posts`)) !== undefined, 'the first read', {
-      limitMs: 15_000,
+      limitMs: 60_000,
     });
     await a.close();
     const bReads = b.app.push.follow.stats.reads;
     const id = sim.appendPost({ author: HANDLES.carol, text: 'The other instance takes over.' });
     await until(() => r.of('POST').some((p) => p.url === '/carol'), 'the delivery by the remaining instance', {
-      limitMs: 20_000,
+      limitMs: 60_000,
     });
     assert.ok(b.app.push.follow.stats.reads > bReads, 'the remaining instance read the source');
     const push = r.of('POST').find((p) => p.url === '/carol')!;
