@@ -19,6 +19,7 @@ import * as flood from './flood.ts';
 import * as stall from './stall.ts';
 import * as upstreamClient from './upstream-client.ts';
 import * as vaultMedia from './vault-media.ts';
+import * as push from './push.ts';
 
 /** Benchmarks that drive load with wrk. */
 const NEEDS_WRK = new Set(['cache-hit', 'redis-hit', 'flood']);
@@ -34,6 +35,7 @@ const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> =
   ['stall', stall.run],
   ['upstream-client', upstreamClient.run],
   ['vault-media', vaultMedia.run],
+  ['push', push.run],
 ];
 
 const args = process.argv.slice(2);

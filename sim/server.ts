@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getCorpus } from './corpus.ts';
+import { appendPost, type NewSimPost } from './corpus-grow.ts';
 import { applyFault, FaultBook, parseFault, type Fault } from './faults.ts';
 import { routeModules } from './routes/index.ts';
 import { mediaHostsFor } from './routes/media.ts';
@@ -29,6 +30,8 @@ export interface Simulator {
   resetCalls(): void;
   addFault(f: Fault): void;
   clearFaults(): void;
+  /** A new post in the corpus (POST /__sim/posts does the same over HTTP): a watched source changes. */
+  appendPost(input: NewSimPost): string;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
       faults.add(fault);
       return json(201, { ok: true });
     }
+    if (route === 'POST /posts') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await readBody(req));
+      } catch {
+        return json(400, { error: 'body must be JSON' });
+      }
+      const made = appendPost(corpus, (parsed ?? {}) as Parameters<typeof appendPost>[1]);
+      if (typeof made === 'string') return json(400, { error: made });
+      return json(201, { id: made.id });
+    }
     if (route === 'DELETE /faults') {
       faults.clear();
       return { status: 204, headers: {}, body: '' };
@@ -186,6 +200,11 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     },
     addFault: (f) => faults.add(f),
     clearFaults: () => faults.clear(),
+    appendPost: (input) => {
+      const made = appendPost(corpus, input);
+      if (typeof made === 'string') throw new Error(made);
+      return made.id;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const t of timers) clearTimeout(t);

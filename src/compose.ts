@@ -28,6 +28,14 @@ import { ResponseCache } from './stores/cache/responses.ts';
 import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
+import { createPush, type Push } from './jobs/index.ts';
+import { DEFAULT_REDIS_PREFIX } from './stores/redis/connect.ts';
+import { HUB_PATH } from './contract/watch-body.ts';
+
+/** Wait between two attempts to join the push schedule while the store does not answer. */
+const PUSH_RETRY_MS = 5000;
+/** Largest push body (a webhook batch or a WebSub feed document). */
+const MAX_PUSH_BYTES = 512 * 1024;
 
 export interface Runtime {
   server: FastifyInstance;
@@ -35,12 +43,19 @@ export interface Runtime {
   ops?: FastifyInstance;
   services: Services;
   chain: ProviderChain;
+  /** Watches, the WebSub hub and their scheduled reads and deliveries. */
+  push: Push;
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions extends ServerOptions {
   /** Root of Redis keys, so tests sharing one Redis stay apart. */
   redisPrefix?: string;
+  /**
+   * false = the watched sources are not read and nothing is delivered from this process (the CLI's in-process mode,
+   * which lives for one command). Default: on.
+   */
+  push?: boolean;
   /** Rate-limit quotas in place of the contract's (`npm run demo`); the service itself never sets them. */
   quotas?: StoresConfig['quotas'];
 }
@@ -127,14 +142,51 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };
-  const server = buildServer(services, guards, opts);
+  const push = createPush({
+    store: stores.watches,
+    sources: { lists: services.lists, posts: services.posts },
+    settings: {
+      intervalsMs: config.watchIntervalsMs,
+      attempts: config.webhookAttempts,
+      backoffMs: config.webhookBackoffMs,
+      maxBodyBytes: MAX_PUSH_BYTES,
+      hubUrl: `${config.baseUrl}${HUB_PATH}`,
+      push: {
+        timeoutMs: config.webhookTimeoutMs,
+        allowPrivate: config.webhookAllowPrivate,
+        userAgent: config.userAgent,
+      },
+    },
+    log: {
+      info: (o, m) => log.info(o, m),
+      warn: (o, m) => log.warn(o, m),
+      error: (o, m) => log.error(o, m),
+    },
+    // A topic's content is its feed as this service serves it, rendered by the server itself.
+    renderTopic: async (topic) => {
+      const res = await server.inject({ method: 'GET', url: topic.slice(config.baseUrl.length) });
+      if (res.statusCode !== 200) return undefined;
+      return { contentType: String(res.headers['content-type'] ?? 'application/xml'), body: res.body };
+    },
+    ...(config.redisUrl
+      ? { redis: { url: config.redisUrl, prefix: opts.redisPrefix ?? config.redisPrefix ?? DEFAULT_REDIS_PREFIX } }
+      : {}),
+  });
+  const server = buildServer(services, guards, { ...opts, ...(opts.push === false ? {} : { push }) });
+  // Started in the background: with Redis unreachable the service still starts (degraded), and the shared schedule
+  // is joined once Redis answers.
+  const pushStop = new AbortController();
+  if (opts.push !== false) void startPush(push, log, pushStop.signal);
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,
     ...(ops ? { ops } : {}),
     services,
     chain,
+    push,
     async close() {
+      pushStop.abort();
+      await push.close();
       stopSharingCursors();
       stopSharingMediaKey();
       xSessions?.stop();
@@ -144,4 +196,21 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       await stores.close();
     },
   };
+}
+
+/** Joins the schedule, retrying while the store does not answer (its outage is already logged by the stores). */
+async function startPush(push: Push, log: pino.Logger, stop: AbortSignal): Promise<void> {
+  while (!stop.aborted) {
+    try {
+      await push.start();
+      return;
+    } catch (err) {
+      log.debug({ err: (err as Error).message }, 'push not started yet; retrying');
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, PUSH_RETRY_MS);
+        t.unref();
+        stop.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      });
+    }
+  }
 }

@@ -71,6 +71,39 @@ const hostPorts = z.string().transform((v, ctx): Array<{ host: string; port: num
   return out;
 });
 
+const SOURCE_KINDS = ['profile', 'search', 'thread', 'list'] as const;
+type IntervalKind = (typeof SOURCE_KINDS)[number];
+const DEFAULT_INTERVALS_MS: Record<IntervalKind, number> = {
+  profile: 60_000,
+  search: 120_000,
+  thread: 60_000,
+  list: 120_000,
+};
+
+/** `profile=60000,search=120000,…`: kinds not named keep their default; 50 ms to a day each. */
+const watchIntervals = z
+  .string()
+  .optional()
+  .transform((v, ctx): Record<IntervalKind, number> => {
+    const out = { ...DEFAULT_INTERVALS_MS };
+    for (const part of (v ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)) {
+      const [kind, ms] = part.split('=');
+      const n = Number(ms);
+      if (!SOURCE_KINDS.includes(kind as IntervalKind) || !/^[0-9]+$/.test(ms ?? '') || n < 50 || n > 86_400_000) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be kind=milliseconds pairs separated by commas (kinds: ${SOURCE_KINDS.join(', ')}; 50 to 86400000)`,
+        });
+        return z.NEVER;
+      }
+      out[kind as IntervalKind] = n;
+    }
+    return out;
+  });
+
 const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
 /** One setting: the environment variable it is read from and the schema of its value. */
@@ -296,6 +329,26 @@ const SETTINGS = {
       .min(60)
       .max(30 * 86400)
       .default(7 * 86400),
+  ),
+  /** How often a watched source is read, per kind of source (see docs/feeds.md, Push). */
+  watchIntervalsMs: setting('THREADMARK_WATCH_INTERVALS_MS', watchIntervals),
+  /** Tests only: loopback/private addresses and plain http allowed for webhook and WebSub callbacks. */
+  webhookAllowPrivate: setting('THREADMARK_WEBHOOK_ALLOW_PRIVATE', bool.default(false)),
+  webhookAttempts: setting(
+    'THREADMARK_WEBHOOK_ATTEMPTS',
+    z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(30).default(8),
+  ),
+  webhookBackoffMs: setting(
+    'THREADMARK_WEBHOOK_BACKOFF_MS',
+    z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(1).max(3_600_000).default(10_000),
+  ),
+  webhookTimeoutMs: setting(
+    'THREADMARK_WEBHOOK_TIMEOUT_MS',
+    z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(100).max(60_000).default(5000),
+  ),
+  watchesPerKey: setting(
+    'THREADMARK_WATCHES_PER_KEY',
+    z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(100),
   ),
   logLevel: setting(
     'LOG_LEVEL',

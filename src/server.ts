@@ -24,6 +24,9 @@ import type { Guards } from './http/guards.ts';
 import { isPlainIPv4 } from './stores/limits/client-key.ts';
 import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
 import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/prefix-read.ts';
+import { watchRoutes } from './http/routes/watches.ts';
+import { hubRoutes } from './http/routes/hub.ts';
+import type { Push } from './jobs/index.ts';
 
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
@@ -32,6 +35,8 @@ export interface ServerOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** false = every request goes through Fastify (tests compare the two paths). Default: on when it can be. */
   replay?: boolean;
+  /** Watches and the WebSub hub: their routes are mounted when given. */
+  push?: Push | boolean;
 }
 
 /** `guards` are the same ones the handlers see through `services.guards`, with their hooks and headers. */
@@ -118,6 +123,17 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     sessions: services.xSessions,
     limiter: services.stores.limiter,
   });
+  if (typeof opts.push === 'object') {
+    // The keyed exception to the GET-only public surface (POST/DELETE), and the WebSub hub every feed names.
+    const shared = { baseUrl: base, allowPrivate: config.webhookAllowPrivate, limiter: services.stores.limiter };
+    app.register(watchRoutes, {
+      ...shared,
+      follow: opts.push.follow,
+      keys: services.stores.keys,
+      watchesPerKey: config.watchesPerKey,
+    });
+    app.register(hubRoutes, { ...shared, hub: opts.push.hub });
+  }
   registerMcp(app, services, guards, PUBLIC_ROUTES);
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.

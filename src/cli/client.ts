@@ -84,8 +84,8 @@ export class Client {
 
   constructor(
     private readonly transport: Transport,
-    apiKey?: string,
-    userAgent = 'threadmark-cli',
+    private readonly apiKey?: string,
+    private readonly userAgent = 'threadmark-cli',
   ) {
     this.api = createClient({
       baseUrl: transport.requestBase,
@@ -116,6 +116,31 @@ export class Client {
       query,
       params: pathParams(path),
     });
+  }
+
+  /** A keyed write; the 2xx body (empty for a 204), or the problem as a CliError. */
+  async send(method: 'POST' | 'DELETE', path: string, body?: unknown): Promise<string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': this.userAgent,
+      ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
+    };
+    let res: Response;
+    try {
+      res = await this.transport.fetch(this.transport.requestBase + path, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (e) {
+      throw cliErrorOf(new ThreadmarkNetworkError(this.transport.target, e), this.transport.target);
+    }
+    const text = await res.text();
+    if (res.ok) return text;
+    const replyHeaders: Record<string, string> = {};
+    res.headers.forEach((v, k) => (replyHeaders[k] = v));
+    throw problemFromReply({ status: res.status, headers: replyHeaders, body: text });
   }
 
   async json<T>(path: string, query: Query): Promise<T> {

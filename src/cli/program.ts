@@ -17,6 +17,7 @@ import { runTrends, TRENDS_FORMATS, type TrendsFlags } from './trends.ts';
 import type { McpFlags } from './mcp.ts';
 import { openTransport } from './transport.ts';
 import { runXOperations, type XOperationsFlags } from './x-operations.ts';
+import { runCreate, runDelete, runFollow, runList as runWatchList, runShow, type FollowFlags } from './watch.ts';
 
 interface ConnectionFlags {
   server?: string;
@@ -296,6 +297,75 @@ bad configuration, 1 anything else.`,
     )
     // Loaded on use: the other commands never pay for the route table and the MCP SDK.
     .action(async (flags: McpFlags) => done(await (await import('./mcp.ts')).runMcp(flags, io)));
+
+  const watch = program
+    .command('watch')
+    .description('signed webhooks of a running service (create, list, show, delete), or follow a source here')
+    .addHelpText(
+      'after',
+      `
+A source is a path on the service: /alice_dev (or /alice_dev/media, /alice_dev/with_replies), /search?q=caching,
+/alice_dev/status/<id> (a conversation as it grows) or /i/lists/<id>, with feed filters as query parameters
+(include, exclude, media, min_likes, min_reposts, lang). create, list, show and delete need --server (or
+THREADMARK_SERVER) and --api-key (or THREADMARK_API_KEY): the service reads the source once per interval and POSTs
+new posts to the callback, signed per Standard Webhooks. follow needs neither: it reads the source's feed every
+--interval seconds and prints each new post as it arrives (one line, or the JSON Feed item with --json).`,
+    );
+  const needsServer = (flags: ConnectionFlags) => {
+    if (!flags.server && !io.env.THREADMARK_SERVER)
+      throw new CliError(
+        'usage',
+        'watches live in a running service: give --server URL (or THREADMARK_SERVER)',
+        EXIT.usage,
+      );
+  };
+  withConnection(
+    watch.command('create').description('watch a source: new posts POSTed to the callback').argument('<source>'),
+  )
+    .requiredOption('--callback <url>', 'https URL that receives the deliveries')
+    .action((source: string, flags: ConnectionFlags & { callback: string }) => {
+      needsServer(flags);
+      return withClient(flags, (c) => runCreate(c, source, flags.callback, io));
+    });
+  withConnection(watch.command('list').description("the key's watches: id, state, source, callback")).action(
+    (flags: ConnectionFlags) => {
+      needsServer(flags);
+      return withClient(flags, (c) => runWatchList(c, io));
+    },
+  );
+  withConnection(
+    watch.command('show').description('a watch, its state and its recent deliveries (JSON)').argument('<id>'),
+  ).action((id: string, flags: ConnectionFlags) => {
+    needsServer(flags);
+    return withClient(flags, (c) => runShow(c, id, io));
+  });
+  withConnection(watch.command('delete').description('end a watch').argument('<id>')).action(
+    (id: string, flags: ConnectionFlags) => {
+      needsServer(flags);
+      return withClient(flags, (c) => runDelete(c, id));
+    },
+  );
+  withConnection(
+    watch
+      .command('follow')
+      .description('print new posts of a source as they arrive, until interrupted')
+      .argument('<source>'),
+  )
+    .option('--interval <seconds>', 'seconds between two reads (default 60)', (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0.05) throw new InvalidArgumentError('must be a number of seconds, at least 0.05');
+      return n;
+    })
+    .option('--count <n>', 'stop after n new posts', positiveInt)
+    .option('--json', 'one JSON Feed item per line')
+    .action((source: string, flags: ConnectionFlags & Partial<FollowFlags>) => {
+      const stop = new AbortController();
+      const onSigint = () => stop.abort();
+      process.once('SIGINT', onSigint);
+      return withClient(flags, (c) =>
+        runFollow(c, source, { interval: flags.interval ?? 60, count: flags.count, json: flags.json }, io, stop.signal),
+      ).finally(() => process.off('SIGINT', onSigint));
+    });
 
   program
     .command('keys')

@@ -65,6 +65,8 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
   const { composeRuntime } = await import('../compose.ts');
   // Problems reach the user as problem documents either way.
   const app = await composeRuntime(config, {
+    // One command's process: the watched sources stay the running service's business.
+    push: false,
     logger: opts.logTo ? { level: config.logLevel, stream: opts.logTo } : false,
   });
   await app.server.ready();

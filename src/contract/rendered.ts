@@ -21,4 +21,6 @@ export interface SerializedFeed {
   lastModified?: string;
   ttlS: number;
   count: number;
+  /** Link header of the feed: its WebSub hub and itself. */
+  links?: string;
 }

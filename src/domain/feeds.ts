@@ -59,6 +59,8 @@ export interface FeedDoc {
   homeUrl: string;
   /** Canonical URL of this feed (atom:link rel="self", JSON Feed feed_url, Atom id). */
   selfUrl: string;
+  /** The WebSub hub that pushes this feed when it changes (rel="hub"). */
+  hubUrl?: string;
   imageUrl?: string;
   authors: FeedPerson[];
   /** Newest entry time, or undefined for an empty feed. */

@@ -84,6 +84,34 @@ export const CATALOG = {
     title: 'Invalid JSON body',
     resolution: 'The body must be a well-formed JSON object, or omitted.',
   },
+  invalid_source: {
+    status: 400,
+    title: 'Not a source that can be watched',
+    resolution:
+      'Name the source by its path on this service: /{handle} (or /{handle}/media, /{handle}/with_replies), /search?q=…, /{handle}/status/{id} or /i/lists/{id}, with feed filters as query parameters.',
+  },
+  invalid_callback: {
+    status: 400,
+    title: 'Callback refused',
+    resolution:
+      'Give an absolute https URL (http is accepted for WebSub) without credentials whose host resolves only to public addresses; it is never contacted when refused.',
+  },
+  invalid_hub_request: {
+    status: 400,
+    title: 'Invalid WebSub hub request',
+    resolution:
+      'POST form-encoded hub.mode (subscribe or unsubscribe), hub.topic (a feed URL of this service) and hub.callback; hub.lease_seconds and hub.secret (at most 200 bytes) are optional.',
+  },
+  key_required: {
+    status: 401,
+    title: 'API key required',
+    resolution: 'Send `Authorization: Bearer <key>` with a key issued by the operator.',
+  },
+  too_many_watches: {
+    status: 409,
+    title: 'Too many watches',
+    resolution: 'Delete a watch (DELETE /api/v1/watches/{id}) or ask the operator for a higher limit.',
+  },
   invalid_key: {
     status: 401,
     title: 'Invalid or disabled API key',

@@ -25,6 +25,10 @@ import { PostgresKeyStore } from './keys/postgres.ts';
 import { openPostgres } from './postgres/pool.ts';
 import { postgresHash } from './postgres/hash.ts';
 import { keptSecret } from './kept-secret.ts';
+import { SqliteWatchStore, watchesDbPath } from './watches/sqlite.ts';
+import { RedisWatchStore } from './watches/redis.ts';
+import { PgWatchStore } from './watches/postgres.ts';
+import type { WatchStore } from './watches/types.ts';
 export type { SharedHash } from './shared-hash.ts';
 
 // The surface the HTTP layer needs, in one import.
@@ -68,6 +72,8 @@ export interface Stores {
   coalescer: Coalescer;
   limiter: Limiter;
   keys: KeyStore;
+  /** Watches, hub subscriptions, source marks and deliveries: SQLite beside the keys, or Redis when distributed. */
+  watches: WatchStore;
   /** Distributed mode: the one-round-trip check of a replayed cache hit (http/hit-replay.ts). */
   hitCheck?: SharedHitCheck;
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
@@ -99,18 +105,20 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const pg = cfg.databaseUrl ? await openPostgres(cfg.databaseUrl, cfg.databaseSchema) : undefined;
   if (!target) {
     const keys = pg ? new PostgresKeyStore(pg) : new SqliteKeyStore(cfg.keysDb);
+    const watches = pg ? new PgWatchStore(pg.pool) : new SqliteWatchStore(watchesDbPath(cfg.keysDb));
     return {
       mode: 'embedded',
       cache: memory,
       coalescer: new Coalescer(),
       limiter: new Limiter({ quotas: cfg.quotas }),
       keys,
+      watches,
       sharedStoreUp: () => true,
       sharedSecret: async (name, candidate) =>
         cfg.keysDb === ':memory:' ? undefined : keptSecret(dirname(cfg.keysDb), name, candidate),
       sharedHash: pg && ((name) => postgresHash(pg, name)),
       close: async () => {
-        await Promise.all([memory.close(), keys.close()]);
+        await Promise.all([memory.close(), keys.close(), watches.close()]);
         await pg?.close();
       },
     };
@@ -136,6 +144,7 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
       windowS: api.windowS,
     }),
     keys: pg ? new PostgresKeyStore(pg) : redisKeyStore(redis, prefix),
+    watches: pg ? new PgWatchStore(pg.pool) : new RedisWatchStore(redis, { prefix }),
     sharedStoreUp: () => isReady(redis),
     sharedSecret: (name, candidate) => shareSecret(redis, `${prefix ?? DEFAULT_REDIS_PREFIX}s:${name}`, candidate),
     sharedHash: (name) =>

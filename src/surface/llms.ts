@@ -47,6 +47,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '- Output: compact Markdown by default; `full=true` adds metrics and timestamps; `format=json` gives JSON with the Markdown inside; `format=obsidian` (posts only) gives an Obsidian note.',
     '- Context budget: `budget=<characters>` (500-200000) on the posts, profile, followers, following and search routes, every MCP tool and the CLI (`--budget`) bounds the Markdown: the lowest-ranked replies give way first, never the requested post, never a post cut mid-text. What was left out is in `X-Warnings` and a closing `*Budget: left out …*` line; JSON holds only what the Markdown kept. If even the smallest answer does not fit, 400 `invalid_budget` says how many characters it needs.',
     '- Polling for what is new: pass the newest post id you have as `since_id` (profile, search, feeds, the matching tools and CLI commands): only newer posts come back; an empty page means nothing is new.',
+    '- Push: POST /api/v1/watches (API key; JSON {"source":"/alice_dev","callback":"https://…"}) delivers new posts signed per Standard Webhooks; feeds name their WebSub hub, /api/v1/hub.',
     '- Paging: send `nextCursor` back as `cursor` to the same route and query; stop when `nextCursor` is absent (a short page is not the end). Markdown lists end with a `Continue →` link.',
     '- Errors are JSON problem documents with `code`, `detail` and `resolution`; on 429 or 503 wait `Retry-After` seconds.',
     '- Do not parse the Markdown as data; use `format=json` for fields.',

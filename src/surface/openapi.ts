@@ -1,6 +1,6 @@
 // OpenAPI 3.1 description generated from the route declarations and the problem catalog.
 import { z } from 'zod';
-import { CATALOG, type CatalogCode, type CatalogEntry } from '../problems/catalog.ts';
+import { CATALOG } from '../problems/catalog.ts';
 import { COMMON_ERRORS, type RouteDef, type RouteDecl } from '../contract/route-decl.ts';
 import { CONTENT_TYPES } from '../contract/representation.ts';
 import { LIFECYCLE } from '../contract/lifecycle.ts';
@@ -9,13 +9,13 @@ import { routeParams, type JsonSchema } from './params.ts';
 import { lifecyclePolicy } from './lifecycle.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
 import { DISCOVERY_PATHS } from './paths.ts';
+import { pushPaths } from './push-openapi.ts';
+import { HEADER_REFS, problemResponses } from './problem-responses.ts';
 
 export interface OpenApiOptions {
   baseUrl: string;
   version: string;
 }
-
-const PROBLEM_REF = { $ref: '#/components/schemas/Problem' };
 
 const PROBLEM_SCHEMA: JsonSchema = {
   type: 'object',
@@ -51,12 +51,6 @@ const JSON_ENVELOPE: JsonSchema = {
 };
 
 const TEXT: JsonSchema = { type: 'string' };
-
-const HEADER_REFS = {
-  Deprecation: { $ref: '#/components/headers/Deprecation' },
-  Sunset: { $ref: '#/components/headers/Sunset' },
-  Link: { $ref: '#/components/headers/Link' },
-};
 
 function mediaTypeKey(contentType: string): string {
   return contentType.replace(/;\s*charset=[^;]+/i, '');
@@ -100,26 +94,8 @@ function jsonBodyOf(decl: RouteDecl, defs: Record<string, JsonSchema>): JsonSche
   return moved.schema;
 }
 
-function entryOf(code: CatalogCode): CatalogEntry {
-  return CATALOG[code];
-}
-
 function errorResponses(decl: RouteDecl): Record<string, unknown> {
-  const byStatus = new Map<number, CatalogCode[]>();
-  for (const code of new Set([...decl.errors, ...COMMON_ERRORS])) {
-    const entry = entryOf(code);
-    byStatus.set(entry.status, [...(byStatus.get(entry.status) ?? []), code]);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    out[String(status)] = {
-      description: codes.map((c) => `\`${c}\`: ${entryOf(c).title}`).join('; '),
-      ...(decl.deprecated ? { headers: HEADER_REFS } : {}),
-      content: { 'application/problem+json': { schema: PROBLEM_REF }, 'application/json': { schema: PROBLEM_REF } },
-      'x-problem-codes': codes,
-    };
-  }
-  return out;
+  return problemResponses([...decl.errors, ...COMMON_ERRORS], decl.deprecated !== undefined);
 }
 
 function operation(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, unknown> {
@@ -168,6 +144,8 @@ export function buildOpenApi(routes: readonly RouteDef[], opts: OpenApiOptions):
     paths[decl.path] = { get: operation(decl, defs) };
     for (const t of decl.tags) tags.add(t);
   }
+  Object.assign(paths, pushPaths());
+  tags.add('push');
   return {
     openapi: '3.1.0',
     info: {

@@ -35,9 +35,13 @@ describe('GET /openapi.json', () => {
     assert.equal((await validate(broken)).valid, false);
   });
 
-  test('has one GET operation per declared public route, and nothing private', async () => {
+  test('has one GET operation per declared public route, the push routes, and nothing private', async () => {
     const { body } = await json('/openapi.json');
-    assert.deepEqual(Object.keys(body.paths).sort(), PUBLIC_ROUTES.map((r) => r.decl.path).sort());
+    const push = ['/api/v1/hub', '/api/v1/watches', '/api/v1/watches/{id}'];
+    assert.deepEqual(Object.keys(body.paths).sort(), [...PUBLIC_ROUTES.map((r) => r.decl.path), ...push].sort());
+    assert.deepEqual(Object.keys(body.paths['/api/v1/watches']), ['get', 'post']);
+    assert.deepEqual(Object.keys(body.paths['/api/v1/watches/{id}']), ['get', 'delete']);
+    assert.deepEqual(body.paths['/api/v1/watches'].post.security, [{ bearerKey: [] }]);
     for (const { decl } of PUBLIC_ROUTES) assert.equal(body.paths[decl.path].get.operationId, decl.operationId);
     assert.ok(!Object.keys(body.paths).some((p) => p.startsWith('/admin')));
     assert.ok(!('/mcp' in body.paths), '/mcp is POST-only JSON-RPC, described in /api and ard.json instead');
@@ -243,7 +247,8 @@ describe('well-known documents', () => {
     const { body } = await json('/openapi.json');
     const used = new Set<string>();
     for (const item of Object.values<any>(body.paths)) {
-      for (const r of Object.values<any>(item.get.responses)) for (const c of r['x-problem-codes'] ?? []) used.add(c);
+      for (const op of Object.values<any>(item))
+        for (const r of Object.values<any>(op.responses)) for (const c of r['x-problem-codes'] ?? []) used.add(c);
     }
     const privateOnly = new Set([
       'unauthorized',

@@ -53,6 +53,7 @@ export function serializeFeed(
     ...(doc.updated ? { lastModified: rfc822(doc.updated) } : {}),
     ttlS: doc.ttlS,
     count: doc.entries.length,
+    ...(doc.hubUrl ? { links: `<${doc.hubUrl}>; rel="hub", <${doc.selfUrl}>; rel="self"` } : {}),
   };
 }
 
@@ -62,6 +63,7 @@ export function presentFeed(feed: SerializedFeed, ctx: FeedPresentContext): Rend
     ...(feed.lastModified ? { 'last-modified': feed.lastModified } : {}),
     'cache-control': browseCacheControl(ctx.keyed, feed.ttlS),
     vary: 'Authorization',
+    ...(feed.links ? { link: feed.links } : {}),
   };
   const tag = notModifiedTag(ctx.headers, feed.etag, feed.lastModified);
   if (tag !== undefined) {

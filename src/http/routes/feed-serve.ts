@@ -14,6 +14,7 @@ import { newerThan } from '../../domain/since.ts';
 import { buildEntry, entryTitle, feedPerson } from '../../render/feed/entries.ts';
 import { statusPath } from '../../domain/links.ts';
 import { keyStateOf } from '../key-state.ts';
+import { HUB_PATH } from '../../contract/watch-body.ts';
 import { presentFeed, serializeFeed } from '../present/feeds.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';
 import type { SerializedFeed } from '../../contract/rendered.ts';
@@ -91,7 +92,8 @@ function feedOf(
         (max, e) => (max === undefined || Date.parse(e.updated) > Date.parse(max) ? e.updated : max),
         undefined,
       );
-      return serializeFeed({ ...head, selfUrl: opts.selfUrl, entries, updated, ttlS }, opts.type, (text) =>
+      const hubUrl = `${baseUrl}${HUB_PATH}`;
+      return serializeFeed({ ...head, selfUrl: opts.selfUrl, hubUrl, entries, updated, ttlS }, opts.type, (text) =>
         proxyMediaLinks(text, ctx.services.media, baseUrl),
       );
     },

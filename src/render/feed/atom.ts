@@ -24,6 +24,7 @@ export function renderAtom(doc: FeedDoc): string {
     el('title', doc.title, { type: 'text' }),
     doc.description ? el('subtitle', doc.description, { type: 'text' }) : '',
     empty('link', { rel: 'self', type: 'application/atom+xml', href: doc.selfUrl }),
+    doc.hubUrl ? empty('link', { rel: 'hub', href: doc.hubUrl }) : '',
     empty('link', { rel: 'alternate', type: 'text/html', href: doc.homeUrl }),
     // An empty feed has no newest entry; the epoch keeps the document (and its ETag) stable.
     el('updated', rfc3339(doc.updated)),

@@ -33,6 +33,7 @@ export function renderJsonFeed(doc: FeedDoc): string {
     title: doc.title,
     home_page_url: doc.homeUrl,
     feed_url: doc.selfUrl,
+    ...(doc.hubUrl ? { hubs: [{ type: 'WebSub', url: doc.hubUrl }] } : {}),
     ...(doc.description ? { description: doc.description } : {}),
     ...(doc.imageUrl ? { icon: doc.imageUrl } : {}),
     ...(doc.authors.length ? { authors: doc.authors.map(person) } : {}),

@@ -28,6 +28,7 @@ export function renderRss(doc: FeedDoc): string {
     el('link', doc.homeUrl),
     el('description', doc.description),
     empty('atom:link', { href: doc.selfUrl, rel: 'self', type: 'application/rss+xml' }),
+    doc.hubUrl ? empty('atom:link', { href: doc.hubUrl, rel: 'hub' }) : '',
     el('generator', 'threadmark'),
     el('docs', 'https://www.rssboard.org/rss-specification'),
     el('ttl', String(ttlMin)),

@@ -15,8 +15,10 @@ export type PolicyName =
   | 'export-ip'
   | 'export-key'
   | 'media-ip'
-  | 'admin-fail';
-export type FixedPolicyName = Exclude<PolicyName, 'account-key' | 'admin-fail'>;
+  | 'admin-fail'
+  | 'watch-key'
+  | 'hub-ip';
+export type FixedPolicyName = Exclude<PolicyName, 'account-key' | 'admin-fail' | 'watch-key' | 'hub-ip'>;
 
 export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
   'api-ip': { name: 'api-ip', quota: 600, windowS: 60 },
@@ -34,6 +36,11 @@ export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
 
 /** Wrong admin tokens per client address before the admin routes refuse it (right token included) for the window. */
 export const ADMIN_FAILURES: Policy = { name: 'admin-fail', quota: 10, windowS: 900 };
+
+/** Watches a key may create per hour (POST /api/v1/watches); each one is charged whether it is kept or deleted. */
+export const WATCH_CREATES: Policy = { name: 'watch-key', quota: 60, windowS: 3600 };
+/** WebSub subscribe and unsubscribe requests per client address per hour (POST /api/v1/hub). */
+export const HUB_REQUESTS: Policy = { name: 'hub-ip', quota: 60, windowS: 3600 };
 
 export const ACCOUNT_KEY_WINDOW_S = 900;
 /** Quota of the account-backed feeds for a key issued without `--account-quota`. */

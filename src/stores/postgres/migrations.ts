@@ -1,4 +1,6 @@
 // The PostgreSQL schema, as ordered migrations: a version is never edited once released, a change is a new one.
+import { watchTables } from '../watches/postgres.ts';
+
 export interface Migration {
   version: number;
   /** Statements for the schema named `s` (already quoted). */
@@ -26,5 +28,10 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (name, field)
       )`,
     ],
+  },
+  {
+    version: 2,
+    // Watches, hub subscriptions, source marks and deliveries of the push feature.
+    up: (s) => watchTables(s),
   },
 ];

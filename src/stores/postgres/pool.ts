@@ -19,6 +19,8 @@ const POOL_MAX = 4;
 export interface Postgres {
   /** Quoted schema name, for statement text. */
   readonly schema: string;
+  /** The pool itself, its search path set to the schema, for stores that name their tables unqualified. */
+  readonly pool: Pool;
   /** A named (prepared once per connection) statement. */
   query<R extends QueryResultRow>(q: QueryConfig): Promise<R[]>;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function openPostgres(url: string, schema = DEFAULT_SCHEMA): Promis
     // instead of holding the request.
     statement_timeout: 3000,
     application_name: 'threadmark',
+    options: `-c search_path=${schema}`,
   });
   // An idle connection dropped by the server must not crash the process; the pool opens a new one.
   pool.on('error', () => {});
@@ -55,6 +58,7 @@ export async function openPostgres(url: string, schema = DEFAULT_SCHEMA): Promis
   let closed = false;
   return {
     schema: quoted,
+    pool,
     async query<R extends QueryResultRow>(q: QueryConfig) {
       return (await pool.query<R>(q)).rows;
     },
