@@ -29,7 +29,7 @@ import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
 import { createPush, type Push } from './jobs/index.ts';
-import { DEFAULT_REDIS_PREFIX } from './stores/redis/connect.ts';
+import { DEFAULT_REDIS_PREFIX, type RedisTarget } from './stores/redis/connect.ts';
 import { HUB_PATH } from './contract/watch-body.ts';
 
 /** Wait between two attempts to join the push schedule while the store does not answer. */
@@ -142,6 +142,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
     }),
   };
+  const redisTarget = redisTargetOf(config);
   const push = createPush({
     store: stores.watches,
     sources: { lists: services.lists, posts: services.posts },
@@ -168,8 +169,8 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       if (res.statusCode !== 200) return undefined;
       return { contentType: String(res.headers['content-type'] ?? 'application/xml'), body: res.body };
     },
-    ...(config.redisUrl
-      ? { redis: { url: config.redisUrl, prefix: opts.redisPrefix ?? config.redisPrefix ?? DEFAULT_REDIS_PREFIX } }
+    ...(redisTarget
+      ? { redis: { target: redisTarget, prefix: opts.redisPrefix ?? config.redisPrefix ?? DEFAULT_REDIS_PREFIX } }
       : {}),
   });
   const server = buildServer(services, guards, { ...opts, ...(opts.push === false ? {} : { push }) });

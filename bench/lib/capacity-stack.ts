@@ -29,13 +29,18 @@ export async function startCapacityStack(redis?: RedisBackend): Promise<Capacity
   const store = redis ?? (await startPrivateRedis());
   const dir = mkdtempSync(join(tmpdir(), 'threadmark-capacity-'));
   try {
-    const stack = await startStack({
-      ...store.env,
-      THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
-      THREADMARK_X_SESSIONS: sessionsFile(dir),
-      THREADMARK_TRUST_PROXY: 'true',
-      THREADMARK_CACHE_TTL_S: '3600',
-    });
+    const stack = await startStack(
+      {
+        ...store.env,
+        THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
+        THREADMARK_X_SESSIONS: sessionsFile(dir),
+        THREADMARK_TRUST_PROXY: 'true',
+        THREADMARK_CACHE_TTL_S: '3600',
+      },
+      // The model counts what reads cost; the push scheduler's idle job-queue polling is a fixed cost per
+      // instance, not per read, and would blur each class's measured Redis bytes.
+      { push: false },
+    );
     return {
       url: stack.url,
       sim: stack.sim,

@@ -4,10 +4,13 @@
 // Delivery attempts are delayed jobs, one id per (delivery, attempt), so a retry is never queued twice.
 import { createHash } from 'node:crypto';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
+import { Cluster } from 'ioredis';
+import type { RedisTarget } from '../stores/redis/connect.ts';
 import type { JobHandlers, JobQueue } from './queue.ts';
 
 export interface BullQueueOptions {
-  redisUrl: string;
+  /** The deployment's Redis: one node, a Sentinel-watched master or a cluster. */
+  target: RedisTarget;
   /** Root of the queue's Redis keys (the deployment's THREADMARK_REDIS_PREFIX). */
   prefix: string;
   /** How long a worker holds a job before another may take it over if it stops renewing the lock. */
@@ -31,6 +34,13 @@ function isConnectionError(err: unknown): boolean {
   );
 }
 
+/** BullMQ's workers block on Redis, so their connections must never give up on a command. */
+function connectionOf(target: RedisTarget): ConnectionOptions {
+  if ('cluster' in target) return new Cluster(target.cluster, { redisOptions: { maxRetriesPerRequest: null } });
+  if ('sentinels' in target) return { sentinels: target.sentinels, name: target.name, maxRetriesPerRequest: null };
+  return { url: target.url, maxRetriesPerRequest: null };
+}
+
 /** Scheduler ids must not hold ':' (BullMQ's own key separator): a digest of the source key instead. */
 const schedulerId = (sourceKey: string) => `src-${createHash('sha256').update(sourceKey).digest('hex').slice(0, 32)}`;
 
@@ -39,18 +49,26 @@ export class BullQueue implements JobQueue {
   readonly #connection: ConnectionOptions;
   readonly #prefix: string;
   readonly #opts: BullQueueOptions;
-  readonly #reads: Queue;
-  readonly #deliveries: Queue;
+  #queues?: { reads: Queue; deliveries: Queue };
   readonly #workers: Worker[] = [];
 
   constructor(opts: BullQueueOptions) {
     this.#opts = { ...opts, onError: (err) => (isConnectionError(err) ? undefined : opts.onError(err)) };
-    this.#connection = { url: opts.redisUrl, maxRetriesPerRequest: null };
-    this.#prefix = `${opts.prefix}bull`;
-    this.#reads = new Queue(READS, { connection: this.#connection, prefix: this.#prefix });
-    this.#deliveries = new Queue(DELIVERIES, { connection: this.#connection, prefix: this.#prefix });
-    this.#reads.on('error', this.#opts.onError);
-    this.#deliveries.on('error', this.#opts.onError);
+    this.#connection = connectionOf(opts.target);
+    // The hash tag keeps every key of a queue in one slot, as BullMQ's scripts need on a cluster.
+    this.#prefix = `{${opts.prefix}bull}`;
+  }
+
+  /** The queues connect on first use: an instance that never schedules or delivers keeps no connection for them. */
+  #q(): { reads: Queue; deliveries: Queue } {
+    if (!this.#queues) {
+      const reads = new Queue(READS, { connection: this.#connection, prefix: this.#prefix });
+      const deliveries = new Queue(DELIVERIES, { connection: this.#connection, prefix: this.#prefix });
+      reads.on('error', this.#opts.onError);
+      deliveries.on('error', this.#opts.onError);
+      this.#queues = { reads, deliveries };
+    }
+    return this.#queues;
   }
 
   async start(handlers: JobHandlers): Promise<void> {
@@ -84,7 +102,7 @@ export class BullQueue implements JobQueue {
   }
 
   async schedule(sourceKey: string, everyMs: number): Promise<void> {
-    await this.#reads.upsertJobScheduler(
+    await this.#q().reads.upsertJobScheduler(
       schedulerId(sourceKey),
       { every: everyMs },
       { name: 'read', data: { sourceKey }, opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
@@ -92,11 +110,11 @@ export class BullQueue implements JobQueue {
   }
 
   async unschedule(sourceKey: string): Promise<void> {
-    await this.#reads.removeJobScheduler(schedulerId(sourceKey));
+    await this.#q().reads.removeJobScheduler(schedulerId(sourceKey));
   }
 
   async enqueueDelivery(deliveryId: string, attempt: number, delayMs: number): Promise<void> {
-    await this.#deliveries.add(
+    await this.#q().deliveries.add(
       'deliver',
       { id: deliveryId },
       { jobId: `${deliveryId}-${attempt}`, delay: delayMs, removeOnComplete: true, removeOnFail: { count: 100 } },
@@ -107,14 +125,17 @@ export class BullQueue implements JobQueue {
   async close(): Promise<void> {
     const closing = (async () => {
       await Promise.allSettled(this.#workers.map((w) => w.close()));
-      await Promise.allSettled([this.#reads.close(), this.#deliveries.close()]);
+      const q = this.#queues;
+      if (q) await Promise.allSettled([q.reads.close(), q.deliveries.close()]);
     })();
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
     await Promise.race([closing, waited]);
     clearTimeout(timer);
     if (!(await Promise.race([closing.then(() => true), Promise.resolve(false)]))) {
-      for (const c of [...this.#workers, this.#reads, this.#deliveries]) void c.disconnect().catch(() => undefined);
+      const q = this.#queues;
+      for (const c of [...this.#workers, ...(q ? [q.reads, q.deliveries] : [])])
+        void c.disconnect().catch(() => undefined);
     }
   }
 }

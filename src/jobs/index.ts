@@ -7,6 +7,7 @@ import { Follow, type FollowLog, type FollowSettings, type TopicRenderer } from 
 import { Hub } from './hub.ts';
 import { InProcessQueue } from './in-process-queue.ts';
 import type { JobQueue } from './queue.ts';
+import type { RedisTarget } from '../stores/redis/connect.ts';
 
 export type { Follow } from './follow.ts';
 export type { Hub } from './hub.ts';
@@ -18,7 +19,7 @@ export interface PushOptions {
   log: FollowLog & { error(obj: object, msg: string): void };
   renderTopic: TopicRenderer;
   /** Distributed mode: the shared queue lives here, under this prefix. */
-  redis?: { url: string; prefix: string };
+  redis?: { target: RedisTarget; prefix: string };
 }
 
 export interface Push {
@@ -36,7 +37,7 @@ function lockMs(settings: FollowSettings): number {
 export function createPush(opts: PushOptions): Push {
   const onError = (err: unknown) => opts.log.error({ err: (err as Error)?.message ?? String(err) }, 'push job failed');
   const queue: JobQueue = opts.redis
-    ? new BullQueue({ redisUrl: opts.redis.url, prefix: opts.redis.prefix, lockMs: lockMs(opts.settings), onError })
+    ? new BullQueue({ target: opts.redis.target, prefix: opts.redis.prefix, lockMs: lockMs(opts.settings), onError })
     : new InProcessQueue(onError);
   const follow = new Follow(opts.store, queue, opts.sources, opts.settings, opts.log, opts.renderTopic);
   const hub = new Hub(follow);

@@ -1,6 +1,6 @@
 // Distributed push on the real Redis (BullMQ): two instances share the schedule, so fifty watches of one source on
 // either instance cost one upstream read per interval and get fifty deliveries; an instance stopped mid-interval
-// leaves its sources to the other.
+// leaves its sources to the other; the same schedule holds on a Redis Cluster.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
@@ -9,6 +9,7 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { until } from '../helpers/wait.ts';
+import { redisClusterSkip, startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.ts';
 import { REDIS_URL, deleteByPrefix, openTestRedis, redisSkip, uniquePrefix } from '../unit/stores/redis-env.ts';
 
 const INTERVAL_MS = 400;
@@ -104,5 +105,55 @@ describe('two instances on Redis', { skip: redisSkip }, () => {
     assert.ok(push.body.includes(id));
     // `after` closes it again: closing twice must be harmless.
     a = { ...a, close: async () => {} };
+  });
+});
+
+// The same shared schedule on a Redis Cluster: BullMQ's keys carry one hash tag, so its scripts stay in one slot.
+describe('two instances on a Redis Cluster', { skip: redisClusterSkip }, () => {
+  let cluster: RedisCluster;
+  let sim: Simulator;
+  let a: Stack;
+  let b: Stack;
+  let r: Receiver;
+  let key: string;
+
+  before(async () => {
+    cluster = await startRedisCluster();
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    const { THREADMARK_REDIS_URL: _single, ...rest } = ENV;
+    const env = { ...rest, THREADMARK_REDIS_CLUSTER: cluster.seeds };
+    a = await startStack(env, { sim });
+    b = await startStack(env, { sim });
+    r = await startReceiver();
+    key = (await a.app.services.stores.keys.create({ name: 'cluster fan-out' })).key;
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    await r?.close();
+    await sim?.close();
+    await cluster?.stop();
+  });
+
+  test('five watches of one source on either instance: one read per interval, five deliveries', async () => {
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) {
+      const res = await (i % 2 ? b : a).get('/api/v1/watches', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ source: `/${HANDLES.alice}`, callback: `${r.url}/c${i}` }),
+      });
+      assert.equal(res.status, 201, await res.text());
+    }
+    const store = a.app.services.stores.watches;
+    await until(async () => (await store.getMark(`profile:${HANDLES.alice}:posts`)) !== undefined, 'the first read', {
+      limitMs: 60_000,
+    });
+    sim.appendPost({ author: HANDLES.alice, text: 'Five followers on a cluster, one read.' });
+    await until(() => r.of('POST').length === 5, 'five deliveries', { limitMs: 60_000 });
+    const elapsed = Date.now() - started;
+    const made = a.app.push.follow.stats.reads + b.app.push.follow.stats.reads;
+    assert.ok(made <= Math.ceil(elapsed / INTERVAL_MS) + 2, `${made} reads in ${elapsed} ms`);
+    assert.equal(new Set(r.of('POST').map((p) => p.url)).size, 5);
   });
 });

@@ -28,6 +28,8 @@ export interface StackOptions {
   replay?: boolean;
   /** Listen port (default: any free one), for a base URL that must name the real address. */
   port?: number;
+  /** false = no scheduled reads of watched sources (nor their job queue's traffic to Redis). */
+  push?: boolean;
 }
 
 /** The settings that point a service (in-process, child process or CLI) at the simulator. */
@@ -62,6 +64,7 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
       redisPrefix: opts.redisPrefix,
       timeouts: opts.timeouts,
       replay: opts.replay,
+      ...(opts.push === false ? { push: false as const } : {}),
     });
   } catch (err) {
     if (!opts.sim) await sim.close();

@@ -37,7 +37,8 @@ const docs = <T>(rows: Array<DocRow<T>>): T[] => rows.map((r) => r.doc);
 
 /** For a pool of its own (the contract test): creates the tables in the search path's first schema. */
 export async function openPgWatchStore(pool: Pool): Promise<PgWatchStore> {
-  for (const statement of watchTables('public')) await pool.query(statement);
+  const { rows } = await pool.query<{ schema: string }>('SELECT current_schema() AS schema');
+  for (const statement of watchTables(`"${rows[0]!.schema}"`)) await pool.query(statement);
   return new PgWatchStore(pool);
 }
 
