@@ -29,7 +29,7 @@ import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
 import { createPush, type Push } from './jobs/index.ts';
-import { DEFAULT_REDIS_PREFIX, type RedisTarget } from './stores/redis/connect.ts';
+import { DEFAULT_REDIS_PREFIX } from './stores/redis/connect.ts';
 import { HUB_PATH } from './contract/watch-body.ts';
 
 /** Wait between two attempts to join the push schedule while the store does not answer. */
