@@ -144,7 +144,7 @@ function userTweets(c: SimCorpus, v: Vars): SimResponse {
 
 /**
  * X answers a follow list with 60-70 accounts however many were asked for. Tests set `size` to serve pages of
- * that length (unset: `count`, as before).
+ * that length (unset: pages of `count` accounts).
  */
 export const xFollowPages: { size?: number } = {};
 
