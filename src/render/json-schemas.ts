@@ -3,6 +3,7 @@
 // Objects are open (unknown members may be added inside v1, as the versioning policy allows); members the
 // renderer always writes are required, the rest optional, absent rather than null.
 import { z } from 'zod';
+import { ABOUT_FACTS } from '../domain/about.ts';
 import { EXPORT_STOPS } from '../domain/export.ts';
 
 const count = z.number().int().nonnegative();
@@ -332,18 +333,7 @@ export const aboutJsonSchema = z.looseObject({
     })
     .describe('What the upstream gave; a fact it did not give is absent and named in `unknown`.'),
   unknown: z
-    .array(
-      z.enum([
-        'basedIn',
-        'connectedVia',
-        'joined',
-        'verified',
-        'verifiedSince',
-        'usernameChanges',
-        'lastUsernameChange',
-        'affiliate',
-      ]),
-    )
+    .array(z.enum(ABOUT_FACTS))
     .describe('Facts the upstream did not give, stated as unknown rather than guessed.'),
 });
 
