@@ -1,18 +1,9 @@
 // Quote feeds: the posts quoting a post as they come, on the permalink (/{handle}/status/{id}/quotes/rss) and the
 // versioned surface (/api/v1/posts/{id}/quotes/feed, RSS, Atom or JSON Feed by `type`).
-import { z } from 'zod';
-import { statusHandle, statusId } from '../params/common.ts';
-import { defineRoute, type RouteDef } from '../../contract/route-decl.ts';
+import type { RouteDef } from '../../contract/route-decl.ts';
 import { serveQuotesFeed } from './feed-serve.ts';
-import { checkIdRange } from '../params/status-url.ts';
-import {
-  options,
-  permalinkPostFeedQuery,
-  postFeedDecl,
-  postFeedQuery,
-  withQuery,
-  type PostFeedText,
-} from './feed-common.ts';
+import type { PostFeedText } from './feed-common.ts';
+import { postFeedRoutes } from './post-feed-routes.ts';
 
 const TEXT: PostFeedText = {
   operationId: { v1: 'quotesFeed', permalink: 'quotesFeedPermalink' },
@@ -36,21 +27,5 @@ const TEXT: PostFeedText = {
   ],
 };
 
-export const quoteFeedRoutes: RouteDef[] = [
-  defineRoute(postFeedDecl('v1', postFeedQuery, z.object({ id: statusId }), TEXT), (ctx) => {
-    const { id } = ctx.params;
-    checkIdRange(id);
-    const type = ctx.query.type ?? 'rss';
-    const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/posts/${id}/quotes/feed`, { type });
-    return serveQuotesFeed(ctx, id, options(ctx.query, type, self));
-  }),
-  defineRoute(
-    postFeedDecl('permalink', permalinkPostFeedQuery, z.object({ handle: statusHandle, id: statusId }), TEXT),
-    (ctx) => {
-      const { handle, id } = ctx.params;
-      checkIdRange(id);
-      const self = `${ctx.services.config.baseUrl}/${handle}/status/${id}/quotes/rss`;
-      return serveQuotesFeed(ctx, id, options(ctx.query, 'rss', self));
-    },
-  ),
-];
+const routes = postFeedRoutes(TEXT, serveQuotesFeed);
+export const quoteFeedRoutes: RouteDef[] = [routes.v1, routes.permalink];

@@ -1,19 +1,9 @@
 // Thread feeds: a conversation as it grows, on the permalink (/{handle}/status/{id}/rss) and the versioned surface
 // (/api/v1/posts/{id}/feed, RSS, Atom or JSON Feed by `type`).
-import { z } from 'zod';
-import { statusHandle, statusId } from '../params/common.ts';
-import { defineRoute } from '../../contract/route-decl.ts';
 import { serveThreadFeed } from './feed-serve.ts';
-import { checkIdRange } from '../params/status-url.ts';
 import { MAX_THREAD_ITEMS } from '../../domain/thread-feed.ts';
-import {
-  options,
-  permalinkPostFeedQuery,
-  postFeedDecl,
-  postFeedQuery,
-  withQuery,
-  type PostFeedText,
-} from './feed-common.ts';
+import type { PostFeedText } from './feed-common.ts';
+import { postFeedRoutes } from './post-feed-routes.ts';
 
 const TEXT: PostFeedText = {
   operationId: { v1: 'threadFeed', permalink: 'threadFeedPermalink' },
@@ -38,19 +28,6 @@ const TEXT: PostFeedText = {
   ],
 };
 
-export const v1ThreadFeed = defineRoute(postFeedDecl('v1', postFeedQuery, z.object({ id: statusId }), TEXT), (ctx) => {
-  const { id } = ctx.params;
-  checkIdRange(id);
-  const type = ctx.query.type ?? 'rss';
-  const self = withQuery(`${ctx.services.config.baseUrl}/api/v1/posts/${id}/feed`, { type });
-  return serveThreadFeed(ctx, id, options(ctx.query, type, self));
-});
-export const permalinkThreadFeed = defineRoute(
-  postFeedDecl('permalink', permalinkPostFeedQuery, z.object({ handle: statusHandle, id: statusId }), TEXT),
-  (ctx) => {
-    const { handle, id } = ctx.params;
-    checkIdRange(id);
-    const self = `${ctx.services.config.baseUrl}/${handle}/status/${id}/rss`;
-    return serveThreadFeed(ctx, id, options(ctx.query, 'rss', self));
-  },
-);
+const routes = postFeedRoutes(TEXT, serveThreadFeed);
+export const v1ThreadFeed = routes.v1;
+export const permalinkThreadFeed = routes.permalink;
