@@ -58,7 +58,24 @@ function construct(engine: Engine, path: string, opts: OpenOptions): SqlDatabase
   return new Database(path, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
 }
 
+/**
+ * Opens a database that several processes share (the service, CLI commands) in WAL mode. The wait for a lock is set
+ * before anything that takes one: switching to WAL does, and without the wait it fails at once while another process
+ * holds the file (node:sqlite's connections start with no wait at all).
+ */
 export function openKeysDb(path: string, opts: OpenOptions = {}): SqlDatabase {
+  const db = openEngine(path, opts);
+  try {
+    db.exec('PRAGMA busy_timeout = 2000');
+    db.exec('PRAGMA journal_mode = WAL');
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+function openEngine(path: string, opts: OpenOptions): SqlDatabase {
   const engine = sqliteEngine(opts);
   try {
     return construct(engine, path, opts);

@@ -37,8 +37,6 @@ export class SqliteKeyStore implements KeyStore {
   constructor(path: string = DEFAULT_KEYS_DB, opts: OpenOptions = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = openKeysDb(path, opts);
-    this.#db.exec('PRAGMA journal_mode = WAL');
-    this.#db.exec('PRAGMA busy_timeout = 2000');
     this.#db.exec(SCHEMA);
   }
 

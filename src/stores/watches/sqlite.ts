@@ -43,8 +43,6 @@ export class SqliteWatchStore implements WatchStore {
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = openKeysDb(path);
-    this.#db.exec('PRAGMA journal_mode = WAL');
-    this.#db.exec('PRAGMA busy_timeout = 2000');
     this.#db.exec(SCHEMA);
     const row = this.#db.prepare('SELECT MAX(seq) AS s FROM deliveries').get() as { s: number | null } | undefined;
     this.#seq = row?.s ?? 0;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { SqliteKeyStore } from '../../../src/stores/keys/sqlite.ts';
 import { KeyStoreOpenError, sqliteEngine } from '../../../src/stores/keys/sqlite-open.ts';
 import { spawnInstance } from '../../helpers/instance.ts';
+import { spawn } from 'node:child_process';
 
 const dir = mkdtempSync(join(tmpdir(), 'threadmark-keys-open-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,4 +66,26 @@ test('the service stops at once with that line on stderr, instead of starting wi
       ),
   );
   assert.ok(Date.now() - started < 30_000, 'fails at start, not after a timeout');
+});
+
+// Processes opening one file at once (CLI commands beside each other or beside the service) once failed with
+// "database is locked" on Node 24: switching to WAL took a lock before the store had said how long to wait for one.
+test('processes opening and closing the key and watch stores on one file at once never find it locked', async () => {
+  const path = join(dir, 'shared.db');
+  const runs = await Promise.all(
+    Array.from(
+      { length: 4 },
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/sqlite-open-loop.ts', path, '60'], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          });
+          let out = '';
+          child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+          child.on('error', reject);
+          child.on('exit', () => resolve(out.trim()));
+        }),
+    ),
+  );
+  assert.deepEqual(runs, ['failures 0', 'failures 0', 'failures 0', 'failures 0']);
 });
