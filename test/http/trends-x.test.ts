@@ -139,6 +139,32 @@ describe('trends from X when its sessions cannot serve', () => {
   });
 });
 
+describe('trends from X when its session is locked after a read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'threadmark-xtrends-stale-'));
+  let s: Stack;
+  before(async () => {
+    s = await startStack({ THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: writeSessions(dir, 'xtrendsstale', 1) });
+  });
+  after(async () => {
+    xAccounts.reset();
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the list read before stands in, marked stale, and X is not asked while the session is parked', async () => {
+    assert.equal((await s.get('/api/v1/trends')).status, 200);
+    xAccounts.lock('xtrendsstale0_token');
+    for (const round of ['the call that finds the lock', 'a read while parked']) {
+      const res = await s.get('/api/v1/trends?format=json&nocache=true');
+      assert.equal(res.status, 200, round);
+      assert.equal(res.headers.get('x-cache'), 'stale', round);
+      assert.match(res.headers.get('x-warnings') ?? '', /trends_unavailable/, round);
+      assert.equal(((await res.json()) as TrendsBody).trends[0]!.name, story!.name, round);
+    }
+    assert.equal(xCalls(s), 2, 'the first read and the one that met the lock');
+  });
+});
+
 describe('trends from X without sessions', () => {
   let s: Stack;
   before(async () => {
