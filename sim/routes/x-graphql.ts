@@ -49,6 +49,7 @@ import {
 } from './x-timeline.ts';
 import { LIST_OPERATIONS } from './x-lists.ts';
 import { TAB_OPERATIONS } from './x-tabs.ts';
+import { TREND_OPERATIONS } from './x-trends.ts';
 
 /** Reply modules per TweetDetail page. */
 export const X_CONVERSATION_PAGE_MODULES = 5;
@@ -254,6 +255,7 @@ const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   },
   ...LIST_OPERATIONS,
   ...TAB_OPERATIONS,
+  ...TREND_OPERATIONS,
 };
 
 function control(req: SimRequest): SimResponse | null {

@@ -134,7 +134,7 @@ for \`threadmark export\` (field values may not hold commas here: the service ta
   withConnection(
     program
       .command('trends')
-      .description("X's current trends (the logged-out Explore list), each linked to where it is read")
+      .description("X's current trends (its Explore list), each linked to where it is read")
       .option('--nocache', 'bypass the application cache (charged against the live-lookup quota)')
       .addOption(new Option('--format <format>', 'representation').choices(TRENDS_FORMATS).default('markdown')),
   ).action((flags: TrendsFlags & ConnectionFlags) => withClient(flags, (c) => runTrends(c, flags, io)));

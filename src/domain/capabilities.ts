@@ -24,7 +24,7 @@ export type Capability =
   | 'listMembers'
   /** A post's text in another language, from the upstream's translating service. */
   | 'translate'
-  /** The trending topics X shows logged-out readers. */
+  /** The trending topics of X's Explore page. */
   | 'trends'
   /** The posts quoting a post, newest first. */
   | 'quotes'

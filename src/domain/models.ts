@@ -227,10 +227,12 @@ export interface Trend {
   rank?: number;
   /** What the upstream says about it, e.g. "Technology · Trending". */
   context?: string;
-  /** Posts about it, when the upstream counts them. */
+  /** Posts about it, when the upstream counts them (X rounds large counts: "37.6K posts" is 37600). */
   posts?: number;
   /** Topics grouped under it. */
   related?: string[];
+  /** X's own page of an AI-written story trend (https://x.com/i/trending/<id>): a headline, not words to search. */
+  url?: string;
 }
 
 /** One page of a list, with the provider's (still raw) cursor for the next page. */

@@ -284,13 +284,13 @@ export const CATALOG = {
     status: 503,
     title: 'Trends unavailable',
     resolution:
-      'Wait Retry-After seconds; trends are read from FxTwitter, which the deployment must have among its providers.',
+      'Wait Retry-After seconds; trends are read from FxTwitter or from X with logged-in sessions, one of which the deployment must have among its providers.',
   },
   trends_place_unsupported: {
     status: 501,
     title: 'Trends by place are not offered',
     resolution:
-      "Leave out `woeid` and `place`: the upstreams give one trending list (X's logged-out Explore), not trends of a chosen place.",
+      "Leave out `woeid` and `place`: the upstreams give one trending list (X's Explore), not trends of a chosen place.",
   },
   invalid_lang: {
     status: 400,

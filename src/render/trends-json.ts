@@ -20,8 +20,18 @@ const trend = z
     name: z.string().describe('What trends: a hashtag (#tag), a cashtag ($TAG) or words.'),
     rank: z.number().int().optional().describe("Position in the upstream's list, 1 first."),
     context: z.string().optional().describe('What the upstream says about it, e.g. "Technology · Trending".'),
-    posts: z.number().int().optional().describe('Posts about it, when the upstream counts them (FxTwitter does not).'),
+    posts: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Posts about it as the upstream counts them (X rounds large counts); absent when it gives no count (FxTwitter never does, X not for every trend).',
+      ),
     related: z.array(z.string()).optional().describe('Topics grouped under it.'),
+    url: z
+      .string()
+      .optional()
+      .describe("X's page of an AI-written story trend (https://x.com/i/trending/<id>); its name is a headline."),
   })
   .describe('A trending topic.');
 

@@ -19,8 +19,8 @@ import type { Loaded } from './cached-reader.ts';
 export interface FailureAnswer {
   /** Search: 503 with Retry-After instead of 502, and `search_unavailable` when nothing can serve it. */
   search?: boolean;
-  /** Reads other than search (X Lists, quotes, reposts, tabs): the 503 to answer when no provider can serve them. */
-  unavailable?: 'list_unavailable' | 'read_unavailable';
+  /** Reads other than search (X Lists, quotes, reposts, tabs, trends): the 503 when no provider can serve them. */
+  unavailable?: 'list_unavailable' | 'read_unavailable' | 'trends_unavailable';
   /** What to do about a `not_found` when the catalog's (a post or profile) is not about this read. */
   notFound?: string;
 }

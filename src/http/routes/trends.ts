@@ -1,4 +1,4 @@
-// GET /trends and /api/v1/trends: X's current trending topics, cached for a short lifetime of their own.
+// GET /trends and /api/v1/trends: X's current trending topics (FxTwitter, or X with sessions), cached briefly.
 import { z } from 'zod';
 import { readTrends, TRENDS_TTL_S } from '../../domain/trends.ts';
 import { Problem } from '../../problems/problem.ts';
@@ -30,12 +30,14 @@ function decl(surface: 'v1' | 'permalink') {
     surface,
     summary: v1 ? 'Current trends on X' : 'Current trends on X (permalink)',
     description:
-      "X's trending topics as its Explore page shows them to logged-out readers (read through FxTwitter's /2/trends), " +
-      'in its order, with the context X gives and the topics grouped under each; each hashtag or cashtag links to ' +
-      `its page here, anything else to a search. Kept ${TRENDS_TTL_S} s (or the cache lifetime, if shorter). ` +
-      'Post counts are given where the upstream counts them (FxTwitter does not). Trends of a chosen place ' +
-      '(`woeid`, `place`) are not offered by the upstreams: 501 trends_place_unsupported. Without a provider that ' +
-      'lists trends: 503 trends_unavailable with Retry-After.',
+      "X's trending topics as its Explore page lists them, read through FxTwitter's /2/trends (the logged-out list) " +
+      "or, with the deployment's sessions, X's own trending timeline (GenericTimelineById, each call charged to " +
+      'account-ip, or account-key for key holders), in its order, with the context X gives and the topics grouped ' +
+      'under each; each hashtag or cashtag links to its page here, anything else to a search, and an AI-written ' +
+      `story trend (\`url\`) to X's page of it. Kept ${TRENDS_TTL_S} s (or the cache lifetime, if shorter). ` +
+      'Post counts are given where the upstream counts them (X does for most trends, FxTwitter not at all); a trend ' +
+      'without one has no `posts`. Trends of a chosen place (`woeid`, `place`) are not offered by the upstreams: ' +
+      '501 trends_place_unsupported. Without a provider that lists trends: 503 trends_unavailable with Retry-After.',
     tags: [v1 ? 'trends' : 'permalinks'],
     params: NO_PARAMS,
     query: trendsQuery,
@@ -59,7 +61,7 @@ export const trendRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surfa
     if (ctx.query.woeid !== undefined || ctx.query.place !== undefined) {
       throw new Problem(
         'trends_place_unsupported',
-        "FxTwitter lists one trending timeline (X's logged-out Explore page) and X's trends by place need its paid v1.1 API.",
+        "FxTwitter and X's trending timeline take no place (X's follows the session account's settings); X's trends by place need its paid v1.1 API.",
       );
     }
     const { config, guards, version } = ctx.services;

@@ -7,7 +7,8 @@
 // UserByRestId come from twscrape @9745b02 (`OP_ListLatestTweetsTimeline`, `OP_ListMembers`, `OP_UserByRestId`);
 // twscrape has no ListByRestId, so its id is Nitter's (`src/consts.nim` graphListById @a68b576). Retweeters and
 // UserMedia come from twscrape @9745b02 too (`OP_Retweeters`, `OP_UserMedia` and their variables), and so does
-// AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}).
+// AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}) and GenericTimelineById (`OP_GenericTimelineById`
+// and the variables of its `trends_raw`: count 20, withQuickPromoteEligibilityTweetFields; the timeline id per call).
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
@@ -26,6 +27,7 @@ export const OPERATION_NAMES = [
   'Retweeters',
   'UserMedia',
   'AboutAccountQuery',
+  'GenericTimelineById',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 

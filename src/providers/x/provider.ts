@@ -3,6 +3,7 @@
 // so the chain skips it; a call made anyway fails 'unavailable' with the seconds until a session frees up.
 import type { Author, ConversationBundle, CuratedList, Page, Post, ReplyNode } from '../../domain/models.ts';
 import {
+  ProviderError,
   type CallOptions,
   type Capability,
   type ConversationOptions,
@@ -29,6 +30,9 @@ import {
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
 import { parseRetweetersPage, quotesQuery } from './tabs.ts';
 import { parseAbout } from './about.ts';
+import { parseTrendsTimeline, TRENDING_TIMELINE_ID } from './trends.ts';
+import type { Trend } from '../../domain/models.ts';
+import { MAX_TRENDS } from '../../domain/trends.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
@@ -56,6 +60,7 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   ['reposts', 'Retweeters'],
   ['media', 'UserMedia'],
   ['about', 'AboutAccountQuery'],
+  ['trends', 'GenericTimelineById'],
 ];
 
 const CAPABILITY_OP = new Map(CAPABILITY_OPS);
@@ -291,6 +296,14 @@ export class XProvider implements Provider {
 
   async getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {
     return parseAbout(await this.client.call('AboutAccountQuery', { screenName: handle }, opts), handle);
+  }
+
+  /** X's trending Explore timeline; an answer without a single trend is `empty`, so the chain may ask on. */
+  async getTrends(opts: CallOptions): Promise<Trend[]> {
+    const env = await this.client.call('GenericTimelineById', { timelineId: TRENDING_TIMELINE_ID }, callOf(opts));
+    const trends = parseTrendsTimeline(env);
+    if (trends.length === 0) throw new ProviderError(this.name, 'empty', `${this.name} listed no trends`);
+    return trends.slice(0, MAX_TRENDS);
   }
 
   private async connections(op: 'Followers' | 'Following', handle: string, req: PageRequest): Promise<Page<Author>> {

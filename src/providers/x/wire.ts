@@ -30,6 +30,8 @@ export interface XData {
   tweetResult?: { result?: XTweetResult };
   /** AboutAccountQuery: the account with its "About this account" facts. */
   user_result_by_screen_name?: { result?: XAboutUser | XUserUnavailable };
+  /** GenericTimelineById: an Explore timeline (the trending one lists TimelineTrend items). */
+  timeline?: { timeline?: XTimeline };
   /** Retweeters: the accounts that reposted a post, as `user-{id}` entries. */
   retweeters_timeline?: { timeline?: XTimeline };
   /** ListByRestId answers the list itself; the list timelines nest their timeline under it. */
@@ -101,7 +103,31 @@ export interface XModuleItem {
 }
 
 export type XItemContent =
-  XTimelineTweet | XTimelineUser | XTimelineCursorItem | { itemType?: string; __typename?: string };
+  XTimelineTweet | XTimelineUser | XTimelineCursorItem | XTimelineTrend | { itemType?: string; __typename?: string };
+
+/** A deep link in a trend item: `twitter://search/?query=…` for a topic, `twitter://trending/<id>` for a story. */
+export interface XTrendUrl {
+  url?: string;
+  urlType?: string;
+  urtEndpointOptions?: { requestParams?: { key?: string; value?: string }[] };
+}
+
+/**
+ * One trend of an Explore timeline. A topic carries `trend_metadata.domain_context` ("Trending in Sports") and, in
+ * the 2025 captures, `meta_description` ("1,699 posts"); an AI-written story (`is_ai_trend`) carries its age,
+ * category and count in `social_context.text` ("1 day ago · Sports · 70K posts") and links to `twitter://trending/<id>`.
+ */
+export interface XTimelineTrend {
+  itemType: 'TimelineTrend';
+  __typename?: 'TimelineTrend';
+  name?: string;
+  rank?: string | number;
+  is_ai_trend?: boolean;
+  trend_url?: XTrendUrl;
+  trend_metadata?: { domain_context?: string; meta_description?: string; url?: XTrendUrl };
+  social_context?: { type?: string; contextType?: string; text?: string; contextImageUrls?: string[] };
+  grouped_trends?: { name?: string; url?: XTrendUrl }[];
+}
 
 export interface XTimelineTweet {
   itemType: 'TimelineTweet';
