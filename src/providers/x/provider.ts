@@ -11,6 +11,7 @@ import {
   type ProviderOperationHealth,
   type SearchFeed,
   type SearchItem,
+  type UpstreamTranslation,
 } from '../types.ts';
 import type { UpstreamPolicy } from '../http.ts';
 import { continuesAfter } from '../../domain/paging.ts';
@@ -29,6 +30,7 @@ import {
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
 import { parseRetweetersPage, quotesQuery } from './tabs.ts';
 import { parseAbout } from './about.ts';
+import { translationIn, xClientLanguage } from './translation.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
@@ -39,6 +41,8 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   // A single post is the focal post of its conversation answer: one operation, one session budget.
   ['post', 'TweetDetail'],
   ['conversation', 'TweetDetail'],
+  // X's Grok translation rides on the post's conversation answer asked in the target language.
+  ['translate', 'TweetDetail'],
   ['profile', 'UserByScreenName'],
   ['profileById', 'UserByRestId'],
   ['timeline', 'UserTweets'],
@@ -200,6 +204,16 @@ export class XProvider implements Provider {
       req,
     );
     return endAware(parseReplyPage(env, id), req.cursor);
+  }
+
+  /** X's Grok translation of post `id` into `lang`: its conversation answer asked with that client language. */
+  async translatePost(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation> {
+    const env = await this.client.call(
+      'TweetDetail',
+      { focalTweetId: id, rankingMode: RANKING_MODES.top },
+      { ...callOf(opts), clientLanguage: xClientLanguage(lang) },
+    );
+    return translationIn(env, id, lang);
   }
 
   async getProfile(handle: string, opts: CallOptions): Promise<Author> {
