@@ -96,7 +96,7 @@ describe('X translations (chain: x)', () => {
     const body = await jsonRead(xOnly, `/${TH.kenji}/status/${TI.jaRoot}?thread=off&lang=zh-Hans`);
     assert.equal(body.post.translation?.to, 'zh-Hans');
     assert.equal(body.post.translation?.provider, 'x');
-    assert.match(body.post.translation!.text, /^\[zh-cn\] 今日は/, 'Simplified Chinese asked as X names it');
+    assert.match(body.post.translation.text, /^\[zh-cn\] 今日は/, 'Simplified Chinese asked as X names it');
   });
 
   test('translations are cached per post and language: another read of them asks X nothing', async () => {
@@ -144,7 +144,11 @@ describe('X translations (chain: fxtwitter, x)', () => {
     });
     assert.deepEqual(body.warnings, []);
     const md = await (await both.get(`/${TH.kenji}/status/${TI.jaRoot}?thread=off&lang=fil`)).text();
-    assert.match(md, /\*\*Translated from Japanese \(ja → fil\) by Grok via x:\*\* \\\[fil\\\] 今日は/, 'escaped as text');
+    assert.match(
+      md,
+      /\*\*Translated from Japanese \(ja → fil\) by Grok via x:\*\* \\\[fil\\\] 今日は/,
+      'escaped as text',
+    );
   });
 
   test('FxTwitter failing: X translates in its place', async () => {
@@ -153,7 +157,7 @@ describe('X translations (chain: fxtwitter, x)', () => {
       const body = await jsonRead(both, `/${TH.kenji}/status/${TI.jaRoot}?thread=off&lang=fr`);
       assert.equal(body.post.translation?.provider, 'x');
       assert.equal(body.post.translation?.from, 'ja');
-      assert.match(body.post.translation!.text, /^\[fr\] 今日は/);
+      assert.match(body.post.translation.text, /^\[fr\] 今日は/);
       assert.deepEqual(body.warnings, []);
     } finally {
       sim.clearFaults();

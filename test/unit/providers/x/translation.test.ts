@@ -67,7 +67,10 @@ describe('x parse: Grok translations', () => {
       'fr',
     );
     assert.equal(parseGrokTranslation(tweet({ translation: '  ', destination_language: 'en' }), 'en'), undefined);
-    assert.equal(parseGrokTranslation({ grok_translated_post_with_availability: { is_available: false } }, 'en'), undefined);
+    assert.equal(
+      parseGrokTranslation({ grok_translated_post_with_availability: { is_available: false } }, 'en'),
+      undefined,
+    );
   });
 
   it('asks X for Simplified Chinese by the name its web app uses', () => {
