@@ -109,6 +109,18 @@ describe('X translations (chain: x)', () => {
     assert.deepEqual(again.post.translation, first.post.translation);
   });
 
+  test('one answer translates the thread: a read of four posts to translate costs one X request', async () => {
+    await jsonRead(xOnly, `/${TH.kenji}/status/${TI.jaSecond}`);
+    const before = xCalls();
+    const body = await jsonRead(xOnly, `/${TH.kenji}/status/${TI.jaSecond}?lang=it`);
+    assert.equal(xCalls(), before + 1, 'the conversation read was cached; one TweetDetail asked in Italian');
+    const replies = new Map(body.conversation.replies.map((r) => [r.post.id, r.post]));
+    assert.match(body.post.translation!.text, /^\[it\] 次に/);
+    assert.match(body.thread[0]!.translation!.text, /^\[it\] 今日は/);
+    assert.match(replies.get(TI.frReply)!.translation!.text, /^\[it\] Merci/);
+    assert.equal(replies.get(TI.enReply)!.translation!.text, `[it] ${replies.get(TI.enReply)!.text}`);
+  });
+
   test('a translation X cannot give is a warning, not an error', async () => {
     // X's web app has no Hawaiian: its answer is in English, which is not what was asked.
     const res = await xOnly.get(`/${TH.kenji}/status/${TI.jaRoot}?thread=off&lang=haw&format=json`);

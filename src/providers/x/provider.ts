@@ -30,7 +30,8 @@ import {
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
 import { parseRetweetersPage, quotesQuery } from './tabs.ts';
 import { parseAbout } from './about.ts';
-import { translationIn, xClientLanguage } from './translation.ts';
+import { xClientLanguage } from './translation.ts';
+import { TranslationMemo } from './translation-memo.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
@@ -102,6 +103,7 @@ export class XProvider implements Provider {
   private readonly client: XGraphqlClient;
   /** handle (lower case) → numeric user id; ids never change, handles rarely. */
   private readonly userIds = new Map<string, string>();
+  private readonly translations = new TranslationMemo();
 
   constructor(private readonly opts: XProviderOptions) {
     this.client = new XGraphqlClient(opts);
@@ -206,14 +208,18 @@ export class XProvider implements Provider {
     return endAware(parseReplyPage(env, id), req.cursor);
   }
 
-  /** X's Grok translation of post `id` into `lang`: its conversation answer asked with that client language. */
-  async translatePost(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation> {
-    const env = await this.client.call(
-      'TweetDetail',
-      { focalTweetId: id, rankingMode: RANKING_MODES.top },
-      { ...callOf(opts), clientLanguage: xClientLanguage(lang) },
+  /**
+   * X's Grok translation of post `id` into `lang`: its conversation answer asked with that client language, which
+   * translates the thread's other posts too (TranslationMemo).
+   */
+  translatePost(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation> {
+    return this.translations.translation(id, lang, () =>
+      this.client.call(
+        'TweetDetail',
+        { focalTweetId: id, rankingMode: RANKING_MODES.top },
+        { ...callOf(opts), clientLanguage: xClientLanguage(lang) },
+      ),
     );
-    return translationIn(env, id, lang);
   }
 
   async getProfile(handle: string, opts: CallOptions): Promise<Author> {

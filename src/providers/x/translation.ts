@@ -60,16 +60,35 @@ export function translationIn(env: XEnvelope, id: string, lang: string): Upstrea
   return got;
 }
 
+/**
+ * What a conversation answer says of each readable post in it (ancestors, focal post, replies, and the posts they
+ * quote): its translation into `lang`, or null when X gave none. The other posts of a thread need no request then.
+ */
+export function translationsIn(env: XEnvelope, lang: string): Map<string, UpstreamTranslation | null> {
+  const out = new Map<string, UpstreamTranslation | null>();
+  for (const [id, tweet] of tweetsOf(env)) out.set(id, parseGrokTranslation(tweet, lang) ?? null);
+  return out;
+}
+
 /** The readable post `id` among the entries of a conversation answer (focal entry or a reply module). */
 function findTweet(env: XEnvelope, id: string): XTweet | undefined {
+  return tweetsOf(env).get(id);
+}
+
+/** Every readable post of a conversation answer by id, with the posts they quote. */
+function tweetsOf(env: XEnvelope): Map<string, XTweet> {
+  const out = new Map<string, XTweet>();
+  const add = (tweet: XTweet | undefined) => {
+    const id = tweet?.rest_id ?? tweet?.legacy?.id_str;
+    if (!tweet || !id || out.has(id)) return;
+    out.set(id, tweet);
+    add(unwrapTweet(tweet.quoted_status_result?.result));
+  };
   const { entries } = collectEntries(env.data?.threaded_conversation_with_injections_v2);
   for (const e of entries) {
-    for (const ic of itemContents(e)) {
-      const tweet = unwrapTweet((ic as XTimelineTweet).tweet_results?.result);
-      if (tweet && (tweet.rest_id ?? tweet.legacy?.id_str) === id) return tweet;
-    }
+    for (const ic of itemContents(e)) add(unwrapTweet((ic as XTimelineTweet).tweet_results?.result));
   }
-  return undefined;
+  return out;
 }
 
 /** The translated text with X's short links replaced by their targets and media links dropped, like the post's. */

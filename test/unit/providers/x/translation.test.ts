@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseGrokTranslation, translationIn, xClientLanguage } from '../../../../src/providers/x/translation.ts';
 import { parseConversation } from '../../../../src/providers/x/parse.ts';
+import { TranslationMemo } from '../../../../src/providers/x/translation-memo.ts';
 import { ProviderError } from '../../../../src/providers/types.ts';
 import type { XEnvelope, XTweet } from '../../../../src/providers/x/wire.ts';
 import { fixture } from '../fixtures.ts';
@@ -77,5 +78,63 @@ describe('x parse: Grok translations', () => {
     assert.equal(xClientLanguage('zh'), 'zh-cn');
     assert.equal(xClientLanguage('zh-tw'), 'zh-tw');
     assert.equal(xClientLanguage('ja'), 'ja');
+  });
+});
+
+describe('x translations: one answer serves the posts of a read', () => {
+  it('posts asked while an answer is in flight wait for it: one request for the thread', async () => {
+    const memo = new TranslationMemo();
+    let asks = 0;
+    const ask = async () => {
+      asks++;
+      await new Promise((r) => setTimeout(r, 10));
+      return env();
+    };
+    const [focal, link, none] = await Promise.allSettled([
+      memo.translation(FOCAL, 'ja', ask),
+      memo.translation(WITH_LINK, 'ja', ask),
+      memo.translation(UNTRANSLATED, 'ja', ask),
+    ]);
+    assert.equal(asks, 1);
+    assert.equal(focal.status === 'fulfilled' && focal.value.from, 'en');
+    assert.equal(link.status === 'fulfilled' && link.value.text.startsWith('商用'), true);
+    assert.ok(none.status === 'rejected' && failsWith('empty')(none.reason), 'no translation in the answer: empty');
+    await memo.translation(WITH_LINK, 'ja', ask);
+    assert.equal(asks, 1, 'asked again soon after: remembered');
+  });
+
+  it('another language, a post not in the answer, or a remembered answer gone stale is asked for', async () => {
+    let t = 0;
+    const memo = new TranslationMemo(() => t);
+    let asks = 0;
+    const ask = () => {
+      asks++;
+      return Promise.resolve(env());
+    };
+    await memo.translation(FOCAL, 'ja', ask);
+    await assert.rejects(memo.translation(FOCAL, 'de', ask), failsWith('empty'));
+    await assert.rejects(memo.translation('1', 'ja', ask), failsWith('not_found'));
+    assert.equal(asks, 3);
+    t += 60_000;
+    await memo.translation(FOCAL, 'ja', ask);
+    assert.equal(asks, 4);
+  });
+
+  it('a failed answer leaves the waiting posts to ask for themselves', async () => {
+    const memo = new TranslationMemo();
+    let asks = 0;
+    const ask = async () => {
+      asks++;
+      await new Promise((r) => setTimeout(r, 5));
+      if (asks === 1) throw new ProviderError('x', 'network', 'reset');
+      return env();
+    };
+    const [first, second] = await Promise.allSettled([
+      memo.translation(FOCAL, 'ja', ask),
+      memo.translation(WITH_LINK, 'ja', ask),
+    ]);
+    assert.ok(first.status === 'rejected' && failsWith('network')(first.reason));
+    assert.equal(second.status, 'fulfilled');
+    assert.equal(asks, 2);
   });
 });
