@@ -89,3 +89,35 @@ export function simTranslation(p: SimPost, lang: string): { text: string; provid
   if (known) return { text: known, provider: 'grok' };
   return { text: `[${target}] ${p.text}`, provider: 'google' };
 }
+
+/**
+ * The languages of X's web app (its language settings), as `x-twitter-client-language` names them: the languages
+ * X's Grok translates posts into.
+ */
+export const X_CLIENT_LANGUAGES: ReadonlySet<string> = new Set(
+  (
+    'ar bg bn ca cs da de el en en-gb es eu fa fi fil fr ga gl gu he hi hr hu id it ja kn ko mr msa nb nl pl pt ro ' +
+    'ru sk sr sv ta th tr uk ur vi zh-cn zh-tw'
+  ).split(' '),
+);
+
+export interface SimGrokTranslation {
+  text: string;
+  source: string;
+  destination: string;
+}
+
+/**
+ * What X's Grok gives a post for a client language, or undefined when it gives nothing (same language, a
+ * pseudo-language, one character). The simulator assumes X serves a client language it lacks in English, as its
+ * web app does for an unsupported locale, so the destination may differ from what was asked.
+ */
+export function simGrokTranslation(p: SimPost, clientLanguage: string): SimGrokTranslation | undefined {
+  const asked = clientLanguage.toLowerCase();
+  const client = X_CLIENT_LANGUAGES.has(asked) ? asked : 'en';
+  const destination = client.split('-')[0]!;
+  if (UNTRANSLATABLE.has(p.lang) || p.text.length <= 1) return undefined;
+  if (destination === normalize(p.lang).split('-')[0]) return undefined;
+  const known = SEEDS.get(p.id)?.into[destination];
+  return { text: known ?? `[${client}] ${p.text}`, source: p.lang, destination };
+}

@@ -2,7 +2,8 @@
 // in the real nested timeline shape. A query id other than the one the current deploy (x-deploy.ts) gives
 // the operation answers 404, as X does after a web deploy; a signed operation (search) without a valid
 // x-client-transaction-id answers X's bare 404 (x-web-bundle.ts). Every call then passes the account check of
-// x-accounts.ts (cookies, csrf, locked accounts, per-operation rate-limit windows).
+// x-accounts.ts (cookies, csrf, locked accounts, per-operation rate-limit windows). Posts carry X's inline Grok
+// translations into the request's client language when it asks for them (x-translations.ts).
 //
 // Control (for the demo and other processes): POST /x/__accounts/reset, POST /x/__accounts/limits
 // {"limit","windowS"}, POST /x/__accounts/lock {"auth_token"}, POST /x/__accounts/logout {"auth_token"}, POST /x/__deploy/rotate {"operation"}
@@ -50,6 +51,7 @@ import {
 import { LIST_OPERATIONS } from './x-lists.ts';
 import { TAB_OPERATIONS } from './x-tabs.ts';
 import { TREND_OPERATIONS } from './x-trends.ts';
+import { wantsGrokTranslations, withGrokTranslations } from './x-translations.ts';
 
 /** Reply modules per TweetDetail page. */
 export const X_CONVERSATION_PAGE_MODULES = 5;
@@ -302,9 +304,10 @@ export const xGraphqlRoutes: RouteModule = {
     const admitted = xAccounts.admit(req.headers, m![2]!);
     if ('refuse' in admitted) return admitted.refuse;
     let variables: Vars;
+    let features: unknown;
     try {
       variables = JSON.parse(req.query.get('variables') ?? '{}') as Vars;
-      JSON.parse(req.query.get('features') ?? 'null');
+      features = JSON.parse(req.query.get('features') ?? 'null');
     } catch {
       return withHeaders(errorsOnly(400, 214, 'BadRequest: variables and features must be JSON'), admitted.headers);
     }
@@ -318,6 +321,12 @@ export const xGraphqlRoutes: RouteModule = {
         admitted.headers,
       );
     }
-    return withHeaders(op(corpus, variables), admitted.headers);
+    const answer = op(corpus, variables);
+    const clientLanguage = req.headers['x-twitter-client-language'];
+    const translated =
+      typeof clientLanguage === 'string' && wantsGrokTranslations(features)
+        ? withGrokTranslations(answer, corpus, clientLanguage)
+        : answer;
+    return withHeaders(translated, admitted.headers);
   },
 };

@@ -103,7 +103,9 @@ const translation = z
       .describe("Language translated from (BCP 47), as the translating service detected it; 'und' when unknown."),
     to: z.string().describe('Language translated into: the canonical form of the `lang` asked for.'),
     service: z.string().describe('The translating service, e.g. Grok or Google Translate.'),
-    provider: z.string().describe('Provider that passed the translation on, e.g. fxtwitter.'),
+    provider: z
+      .string()
+      .describe('Provider that passed the translation on: fxtwitter, or x for the translation X itself attaches.'),
   })
   .describe("With `lang`: the post's text in that language, beside `text` (never instead of it).");
 

@@ -51,7 +51,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '- Paging: send `nextCursor` back as `cursor` to the same route and query; stop when `nextCursor` is absent (a short page is not the end). Markdown lists end with a `Continue →` link.',
     '- Errors are JSON problem documents with `code`, `detail` and `resolution`; on 429 or 503 wait `Retry-After` seconds.',
     '- Do not parse the Markdown as data; use `format=json` for fields.',
-    "- Translations: `lang=<BCP 47 tag>` on post reads (read_post, CLI --lang) adds each post's translation beside its text (JSON `translation`); bad tag: 400 `invalid_lang`.",
+    "- Translations: `lang=<BCP 47 tag>` on post reads (read_post, CLI --lang) adds each post's translation beside its text (JSON `translation`, naming `service` and `provider`: fxtwitter, or x with X sessions); bad tag: 400 `invalid_lang`.",
     '- Edited posts: JSON `post.edits.versions` lists every version id (original first, latest last); reading an earlier version says so in Markdown and `warnings` and names the latest.',
     `- Link previews: post and profile permalinks carry Open Graph metadata in their HTML page, which chat-app crawlers get without asking (${link(DISCOVERY_PATHS.docs)}#link-previews).`,
     '',

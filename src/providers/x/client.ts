@@ -57,6 +57,8 @@ export interface XCallOptions {
   chargeSession?: () => Promise<void>;
   /** The call would only confirm another provider's unvouched "not found" (see CallOptions). */
   confirming?: boolean;
+  /** `x-twitter-client-language` of the request (English when unset): the language X translates posts into. */
+  clientLanguage?: string;
 }
 
 export class XGraphqlClient {
@@ -115,7 +117,7 @@ export class XGraphqlClient {
       tried.add(session);
       const operation = this.operations.get(op);
       const url = graphqlUrl(this.opts.apiUrl, operation, variables);
-      const headers = sessionHeaders(session);
+      const headers = sessionHeaders(session, call.clientLanguage);
       if (operation.transactionId) {
         const inputs = await this.opts.web?.signingInputs();
         if (inputs) headers['x-client-transaction-id'] = transactionId(inputs, 'GET', new URL(url).pathname);
@@ -191,14 +193,14 @@ function notConfirmed(op: OperationName, why: string): ProviderError {
   return new ProviderError(PROVIDER, 'unconfirmed', `x ${op} not asked to confirm: ${why}`);
 }
 
-export function sessionHeaders(s: XSession): Record<string, string> {
+export function sessionHeaders(s: XSession, clientLanguage = 'en'): Record<string, string> {
   return {
     authorization: `Bearer ${WEB_BEARER}`,
     'x-csrf-token': s.ct0,
     cookie: `auth_token=${s.authToken}; ct0=${s.ct0}`,
     'x-twitter-auth-type': 'OAuth2Session',
     'x-twitter-active-user': 'yes',
-    'x-twitter-client-language': 'en',
+    'x-twitter-client-language': clientLanguage,
     'user-agent': USER_AGENT,
     origin: 'https://x.com',
     referer: 'https://x.com/',

@@ -12,6 +12,7 @@ import {
   type ProviderOperationHealth,
   type SearchFeed,
   type SearchItem,
+  type UpstreamTranslation,
 } from '../types.ts';
 import type { UpstreamPolicy } from '../http.ts';
 import { continuesAfter } from '../../domain/paging.ts';
@@ -33,6 +34,8 @@ import { parseAbout } from './about.ts';
 import { parseTrendsTimeline, TRENDING_TIMELINE_ID } from './trends.ts';
 import type { Trend } from '../../domain/models.ts';
 import { MAX_TRENDS } from '../../domain/trends.ts';
+import { xClientLanguage } from './translation.ts';
+import { TranslationMemo } from './translation-memo.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
@@ -43,6 +46,8 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   // A single post is the focal post of its conversation answer: one operation, one session budget.
   ['post', 'TweetDetail'],
   ['conversation', 'TweetDetail'],
+  // X's Grok translation rides on the post's conversation answer asked in the target language.
+  ['translate', 'TweetDetail'],
   ['profile', 'UserByScreenName'],
   ['profileById', 'UserByRestId'],
   ['timeline', 'UserTweets'],
@@ -103,6 +108,7 @@ export class XProvider implements Provider {
   private readonly client: XGraphqlClient;
   /** handle (lower case) → numeric user id; ids never change, handles rarely. */
   private readonly userIds = new Map<string, string>();
+  private readonly translations = new TranslationMemo();
 
   constructor(private readonly opts: XProviderOptions) {
     this.client = new XGraphqlClient(opts);
@@ -205,6 +211,20 @@ export class XProvider implements Provider {
       req,
     );
     return endAware(parseReplyPage(env, id), req.cursor);
+  }
+
+  /**
+   * X's Grok translation of post `id` into `lang`: its conversation answer asked with that client language, which
+   * translates the thread's other posts too (TranslationMemo).
+   */
+  translatePost(id: string, lang: string, opts: CallOptions): Promise<UpstreamTranslation> {
+    return this.translations.translation(id, lang, () =>
+      this.client.call(
+        'TweetDetail',
+        { focalTweetId: id, rankingMode: RANKING_MODES.top },
+        { ...callOf(opts), clientLanguage: xClientLanguage(lang) },
+      ),
+    );
   }
 
   async getProfile(handle: string, opts: CallOptions): Promise<Author> {

@@ -188,6 +188,23 @@ export interface XTweet {
   has_birdwatch_notes?: boolean;
   edit_control?: unknown;
   article?: { article_results?: { result?: XArticle } };
+  /** Whether X offers to translate the post for the viewer (false for posts in the client language). */
+  is_translatable?: boolean;
+  /** X's Grok translation into the request's `x-twitter-client-language`, when it has one (./translation.ts). */
+  grok_translated_post_with_availability?: XGrokTranslation;
+}
+
+/** X's inline Grok translation of a post; `data` only when `is_available`. */
+export interface XGrokTranslation {
+  is_available?: boolean;
+  data?: {
+    translation?: string;
+    source_language?: string;
+    destination_language?: string;
+    /** Entities of the translated text, in the shape of a post's own (`urls` with `url` and `expanded_url`). */
+    entities?: XEntitySet;
+    associated_data?: unknown;
+  };
 }
 
 /** An X Article; `content_state` (the body) comes with the `withArticleRichContentState` field toggle. */
