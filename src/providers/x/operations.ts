@@ -7,7 +7,10 @@
 // UserByRestId come from twscrape @9745b02 (`OP_ListLatestTweetsTimeline`, `OP_ListMembers`, `OP_UserByRestId`);
 // twscrape has no ListByRestId, so its id is Nitter's (`src/consts.nim` graphListById @a68b576). Retweeters and
 // UserMedia come from twscrape @9745b02 too (`OP_Retweeters`, `OP_UserMedia` and their variables), and so does
-// AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}).
+// AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}). twscrape has no UserArticlesTweets (the
+// Articles tab): its id, variables and field toggles are FxEmbed's (`UserArticlesTweetsQuery` in
+// packages/atmosphere/src/providers/twitter/graphql/queries.ts @85ba21c), with the timeline flags of UserTweets and
+// `articles_preview_enabled` on, as X's web app sends it for this tab.
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
@@ -25,6 +28,7 @@ export const OPERATION_NAMES = [
   'ListMembers',
   'Retweeters',
   'UserMedia',
+  'UserArticlesTweets',
   'AboutAccountQuery',
 ] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];

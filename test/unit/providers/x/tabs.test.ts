@@ -1,10 +1,16 @@
-// The parsers behind reposts, the media tab and account facts on real captures: twscrape's raw_retweeters,
+// The parsers behind reposts, the profile tabs and account facts on real captures: twscrape's raw_retweeters,
 // raw_user_media and raw_user_about (test/fixtures/x/README.md says where each comes from), plus FxEmbed's
-// AboutAccountQuery mock for an answer with only `about_profile`.
+// AboutAccountQuery mock for an answer with only `about_profile`, and the Articles tab in the shape FxEmbed reads it
+// in, built from twscrape's article capture (no public UserArticlesTweets capture exists).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseTimelinePage } from '../../../../src/providers/x/parse.ts';
-import { parseRetweetersPage } from '../../../../src/providers/x/tabs.ts';
+import { parseConversation, parseTimelinePage } from '../../../../src/providers/x/parse.ts';
+import {
+  lacksArticleBody,
+  parseArticlesPage,
+  parseRetweetersPage,
+  withArticleBody,
+} from '../../../../src/providers/x/tabs.ts';
 import { parseAbout } from '../../../../src/providers/x/about.ts';
 import { unknownFacts } from '../../../../src/domain/about.ts';
 import { ProviderError } from '../../../../src/providers/types.ts';
@@ -111,5 +117,41 @@ describe('x parse: AboutAccountQuery', () => {
         () => parseAbout(env, 'l'),
         (e: unknown) => e instanceof ProviderError && e.kind === 'not_found',
       );
+  });
+});
+
+describe('x parse: UserArticlesTweets', () => {
+  it('reads the tweet- entries as Article posts, compact (title, preview, cover, no body yet), and the bottom cursor', () => {
+    const page = parseArticlesPage(x('user_articles.json'));
+    assert.deepEqual(
+      page.items.map((p) => p.id),
+      ['2075503860689281453'],
+    );
+    const [post] = page.items;
+    assert.equal(post!.article!.title, '🚀 نقشه راه کامل Hermes Agent: از نصب تا Production');
+    assert.match(post!.article!.previewText!, /^اگه می/);
+    assert.equal(post!.article!.coverUrl, 'https://pbs.twimg.com/media/HM2spuXbUAAZTCZ.jpg');
+    assert.deepEqual(post!.article!.blocks, []);
+    assert.ok(lacksArticleBody(post!));
+    assert.equal(page.nextCursor, 'DAABCgABGgN1BW8__-oKAAIZgp02XhdRkwgAAwAAAAIAAA');
+  });
+
+  it("the post's own read gives the Article whole; another post's read or one without an Article does not", () => {
+    const [listed] = parseArticlesPage(x('user_articles.json')).items;
+    const read = parseConversation(x('tweet_detail_article.json'), listed!.id).bundle.post;
+    assert.ok(read.article!.blocks.length > 0);
+    const whole = withArticleBody(listed!, read);
+    assert.ok(!lacksArticleBody(whole));
+    assert.equal(whole.article!.title, listed!.article!.title);
+    assert.equal(withArticleBody(listed!, { ...read, id: '1' }), listed);
+    assert.equal(withArticleBody(listed!, { ...read, article: undefined }), listed);
+  });
+
+  it('posts without an Article are not on the tab; an answer without the timeline is an error', () => {
+    assert.deepEqual(parseArticlesPage(x('user_media.json')).items, []);
+    assert.throws(
+      () => parseArticlesPage({ data: {} }),
+      (e: unknown) => e instanceof ProviderError && e.kind === 'error',
+    );
   });
 });
