@@ -3,7 +3,6 @@
 // so the chain skips it; a call made anyway fails 'unavailable' with the seconds until a session frees up.
 import type { Author, ConversationBundle, CuratedList, Page, Post, ReplyNode } from '../../domain/models.ts';
 import {
-  ProviderError,
   type CallOptions,
   type Capability,
   type ConversationOptions,
@@ -28,7 +27,7 @@ import {
   parseUserResult,
 } from './parse.ts';
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
-import { lacksArticleBody, parseArticlesPage, parseRetweetersPage, quotesQuery, withArticleBody } from './tabs.ts';
+import { parseArticlesPage, parseRetweetersPage, quotesQuery, withArticleBodies } from './tabs.ts';
 import { parseAbout } from './about.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
@@ -294,39 +293,23 @@ export class XProvider implements Provider {
     return endAware(parseTimelinePage(env), req.cursor);
   }
 
-  /**
-   * The Articles tab, each Article whole: the tab lists them compact (title, preview, cover), so every one listed
-   * without its body is read again through TweetDetail, one at a time to spare the sessions. One deleted since
-   * the listing is left out; any other failure fails the page, so a page with a missing body is never cached.
-   */
+  /** The Articles tab, each Article whole: the tab lists them compact, so each body is read through TweetDetail. */
   async getArticles(handle: string, req: PageRequest): Promise<Page<Post>> {
     const userId = await this.userId(handle, req);
     const vars = { userId, count: clampCount('UserArticlesTweets', req.count), cursor: req.cursor };
     const env = await this.client.call('UserArticlesTweets', vars, { ...req, confirming: false });
     const page = endAware(parseArticlesPage(env), req.cursor);
-    const items: Post[] = [];
-    for (const listed of page.items) {
-      if (!lacksArticleBody(listed)) items.push(listed);
-      else {
-        const read = await this.articlePost(listed.id, req);
-        if (read) items.push(withArticleBody(listed, read));
-      }
-    }
+    // The account and its posts exist: reading them is a read, not a confirmation.
+    const read = { ...callOf(req), confirming: false, ranking: 'top' as const };
+    const items = await withArticleBodies(
+      page.items,
+      async (id) => (await this.getConversationPage(id, read)).bundle.post,
+    );
     return page.nextCursor ? { items, nextCursor: page.nextCursor } : { items };
   }
 
   async getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {
     return parseAbout(await this.client.call('AboutAccountQuery', { screenName: handle }, opts), handle);
-  }
-
-  /** The post itself (its Article whole), or undefined when it is gone. */
-  private async articlePost(id: string, req: PageRequest): Promise<Post | undefined> {
-    try {
-      return (await this.getConversationPage(id, { ...callOf(req), confirming: false, ranking: 'top' })).bundle.post;
-    } catch (err) {
-      if (err instanceof ProviderError && err.kind === 'not_found') return undefined;
-      throw err;
-    }
   }
 
   private async connections(op: 'Followers' | 'Following', handle: string, req: PageRequest): Promise<Page<Author>> {

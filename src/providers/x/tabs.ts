@@ -1,4 +1,5 @@
-// Pure translation of the X answers behind reposts and the profile tabs, in the shapes of twscrape's captures
+// Translation of the X answers behind reposts and the profile tabs (pure, but for the Articles' bodies, read through
+// the function handed in), in the shapes of twscrape's captures
 // (tests/mocked-data/raw_retweeters.json, raw_user_media.json @9745b02): Retweeters answers
 // `data.retweeters_timeline.timeline` with `user-{id}` TimelineUser entries and Top/Bottom cursors; UserMedia answers
 // the profile timeline shape, its posts in a `profile-grid-0` VerticalGrid module that later pages append to.
@@ -30,6 +31,27 @@ export const lacksArticleBody = (p: Post): boolean => p.article !== undefined &&
 /** The listed post with its Article whole, from the post's own read; the listing's when that read has none. */
 export function withArticleBody(listed: Post, read: Post): Post {
   return read.id === listed.id && read.article ? read : listed;
+}
+
+/**
+ * The page's Articles whole: each one listed without its body is read again through `readPost`, one at a time to
+ * spare the sessions. One gone since the listing (not_found) is left out; any other failure fails the page, so a
+ * page with an Article cut to its preview is never served or cached.
+ */
+export async function withArticleBodies(items: Post[], readPost: (id: string) => Promise<Post>): Promise<Post[]> {
+  const out: Post[] = [];
+  for (const listed of items) {
+    if (!lacksArticleBody(listed)) {
+      out.push(listed);
+      continue;
+    }
+    try {
+      out.push(withArticleBody(listed, await readPost(listed.id)));
+    } catch (err) {
+      if (!(err instanceof ProviderError && err.kind === 'not_found')) throw err;
+    }
+  }
+  return out;
 }
 
 /** X's search operator for the posts quoting a post (what X's own "Quotes" view asks SearchTimeline). */

@@ -9,6 +9,7 @@ import {
   lacksArticleBody,
   parseArticlesPage,
   parseRetweetersPage,
+  withArticleBodies,
   withArticleBody,
 } from '../../../../src/providers/x/tabs.ts';
 import { parseAbout } from '../../../../src/providers/x/about.ts';
@@ -145,6 +146,38 @@ describe('x parse: UserArticlesTweets', () => {
     assert.equal(whole.article!.title, listed!.article!.title);
     assert.equal(withArticleBody(listed!, { ...read, id: '1' }), listed);
     assert.equal(withArticleBody(listed!, { ...read, article: undefined }), listed);
+  });
+
+  it('bodies are read one at a time, only for Articles without one; a post gone since the listing is left out', async () => {
+    const [listed] = parseArticlesPage(x('user_articles.json')).items;
+    const read = parseConversation(x('tweet_detail_article.json'), listed!.id).bundle.post;
+    const gone = { ...listed!, id: '2' };
+    const asked: string[] = [];
+    let reading = 0;
+    const items = await withArticleBodies([listed!, read, gone], async (id) => {
+      asked.push(id);
+      assert.equal(reading++, 0, 'one read at a time');
+      await new Promise((r) => setTimeout(r, 1));
+      reading--;
+      if (id === '2') throw new ProviderError('x', 'not_found', 'No status found with that ID.');
+      return read;
+    });
+    assert.deepEqual(asked, [listed!.id, '2'], 'the whole Article is not read again');
+    assert.deepEqual(
+      items.map((p) => [p.id, p.article!.blocks.length > 0]),
+      [
+        [listed!.id, true],
+        [read.id, true],
+      ],
+    );
+  });
+
+  it('any other failure of a body read fails the page rather than serving the Article cut to its preview', async () => {
+    const [listed] = parseArticlesPage(x('user_articles.json')).items;
+    await assert.rejects(
+      withArticleBodies([listed!], () => Promise.reject(new ProviderError('x', 'unavailable', 'every session parked'))),
+      (e: unknown) => e instanceof ProviderError && e.kind === 'unavailable',
+    );
   });
 
   it('posts without an Article are not on the tab; an answer without the timeline is an error', () => {
