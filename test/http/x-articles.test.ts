@@ -83,6 +83,27 @@ describe('an X-only deployment', () => {
     for (const heading of HEADINGS) assert.ok(markdown.includes(heading), heading);
   });
 
+  test("cursor paging on X's cursors: the page after the last Article is the end, nothing read twice", async () => {
+    const first = await s.get(`/api/v1/profiles/${HANDLES.alice}/articles?format=json&limit=1`, forwarded(6));
+    assert.equal(first.status, 200);
+    const one = (await first.json()) as TabBody;
+    assert.deepEqual(
+      one.posts.map((p) => p.id),
+      [IDS.article],
+    );
+    assert.ok(one.nextCursor, 'X hands out a cursor on a full page');
+    s.sim.resetCalls();
+    const next = await s.get(
+      `/api/v1/profiles/${HANDLES.alice}/articles?format=json&limit=1&cursor=${encodeURIComponent(one.nextCursor)}`,
+      forwarded(6),
+    );
+    assert.equal(next.status, 200);
+    const two = (await next.json()) as TabBody;
+    assert.deepEqual(two.posts, []);
+    assert.equal(two.nextCursor, undefined, 'the list ends');
+    assert.equal(s.sim.calls({ target: 'x', path: 'TweetDetail' }), 0, 'no body read for an empty page');
+  });
+
   test('an account without Articles has an empty tab; an unknown one is 404 with no body read', async () => {
     s.sim.resetCalls();
     const none = await s.get(`/api/v1/profiles/${HANDLES.bob}/articles?format=json`, forwarded(2));
