@@ -10,7 +10,7 @@
 // AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}). twscrape has no UserArticlesTweets (the
 // Articles tab): its id, variables and field toggles are FxEmbed's (`UserArticlesTweetsQuery` in
 // packages/atmosphere/src/providers/twitter/graphql/queries.ts @85ba21c), with the timeline flags of UserTweets and
-// `articles_preview_enabled` on, as X's web app sends it for this tab.
+// `articles_preview_enabled` on, as FxEmbed sends it (graphql/features.ts @85ba21c).
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
