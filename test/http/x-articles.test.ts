@@ -138,7 +138,8 @@ describe('FxTwitter first, X as the account-backed fallback', () => {
     const fx = await s.get(`/api/v1/profiles/${HANDLES.alice}/articles?format=json`, forwarded(4));
     assert.equal(fx.status, 200);
     assert.equal(fx.headers.get('x-source'), 'fxtwitter');
-    assertWhole((await fx.json()) as TabBody);
+    const fromFx = (await fx.json()) as TabBody;
+    assertWhole(fromFx);
     assert.equal(s.sim.calls({ target: 'x', path: 'UserArticlesTweets' }), 0);
 
     s.sim.addFault({ target: 'fxtwitter', kind: 'status', status: 500, match: '/articles' });
@@ -147,7 +148,9 @@ describe('FxTwitter first, X as the account-backed fallback', () => {
       const text = await res.text();
       assert.equal(res.status, 200, text.slice(0, 300));
       assert.equal(res.headers.get('x-source'), 'x');
-      assertWhole(JSON.parse(text) as TabBody);
+      const fromX = JSON.parse(text) as TabBody;
+      assertWhole(fromX);
+      assert.deepEqual(fromX.posts[0]!.article, fromFx.posts[0]!.article, 'one domain model, the same Article');
       assert.equal(s.sim.calls({ target: 'x', path: 'UserArticlesTweets' }), 1);
     } finally {
       s.sim.clearFaults();
