@@ -66,6 +66,7 @@ export const READ_SCHEMAS = {
   listArticles: { query: postListQuery, json: profileTabJsonSchema },
   readAbout: { query: aboutQuery, json: aboutJsonSchema },
   quotesFeed: { query: postFeedQuery },
+  articlesFeed: { query: postFeedQuery },
 } satisfies Record<string, ReadSchemas>;
 
 /** The lines of an NDJSON export: posts, then the end record. */

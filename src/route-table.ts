@@ -5,6 +5,7 @@ import { postRoutes } from './http/routes/posts.ts';
 import { profileRoutes } from './http/routes/profiles.ts';
 import { postListRouteDefs } from './http/routes/post-lists.ts';
 import { quoteFeedRoutes } from './http/routes/quote-feeds.ts';
+import { tabFeedRoutes } from './http/routes/tab-feeds.ts';
 import { aboutRoutes } from './http/routes/about.ts';
 import { exportRoutes } from './http/routes/export.ts';
 import { userRoutes } from './http/routes/users.ts';
@@ -35,6 +36,7 @@ function assemble(): readonly RouteDef[] {
     ...browseRoutes,
     ...feedRoutes,
     ...quoteFeedRoutes,
+    ...tabFeedRoutes,
     ...oembedRoutes,
     ...mediaRoutes,
   ];

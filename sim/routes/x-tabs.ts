@@ -2,12 +2,14 @@
 // (tests/mocked-data/raw_retweeters.json, raw_user_media.json). Retweeters answers `data.retweeters_timeline.timeline`
 // with `user-{id}` TimelineUser entries, then Top and Bottom cursors. UserMedia answers the profile timeline shape:
 // the first page one `profile-grid-0` VerticalGrid module of `profile-grid-0-tweet-{id}` items plus the cursors,
-// later pages a TimelineAddToModule into that module and the cursors replaced in place.
+// later pages a TimelineAddToModule into that module and the cursors replaced in place. UserArticlesTweets answers
+// UserTweets' shape (what FxEmbed reads it as, validators.ts @85ba21c: `tweet-{id}` entries, then the cursors) with
+// each Article compact, as the tab lists it: title, preview and cover, its body only on the post's own TweetDetail.
 import type { SimCorpus } from '../corpus-types.ts';
 import { findUser, profileTab, reposters, visibility } from '../corpus-queries.ts';
-import type { XEntry, XInstruction } from '../../src/providers/x/wire.ts';
+import type { XEntry, XInstruction, XTweetResult } from '../../src/providers/x/wire.ts';
 import type { SimResponse } from './types.ts';
-import { cursorEntry, moduleEntry, moduleItem, userEntry, xTweetResult, xUser } from './x-wire.ts';
+import { cursorEntry, moduleEntry, moduleItem, tweetEntry, userEntry, xTweetResult, xUser } from './x-wire.ts';
 import { addEntries, count, errorsOnly, ok, pageOrEnd, sortIndex, text, type Vars } from './x-timeline.ts';
 import { subject, userTimeline } from './x-graphql.ts';
 
@@ -42,6 +44,27 @@ function userMedia(c: SimCorpus, v: Vars): SimResponse {
     );
   }
   return ok(userTimeline(instructions));
+}
+
+/** The tab's compact Article: the body (`content_state`) and its images (`media_entities`) left out. */
+function compactArticle(t: XTweetResult): XTweetResult {
+  const full = t.__typename === 'Tweet' ? t.article?.article_results?.result : undefined;
+  if (t.__typename !== 'Tweet' || !full) return t;
+  const { content_state: _body, media_entities: _images, ...compact } = full;
+  return { ...t, article: { article_results: { result: compact } } };
+}
+
+function userArticles(c: SimCorpus, v: Vars): SimResponse {
+  const user = subject(c, v);
+  if (!('id' in user)) return user;
+  const cursor = typeof v.cursor === 'string' ? v.cursor : null;
+  const page = pageOrEnd(profileTab(c, user, 'articles'), count(v, 20), cursor, `UserArticlesTweets:${user.id}`);
+  if (page === 'invalid') return errorsOnly(400, 214, 'BadRequest: invalid cursor');
+  const entries: XEntry[] = page.items.map((p, i) =>
+    tweetEntry(`tweet-${p.id}`, sortIndex(page.offset + i), compactArticle(xTweetResult(c, p.id)!)),
+  );
+  entries.push(cursorEntry('Top', page.top, sortIndex(-1)), cursorEntry('Bottom', page.bottom, sortIndex(1_000_000)));
+  return ok(userTimeline([{ type: 'TimelineClearCache' }, addEntries(entries)]));
 }
 
 /**
@@ -92,5 +115,6 @@ function aboutAccount(c: SimCorpus, v: Vars): SimResponse {
 export const TAB_OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   Retweeters: retweeters,
   UserMedia: userMedia,
+  UserArticlesTweets: userArticles,
   AboutAccountQuery: aboutAccount,
 };

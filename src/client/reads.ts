@@ -56,6 +56,7 @@ export const READS = {
   articles: paged('listArticles', '/api/v1/profiles/{handle}/articles', 'handle', 'posts'),
   about: one('readAbout', '/api/v1/profiles/{handle}/about', 'handle'),
   quotesFeed: feed('quotesFeed', '/api/v1/posts/{id}/quotes/feed', 'id'),
+  articlesFeed: feed('articlesFeed', '/api/v1/profiles/{handle}/articles/feed', 'handle'),
 } as const satisfies Record<string, ReadEntry>;
 
 export type Reads = typeof READS;

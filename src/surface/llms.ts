@@ -40,7 +40,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     `- Exports: ${link(`/api/v1/profiles/${EXAMPLE.handle}/posts`)}?max_posts=1000 (1-5000; since, until, with_replies, with_reposts as on the profile) streams NDJSON, one post object per line as pages are read, ending with {"type":"end","reason":…,"posts":N,"cursor":"…"} (the reasons: ${link(DISCOVERY_PATHS.docs)}#exports); send \`cursor\` back with the same options to continue. \`format=json\` gives one document {posts, end}. Exports have their own allowance (export-ip 5 per 15 min; export-key 30).`,
     `- Followers / following: ${link(`/${EXAMPLE.handle}/followers`)}, ${link(`/${EXAMPLE.handle}/following`)}.`,
     `- Quotes / reposts of a post: ${link(`/${EXAMPLE.handle}/status/${EXAMPLE.postId}/quotes`)} (feed: /quotes/rss), /reposts.`,
-    `- Profile tabs: ${link(`/${EXAMPLE.handle}/media`)}, /articles (each Article whole; FxTwitter only); no serving provider is 503 \`read_unavailable\`.`,
+    `- Profile tabs: ${link(`/${EXAMPLE.handle}/media`)}, /articles (each Article whole; feed: /articles/rss); no serving provider is 503 \`read_unavailable\`.`,
     `- Account facts: ${link(`/${EXAMPLE.handle}/about`)}: based in, joined, verified since, username changes, affiliate badge; what no upstream gave is listed as \`unknown\`.`,
     `- Search: ${link('/api/v1/search')}?q=<terms>&feed=latest|top|photos|videos|users. Hashtags and cashtags: ${link('/hashtag/caching')}, ${link('/cashtag/TSLA')} (same feeds but users; /rss feeds). Trends: ${link('/trends')} (cached 120 s).`,
     `- X Lists: ${link('/i/lists/<id>')} (latest posts of the members), /members (accounts), /rss; account-backed, so 503 \`list_unavailable\` when the deployment has no X session.`,

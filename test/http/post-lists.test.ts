@@ -287,13 +287,6 @@ describe('from X with sessions', () => {
     assert.ok(s.sim.calls({ target: 'x', path: 'UserMedia' }) >= 2, 'the grid module is appended to on later pages');
   });
 
-  test('the Articles tab is FxTwitter-only: 503 read_unavailable without it', async () => {
-    const res = await s.get(`/api/v1/profiles/${HANDLES.alice}/articles?format=json`, as(3));
-    assert.equal(res.status, 503);
-    assert.equal((await problemOf(res)).code, 'read_unavailable');
-    assert.ok(Number(res.headers.get('retry-after')) > 0);
-  });
-
   test('each X call is charged to account-ip; a cached page is free', async () => {
     const first = await s.get(`/api/v1/posts/${ROOT}/reposts?limit=3`, as(9));
     assert.equal(first.status, 200);

@@ -207,7 +207,7 @@ function pageLinks(l: ListRead, baseUrl: string): Omit<HtmlPageOptions, 'title'>
   };
 }
 
-/** The page's own permalink, and for the post lists (quotes, media) their RSS feed. */
+/** The page's own permalink, and for the post lists (quotes, media, Articles) their RSS feed. */
 function tabLinks(
   l: Extract<ListRead, { resource: 'quotes' | 'reposts' | 'media' | 'articles' }>,
   baseUrl: string,
@@ -216,12 +216,8 @@ function tabLinks(
     const { handle } = l.read.profile;
     if (!isHandle(handle)) return { baseUrl };
     const page = `${baseUrl}/${handle}/${l.resource}`;
-    if (l.resource === 'articles') return { baseUrl, canonicalUrl: page };
-    return {
-      baseUrl,
-      canonicalUrl: page,
-      feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title: `@${handle}: media` }],
-    };
+    const title = `@${handle}: ${l.resource === 'media' ? 'media' : 'Articles'}`;
+    return { baseUrl, canonicalUrl: page, feeds: [{ type: 'application/rss+xml', href: `${page}/rss`, title }] };
   }
   const read = l.read;
   if (!('post' in read)) return { baseUrl };

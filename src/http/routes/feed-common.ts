@@ -78,7 +78,7 @@ export const postFeedQuery = z.object({
 /** The permalink is always RSS. */
 export const permalinkPostFeedQuery = postFeedQuery.omit({ type: true });
 
-/** What a feed about one post says of itself on each surface. */
+/** What a feed with a route on each surface (one post's conversation or quotes, a profile tab) says of itself. */
 export interface PostFeedText {
   operationId: { v1: string; permalink: string };
   path: { v1: string; permalink: string };

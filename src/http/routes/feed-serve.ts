@@ -4,7 +4,7 @@ import { groupThreads, type FeedDoc, type FeedKind, type FeedType, type ThreadMo
 import { readListFeed, readProfileFeed, readSearchFeed, type FeedRead } from '../../domain/feed-reads.ts';
 import { applyFilter, type FeedFilter, type TitleStyle } from '../../domain/feed-filters.ts';
 import { readThreadFeed } from '../../domain/thread-feed.ts';
-import { readQuotes } from '../../domain/post-lists.ts';
+import { readProfileTab, readQuotes, type ProfileTab } from '../../domain/post-lists.ts';
 import { tabSources } from './post-lists.ts';
 import type { Post } from '../../domain/models.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
@@ -262,6 +262,42 @@ export async function serveQuotesFeed(ctx: FeedContext, id: string, opts: FeedOp
       title: `Quotes of @${post.author.handle}: ${entryTitle([post])}`,
       description: `Posts on X quoting a post by @${post.author.handle}, newest first.`,
       homeUrl: config.baseUrl + statusPath(post.author.handle, post.id),
+      ...(person.avatarUrl ? { imageUrl: person.avatarUrl } : {}),
+      authors: [person],
+    },
+    { posts: read.posts, source: read.source, cache, warnings: read.warnings },
+    { ...opts, threads: 'separate' },
+  );
+}
+
+/**
+ * The profile tabs with a feed of their own. The media tab has none: its feed is the profile feed of kind media
+ * (/{handle}/media/rss, Nitter's path, and kind=media on the versioned route).
+ */
+export type FeedTab = Exclude<ProfileTab, 'media'>;
+
+const TAB_FEED: Record<FeedTab, { label: string; about: (handle: string) => string }> = {
+  articles: { label: 'Articles', about: (h) => `X Articles by @${h}, newest first, each whole.` },
+};
+
+/** A profile tab as a feed: the first page of the tab's route, read through the same cache. */
+export async function serveTabFeed(
+  ctx: FeedContext,
+  handle: string,
+  tab: FeedTab,
+  opts: FeedOptions,
+): Promise<Rendered> {
+  const { config, guards } = ctx.services;
+  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { read, cache } = await readProfileTab(tabSources(ctx.services), { handle, tab }, policy);
+  const a = read.profile;
+  const person = feedPerson(a, config.baseUrl);
+  return respond(
+    ctx,
+    {
+      title: `${person.name} (@${a.handle}) · ${TAB_FEED[tab].label}`,
+      description: TAB_FEED[tab].about(a.handle),
+      homeUrl: `${config.baseUrl}/${encodeURIComponent(a.handle)}/${tab}`,
       ...(person.avatarUrl ? { imageUrl: person.avatarUrl } : {}),
       authors: [person],
     },

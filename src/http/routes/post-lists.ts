@@ -21,9 +21,6 @@ const PROVIDERS_NOTE =
   'account-ip, or account-key for key holders; cached pages are free); 503 read_unavailable with Retry-After when ' +
   'no configured provider can serve it.';
 
-const FX_ONLY_NOTE =
-  ' Read from FxTwitter; 503 read_unavailable with Retry-After when it is not among the configured providers.';
-
 const PAGING =
   ' Paging: send back `nextCursor` as `cursor` (preferred); `page` (1-10) walks cursors from the first page.';
 
@@ -53,7 +50,7 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; too
     op: 'listArticles',
     summary: "A profile's Articles tab",
     description:
-      "The profile and a page of its X Articles, newest first, each rendered whole (title, cover, headings, lists, code, images, embedded posts) as on its own post page. FxTwitter only (X's own articles timeline is not read); an unknown, suspended or protected account is 404 not_found.",
+      "The profile and a page of its X Articles, newest first, each rendered whole (title, cover, headings, lists, code, images, embedded posts) as on its own post page. X's fallback is its Articles tab (UserArticlesTweets), which lists each Article without its body: each body is then read through the post (TweetDetail), one more X call per Article. Its feed is /{handle}/articles/rss (/api/v1/profiles/{handle}/articles/feed). An unknown, suspended or protected account is 404 not_found.",
     tool: 'list_articles',
   },
 };
@@ -91,11 +88,7 @@ function decl<Q extends z.ZodObject, P extends z.ZodObject>(
     path,
     surface,
     summary: v1 ? t.summary : `${t.summary} (permalink)`,
-    description:
-      t.description +
-      PAGING +
-      (kind === 'articles' ? FX_ONLY_NOTE : PROVIDERS_NOTE) +
-      (kind === 'reposts' ? '' : LIST_FILTER_NOTE),
+    description: t.description + PAGING + PROVIDERS_NOTE + (kind === 'reposts' ? '' : LIST_FILTER_NOTE),
     tags: [v1 ? (tab ? 'profiles' : 'posts') : 'permalinks'],
     params,
     query,

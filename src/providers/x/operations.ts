@@ -9,6 +9,9 @@
 // UserMedia come from twscrape @9745b02 too (`OP_Retweeters`, `OP_UserMedia` and their variables), and so does
 // AboutAccountQuery (`OP_AboutAccountQuery`, variables {screenName}) and GenericTimelineById (`OP_GenericTimelineById`
 // and the variables of its `trends_raw`: count 20, withQuickPromoteEligibilityTweetFields; the timeline id per call).
+// twscrape has no UserArticlesTweets (the Articles tab): its id, variables and field toggles are FxEmbed's
+// (`UserArticlesTweetsQuery` in packages/atmosphere/src/providers/twitter/graphql/queries.ts @85ba21c), with the
+// timeline flags of UserTweets and `articles_preview_enabled` on, as FxEmbed sends it (graphql/features.ts @85ba21c).
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
@@ -26,6 +29,7 @@ export const OPERATION_NAMES = [
   'ListMembers',
   'Retweeters',
   'UserMedia',
+  'UserArticlesTweets',
   'AboutAccountQuery',
   'GenericTimelineById',
 ] as const;

@@ -29,7 +29,7 @@ import {
   parseUserResult,
 } from './parse.ts';
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
-import { parseRetweetersPage, quotesQuery } from './tabs.ts';
+import { parseArticlesPage, parseRetweetersPage, quotesQuery, withArticleBodies } from './tabs.ts';
 import { parseAbout } from './about.ts';
 import { parseTrendsTimeline, TRENDING_TIMELINE_ID } from './trends.ts';
 import type { Trend } from '../../domain/models.ts';
@@ -64,6 +64,8 @@ const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
   ['quotes', 'SearchTimeline'],
   ['reposts', 'Retweeters'],
   ['media', 'UserMedia'],
+  // Each Article on the page also costs a TweetDetail for its body.
+  ['articles', 'UserArticlesTweets'],
   ['about', 'AboutAccountQuery'],
   ['trends', 'GenericTimelineById'],
 ];
@@ -80,6 +82,8 @@ const MAX_COUNT: Partial<Record<OperationName, number>> = {
   ListMembers: 50,
   Retweeters: 50,
   UserMedia: 40,
+  // Small pages: the tab lists Articles without their bodies, and each body is one more TweetDetail.
+  UserArticlesTweets: 10,
 };
 
 /** TweetDetail pages read at most for one conversation: each costs a session request. */
@@ -312,6 +316,21 @@ export class XProvider implements Provider {
     const vars = { userId, count: clampCount('UserMedia', req.count), cursor: req.cursor };
     const env = await this.client.call('UserMedia', vars, { ...req, confirming: false });
     return endAware(parseTimelinePage(env), req.cursor);
+  }
+
+  /** The Articles tab, each Article whole: the tab lists them compact, so each body is read through TweetDetail. */
+  async getArticles(handle: string, req: PageRequest): Promise<Page<Post>> {
+    const userId = await this.userId(handle, req);
+    const vars = { userId, count: clampCount('UserArticlesTweets', req.count), cursor: req.cursor };
+    const env = await this.client.call('UserArticlesTweets', vars, { ...req, confirming: false });
+    const page = endAware(parseArticlesPage(env), req.cursor);
+    // The account and its posts exist: reading them is a read, not a confirmation.
+    const read = { ...callOf(req), confirming: false, ranking: 'top' as const };
+    const items = await withArticleBodies(
+      page.items,
+      async (id) => (await this.getConversationPage(id, read)).bundle.post,
+    );
+    return page.nextCursor ? { items, nextCursor: page.nextCursor } : { items };
   }
 
   async getAbout(handle: string, opts: CallOptions): Promise<AccountFacts> {

@@ -1,10 +1,14 @@
-// Pure translation of the X answers behind reposts and the media tab, in the shapes of twscrape's captures
+// Translation of the X answers behind reposts and the profile tabs (pure, but for the Articles' bodies, read through
+// the function handed in), in the shapes of twscrape's captures
 // (tests/mocked-data/raw_retweeters.json, raw_user_media.json @9745b02): Retweeters answers
 // `data.retweeters_timeline.timeline` with `user-{id}` TimelineUser entries and Top/Bottom cursors; UserMedia answers
 // the profile timeline shape, its posts in a `profile-grid-0` VerticalGrid module that later pages append to.
-import type { Author, Page } from '../../domain/models.ts';
+// UserArticlesTweets answers UserTweets' shape (FxEmbed reads both from `data.user.result.timeline.timeline`,
+// validators.ts @85ba21c) with each Article compact: title, preview and cover, no body (FxEmbed fetches the body
+// again by id; public clients ask this operation for no more than `withArticlePlainText`).
+import type { Author, Page, Post } from '../../domain/models.ts';
 import { ProviderError } from '../types.ts';
-import { collectEntries, findCursor, missing, usersOf, withCursor } from './parse.ts';
+import { collectEntries, findCursor, missing, parseTimelinePage, usersOf, withCursor } from './parse.ts';
 import type { XEnvelope } from './wire.ts';
 
 export function parseRetweetersPage(env: XEnvelope, id: string): Page<Author> {
@@ -13,6 +17,41 @@ export function parseRetweetersPage(env: XEnvelope, id: string): Page<Author> {
     throw missing(env, `reposts of ${id}`, new ProviderError('x', 'error', `X answered without reposts of ${id}`));
   const { entries } = collectEntries(tl);
   return withCursor(usersOf(entries), findCursor(entries, 'Bottom'));
+}
+
+/** A page of the Articles tab: the posts carrying an Article, most of them without its body yet. */
+export function parseArticlesPage(env: XEnvelope): Page<Post> {
+  const page = parseTimelinePage(env);
+  return { ...page, items: page.items.filter((p) => p.article !== undefined) };
+}
+
+/** An Article listed without its body (the tab's compact form): its post has to be read for the rest. */
+export const lacksArticleBody = (p: Post): boolean => p.article !== undefined && p.article.blocks.length === 0;
+
+/** The listed post with its Article whole, from the post's own read; the listing's when that read has none. */
+export function withArticleBody(listed: Post, read: Post): Post {
+  return read.id === listed.id && read.article ? read : listed;
+}
+
+/**
+ * The page's Articles whole: each one listed without its body is read again through `readPost`, one at a time to
+ * spare the sessions. One gone since the listing (not_found) is left out; any other failure fails the page, so a
+ * page with an Article cut to its preview is never served or cached.
+ */
+export async function withArticleBodies(items: Post[], readPost: (id: string) => Promise<Post>): Promise<Post[]> {
+  const out: Post[] = [];
+  for (const listed of items) {
+    if (!lacksArticleBody(listed)) {
+      out.push(listed);
+      continue;
+    }
+    try {
+      out.push(withArticleBody(listed, await readPost(listed.id)));
+    } catch (err) {
+      if (!(err instanceof ProviderError && err.kind === 'not_found')) throw err;
+    }
+  }
+  return out;
 }
 
 /** X's search operator for the posts quoting a post (what X's own "Quotes" view asks SearchTimeline). */

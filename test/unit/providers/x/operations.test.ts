@@ -19,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'threadmark-ops-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the shipped operations table (operations.json)', () => {
-  it('holds the fourteen operations with twscrape query ids (Nitter for ListByRestId) and their flags', () => {
+  it('holds the fifteen operations with twscrape query ids (Nitter for ListByRestId, FxEmbed for UserArticlesTweets) and their flags', () => {
     assert.deepEqual(Object.keys(DEFAULT_OPERATIONS).sort(), [
       'AboutAccountQuery',
       'Followers',
@@ -31,6 +31,7 @@ describe('the shipped operations table (operations.json)', () => {
       'Retweeters',
       'SearchTimeline',
       'TweetDetail',
+      'UserArticlesTweets',
       'UserByRestId',
       'UserByScreenName',
       'UserMedia',
@@ -40,6 +41,8 @@ describe('the shipped operations table (operations.json)', () => {
     assert.equal(DEFAULT_OPERATIONS.UserMedia.queryId, '2DC9TKrcUzwGC_QskSVl5w');
     assert.equal(DEFAULT_OPERATIONS.AboutAccountQuery.queryId, 'TzOG2twZEfhr9KmClvVVqA');
     assert.equal(DEFAULT_OPERATIONS.GenericTimelineById.queryId, 'BrGScxnisMdTXyeLScaEhQ');
+    assert.equal(DEFAULT_OPERATIONS.UserArticlesTweets.queryId, 'mgo2LHt5kJBnE73Lb0NgUA');
+    assert.deepEqual(DEFAULT_OPERATIONS.UserArticlesTweets.fieldToggles, { withArticlePlainText: false });
     assert.equal(DEFAULT_OPERATIONS.ListLatestTweetsTimeline.queryId, 'jW040BLUjh8X6Tw2ODQufA');
     assert.equal(DEFAULT_OPERATIONS.ListMembers.queryId, 'wGce-45xnc5bs3HVvevC2w');
     assert.equal(DEFAULT_OPERATIONS.ListByRestId.queryId, 'niz0TtOxL2zIcbq6_NQiNw');
