@@ -76,8 +76,12 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
     withNoteOptions(
       program
         .command('read')
-        .description('read a post, its thread or its conversation')
-        .argument('<post>', 'status URL (x.com or twitter.com) or handle/status/id')
+        .description('read a post, its thread or its conversation (or whatever else a pasted x.com link names)')
+        .argument(
+          '<post>',
+          'status URL (x.com or twitter.com) or handle/status/id; any other x.com link is read too (a profile and its ' +
+            "media, articles or about tab, a post's /quotes or /retweets, /hashtag/<tag>, a search, /explore/tabs/trending)",
+        )
         .option('--thread <n>', 'off, full, conversation, or at most n posts (2-100)')
         .addOption(
           new Option('--context <context>', "full walks parents and replies; thread keeps the author's chain").choices([
