@@ -3,11 +3,9 @@
 // (domain/pasted-link.ts) says what the link names, and the command reads this service's permalink of it, so the
 // answer is the one the same link gets as a prefix read (`/https://x.com/...`).
 import { isRefusal, parseLink, permalinkOf, type LinkTarget } from '../domain/pasted-link.ts';
-import { EXIT } from './exit.ts';
-import { usageError } from './exit.ts';
+import { EXIT, usageError } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
-import type { ReadFlags } from './read.ts';
 import type { Query } from './transport.ts';
 
 export interface LinkRead {
@@ -32,8 +30,21 @@ const WHAT: Record<Exclude<LinkTarget['kind'], 'post'>, string> = {
   trends: 'the trends',
 };
 
-/** Options that only a post's read takes, by flag name. */
-const POST_ONLY: Array<[keyof ReadFlags, string]> = [
+/** The `read` options this reads with, and those that only a post's read takes (refused here). */
+export interface LinkReadFlags {
+  format: 'markdown' | 'obsidian' | 'json' | 'html';
+  full?: boolean;
+  nocache?: boolean;
+  budget?: string;
+  thread?: string;
+  context?: string;
+  replies?: string;
+  userinfo?: string;
+  lang?: string;
+  out?: string;
+}
+
+const POST_ONLY: Array<[keyof LinkReadFlags, string]> = [
   ['thread', '--thread'],
   ['context', '--context'],
   ['replies', '--replies'],
@@ -63,7 +74,7 @@ export async function runLinkRead(
   client: Client,
   target: string,
   read: LinkRead,
-  flags: ReadFlags,
+  flags: LinkReadFlags,
   io: CliIO,
 ): Promise<number> {
   for (const [key, flag] of POST_ONLY)
