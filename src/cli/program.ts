@@ -294,9 +294,9 @@ Without them the notes are the default ones.`,
       'after',
       `
 Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
-One tool per read (post, profile, followers, following, search, X Lists, quotes, reposts, profile tabs,
-account facts), each answering Markdown text plus structured data; resources: the agent guide (llms.txt)
-and the OpenAPI description. Runs until the client closes stdin. Exit codes: 0 when the client hung up, 2 for a
+One tool per read (post, profile, followers, following, search, hashtags, cashtags, trends, X Lists, quotes,
+reposts, profile tabs, account facts), each answering Markdown text plus structured data; resources: the agent
+guide (llms.txt) and the OpenAPI description. Runs until the client closes stdin. Exit codes: 0 when the client hung up, 2 for a
 bad configuration, 1 anything else.`,
     )
     // Loaded on use: the other commands never pay for the route table and the MCP SDK.

@@ -55,7 +55,22 @@ test('an expanded post links its quotes and reposts from their counts; compact s
   await follows(quotes[1]!, /^# Quotes of @alice_dev's post/);
   const compact = await text(`/${alice}/status/${ROOT}?thread=off&replies=off`);
   assert.doesNotMatch(compact, /\/(quotes|reposts)\)/);
-  // The HTML page of the expanded read carries the same links.
+  // The HTML page and the Obsidian note of the expanded read carry the same links.
   const html = await text(`/${alice}/status/${ROOT}?thread=off&replies=off&full=true`, 'text/html');
   assert.ok(html.includes(`href="${reposts[1]}"`) && html.includes(`href="${quotes[1]}"`));
+  const note = await text(`/${alice}/status/${ROOT}?thread=off&replies=off&full=true&format=obsidian`);
+  assert.ok(note.includes(`(${reposts[1]})`) && note.includes(`(${quotes[1]})`), note);
+});
+
+test("url= reads posts: a link to a post's quotes reads the post; a link to another read names its page here", async () => {
+  const quotes = await s.get(
+    `/api/v1/posts?url=${encodeURIComponent(`https://x.com/${alice}/status/${ROOT}/quotes`)}&format=json`,
+  );
+  assert.equal(quotes.status, 200);
+  assert.equal(((await quotes.json()) as { post: { id: string } }).post.id, ROOT);
+  const tag = await s.get(`/api/v1/posts?url=${encodeURIComponent('https://x.com/hashtag/caching?src=hashtag_click')}`);
+  assert.equal(tag.status, 400);
+  const problem = (await tag.json()) as { code: string; detail: string };
+  assert.equal(problem.code, 'invalid_path');
+  assert.match(problem.detail, /read at \/hashtag\/caching on this service/);
 });
