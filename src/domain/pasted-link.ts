@@ -118,15 +118,18 @@ function statusTarget(parts: string[]): LinkTarget | undefined {
   const rest = handleLess ? ['_', ...parts.slice(parts[1] === 'web' ? 2 : 1)] : parts;
   const [handle, status, id, trailer, index, ...extra] = rest;
   if (status !== 'status' || handle === undefined || id === undefined) return undefined;
+  // X's earlier address of a post's quotes: /retweets/with_comments.
+  const withComments = trailer === 'retweets' && index === 'with_comments';
   const shaped =
     HANDLE_RE.test(handle) &&
     STATUS_ID.test(id) &&
-    (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
+    (trailer === undefined ||
+      (TRAILERS.has(trailer) && (index === undefined || withComments || /^[0-9]{1,2}$/.test(index)))) &&
     extra.length === 0;
   if (!shaped) return undefined;
   if (handleLess) return { kind: 'post', id };
   // The quotes and reposts pages are addressed by handle here; X's handle-less /i/status/{id}/quotes stays the post.
-  const list = trailer !== undefined && index === undefined ? POST_LISTS[trailer] : undefined;
+  const list = withComments ? 'quotes' : trailer !== undefined && index === undefined ? POST_LISTS[trailer] : undefined;
   return list ? { kind: 'post-list', handle, id, list } : { kind: 'post', handle, id };
 }
 

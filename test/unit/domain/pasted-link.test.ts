@@ -36,6 +36,7 @@ test('the newer reads: profile tabs, quotes and reposts, hashtags, cashtags and 
     ['https://x.com/jack/status/20/quotes', '/jack/status/20/quotes'],
     ['https://x.com/jack/status/20/retweets?s=20', '/jack/status/20/reposts'],
     ['https://xcancel.com/jack/status/20/retweets', '/jack/status/20/reposts'],
+    ['https://twitter.com/jack/status/20/retweets/with_comments', '/jack/status/20/quotes'],
     // Handle-less, X's quotes page still names the post: the lists here are addressed by handle.
     ['https://x.com/i/status/20/quotes', '/i/status/20'],
     // A media viewer's index after the trailer is the post's photo, not a list.
