@@ -76,8 +76,12 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
     withNoteOptions(
       program
         .command('read')
-        .description('read a post, its thread or its conversation')
-        .argument('<post>', 'status URL (x.com or twitter.com) or handle/status/id')
+        .description('read a post, its thread or its conversation (or whatever else a pasted x.com link names)')
+        .argument(
+          '<post>',
+          'status URL (x.com or twitter.com) or handle/status/id; any other x.com link is read too (a profile and its ' +
+            "media, articles or about tab, a post's /quotes or /retweets, /hashtag/<tag>, a search, /explore/tabs/trending)",
+        )
         .option('--thread <n>', 'off, full, conversation, or at most n posts (2-100)')
         .addOption(
           new Option('--context <context>', "full walks parents and replies; thread keeps the author's chain").choices([
@@ -290,9 +294,9 @@ Without them the notes are the default ones.`,
       'after',
       `
 Speaks the Model Context Protocol over stdio: stdout carries protocol messages only, logs go to stderr.
-One tool per read (post, profile, followers, following, search, X Lists, quotes, reposts, profile tabs,
-account facts), each answering Markdown text plus structured data; resources: the agent guide (llms.txt)
-and the OpenAPI description. Runs until the client closes stdin. Exit codes: 0 when the client hung up, 2 for a
+One tool per read (post, profile, followers, following, search, hashtags, cashtags, trends, X Lists, quotes,
+reposts, profile tabs, account facts), each answering Markdown text plus structured data; resources: the agent
+guide (llms.txt) and the OpenAPI description. Runs until the client closes stdin. Exit codes: 0 when the client hung up, 2 for a
 bad configuration, 1 anything else.`,
     )
     // Loaded on use: the other commands never pay for the route table and the MCP SDK.

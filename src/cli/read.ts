@@ -1,4 +1,5 @@
-// `threadmark read`: one post, thread or conversation in any representation, or an Obsidian export.
+// `threadmark read`: one post, thread or conversation in any representation, or an Obsidian export; any other
+// pasted x.com link is read where it names (cli/link-read.ts).
 import { HANDLE_PATTERN } from '../domain/handles.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { Client } from './client.ts';
@@ -9,6 +10,7 @@ import { noteName, writeNote, type NotePost } from './vault.ts';
 import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
 import { noteQuery, noteTemplate, type NoteFlags } from './note-flags.ts';
+import { linkRead, runLinkRead } from './link-read.ts';
 
 export const POST_FORMATS = ['markdown', 'obsidian', 'json', 'html'] as const;
 export type PostFormat = (typeof POST_FORMATS)[number];
@@ -102,6 +104,9 @@ export function checkReadFlags(flags: ReadFlags): void {
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
   checkReadFlags(flags);
+  // A pasted link to anything else (a profile tab, a post's quotes, a hashtag, the trends) is read where it names.
+  const elsewhere = linkRead(target);
+  if (elsewhere) return runLinkRead(client, target, elsewhere, flags, io);
   const query = { ...postIdentity(target), ...optionQuery(flags) };
   try {
     if (flags.out !== undefined) return await exportNotes(client, query, flags, io);

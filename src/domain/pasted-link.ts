@@ -3,15 +3,25 @@
 // of /api/v1/posts, URL-prefix reads (`/https://x.com/…`), the home page's form and the CLI all read links here,
 // so they accept and refuse the same shapes.
 import { HANDLE_RE } from './handles.ts';
+import { isTag, tagPath, type TagKind } from './tags.ts';
 
 /** What a pasted link names. */
 export type LinkTarget =
   | { kind: 'post'; handle?: string; id: string }
-  | { kind: 'profile'; handle: string; tab?: 'followers' | 'following' | 'with_replies' | 'media' }
+  /** The posts quoting a post, or the accounts that reposted it (X's `/retweets`). */
+  | { kind: 'post-list'; handle: string; id: string; list: 'quotes' | 'reposts' }
+  | { kind: 'profile'; handle: string; tab?: ProfileTab }
   | { kind: 'feed'; handle: string; tab?: 'with_replies' | 'media' }
   | { kind: 'user'; id: string }
   | { kind: 'list'; id: string; members: boolean; feed: boolean }
-  | { kind: 'search'; q?: string; feed?: string; rss: boolean };
+  | { kind: 'search'; q?: string; feed?: string; rss: boolean }
+  /** A hashtag's or cashtag's page (X's /hashtag/{tag}, or a search for exactly one `#tag` or `$TAG`). */
+  | { kind: 'tag'; tag: TagKind; value: string; feed?: string; rss: boolean }
+  | { kind: 'trends' };
+
+const PROFILE_TABS = ['followers', 'following', 'with_replies', 'media', 'articles', 'about'] as const;
+type ProfileTab = (typeof PROFILE_TABS)[number];
+const isProfileTab = (s: string): s is ProfileTab => (PROFILE_TABS as readonly string[]).includes(s);
 
 /** A link that names nothing readable here; `code` is the catalog code the edge answers with. */
 export interface LinkRefusal {
@@ -32,8 +42,10 @@ const HOST_PREFIXES: Record<HostPolicy, string[]> = {
   platform: ['www.', 'mobile.'],
   mirrors: ['www.', 'mobile.', 'm.', 'd.'],
 };
-/** Trailing path pieces the platform appends to a permalink (media viewers, analytics, quotes...). */
+/** Trailing path pieces the platform appends to a permalink (media viewers, analytics...) that name the post itself. */
 const TRAILERS = new Set(['photo', 'video', 'analytics', 'quotes', 'retweets', 'likes', 'history', 'media_tags']);
+/** Trailers that name a read of their own here: the post's quotes, and its reposts (X calls them retweets). */
+const POST_LISTS: Record<string, 'quotes' | 'reposts'> = { quotes: 'quotes', retweets: 'reposts', reposts: 'reposts' };
 /** X's search tabs (`f=`) and Nitter's, as this service's search feeds. */
 const SEARCH_TABS: Record<string, string> = {
   live: 'latest',
@@ -44,6 +56,10 @@ const SEARCH_TABS: Record<string, string> = {
   tweets: 'latest',
 };
 const STATUS_ID = /^[0-9]+$/;
+/** The platform's own pages whose first segment reads like a handle but names no account. */
+const NOT_ACCOUNTS = new Set(['hashtag', 'explore']);
+/** A search for exactly one hashtag or cashtag, as X's tag links and Nitter's hashtag pages ask for it. */
+const ONE_TAG = /^\s*([#$])(\S+)\s*$/u;
 
 /** The accepted hosts, for the refusal's detail and the docs. */
 export function acceptedHosts(policy: HostPolicy): string[] {
@@ -102,13 +118,19 @@ function statusTarget(parts: string[]): LinkTarget | undefined {
   const rest = handleLess ? ['_', ...parts.slice(parts[1] === 'web' ? 2 : 1)] : parts;
   const [handle, status, id, trailer, index, ...extra] = rest;
   if (status !== 'status' || handle === undefined || id === undefined) return undefined;
+  // X's earlier address of a post's quotes: /retweets/with_comments.
+  const withComments = trailer === 'retweets' && index === 'with_comments';
   const shaped =
     HANDLE_RE.test(handle) &&
     STATUS_ID.test(id) &&
-    (trailer === undefined || (TRAILERS.has(trailer) && (index === undefined || /^[0-9]{1,2}$/.test(index)))) &&
+    (trailer === undefined ||
+      (TRAILERS.has(trailer) && (index === undefined || withComments || /^[0-9]{1,2}$/.test(index)))) &&
     extra.length === 0;
   if (!shaped) return undefined;
-  return handleLess ? { kind: 'post', id } : { kind: 'post', handle, id };
+  if (handleLess) return { kind: 'post', id };
+  // The quotes and reposts pages are addressed by handle here; X's handle-less /i/status/{id}/quotes stays the post.
+  const list = withComments ? 'quotes' : trailer !== undefined && index === undefined ? POST_LISTS[trailer] : undefined;
+  return list ? { kind: 'post-list', handle, id, list } : { kind: 'post', handle, id };
 }
 
 /** Everything other than a post: profiles and their tabs, feeds, accounts by id, Lists, search. */
@@ -119,8 +141,21 @@ function otherTarget(parts: string[], params: URLSearchParams): LinkTarget | und
     if (c !== undefined || (b !== undefined && b !== 'rss')) return undefined;
     const feed = SEARCH_TABS[params.get('f') ?? ''];
     const q = params.get('q') ?? undefined;
+    const tag = q === undefined || feed === 'users' ? undefined : oneTag(q);
+    if (tag) return { kind: 'tag', ...tag, rss: b === 'rss', ...(feed ? { feed } : {}) };
     return { kind: 'search', rss: b === 'rss', ...(q !== undefined ? { q } : {}), ...(feed ? { feed } : {}) };
   }
+  if (a === 'hashtag' && b !== undefined && d === undefined && (c === undefined || c === 'rss')) {
+    const feed = SEARCH_TABS[params.get('f') ?? ''];
+    const value = decoded(b);
+    if (value === undefined) return undefined;
+    return { kind: 'tag', tag: 'hashtag', value, rss: c === 'rss', ...(feed && feed !== 'users' ? { feed } : {}) };
+  }
+  if (
+    (a === 'explore' && b === 'tabs' && c === 'trending' && d === undefined) ||
+    (a === 'i' && b === 'trends' && c === undefined)
+  )
+    return { kind: 'trends' };
   if (a === 'i') {
     if (b === 'user' && c !== undefined && STATUS_ID.test(c) && d === undefined) return { kind: 'user', id: c };
     if (b === 'lists' && c !== undefined && STATUS_ID.test(c)) {
@@ -130,21 +165,37 @@ function otherTarget(parts: string[], params: URLSearchParams): LinkTarget | und
     return undefined;
   }
   const handle = a.replace(/^@/, '');
-  if (!HANDLE_RE.test(handle)) return undefined;
+  if (!HANDLE_RE.test(handle) || NOT_ACCOUNTS.has(handle)) return undefined;
   if (b === undefined) return { kind: 'profile', handle };
   if (b === 'rss' && c === undefined) return { kind: 'feed', handle };
   if ((b === 'with_replies' || b === 'media') && c === 'rss' && d === undefined)
     return { kind: 'feed', handle, tab: b };
   if (c !== undefined) return undefined;
-  if (b === 'followers' || b === 'following' || b === 'with_replies' || b === 'media')
-    return { kind: 'profile', handle, tab: b };
+  if (isProfileTab(b)) return { kind: 'profile', handle, tab: b };
   return undefined;
 }
 
+function decoded(s: string): string | undefined {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tag a search for exactly one `#tag` or `$TAG` names; anything more (two tags, words, `-#tag`) stays a search. */
+function oneTag(q: string): { tag: TagKind; value: string } | undefined {
+  const m = ONE_TAG.exec(q);
+  if (!m) return undefined;
+  const tag: TagKind = m[1] === '#' ? 'hashtag' : 'cashtag';
+  return isTag(tag, m[2]!) ? { tag, value: m[2]! } : undefined;
+}
+
 const SHAPES =
-  'a post (/{handle}/status/{id}, /i/status/{id}), a profile (/{handle}, /{handle}/followers, /{handle}/following), ' +
-  'a feed (/{handle}/rss), an account by id (/i/user/{id}), a List (/i/lists/{id}, /i/lists/{id}/members) or a ' +
-  'search (/search?q=…)';
+  'a post (/{handle}/status/{id}, /i/status/{id}), its quotes or reposts (/{handle}/status/{id}/quotes, …/retweets), ' +
+  'a profile (/{handle}, /{handle}/followers, /following, /media, /articles, /about), a feed (/{handle}/rss), ' +
+  'an account by id (/i/user/{id}), a List (/i/lists/{id}, /i/lists/{id}/members), a search (/search?q=…), ' +
+  'a hashtag (/hashtag/{tag}) or the trends (/explore/tabs/trending, /i/trends)';
 
 /** Reads a pasted link of any shape this service can read. */
 export function parseLink(raw: string, policy: HostPolicy): LinkTarget | LinkRefusal {
@@ -161,9 +212,15 @@ export function parsePostLink(raw: string, policy: HostPolicy): { handle?: strin
   const url = linkUrl(raw);
   if (!(url instanceof URL)) return url;
   if (!isAcceptedHost(url.hostname, policy)) return refuse('unsupported_host', hostDetail(policy));
-  const target = statusTarget(url.pathname.split('/').filter(Boolean));
-  if (target?.kind !== 'post')
-    return refuse('invalid_path', 'The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).');
+  const parts = url.pathname.split('/').filter(Boolean);
+  const target = statusTarget(parts);
+  // A link to a post's quotes or reposts still names the post: this reader reads posts.
+  if (target?.kind === 'post-list') return { handle: target.handle, id: target.id };
+  if (target?.kind !== 'post') {
+    const other = otherTarget(parts, url.searchParams);
+    const elsewhere = other ? ` This link is read at ${permalinkOf(other)} on this service.` : '';
+    return refuse('invalid_path', `The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).${elsewhere}`);
+  }
   return target.handle === undefined ? { id: target.id } : { handle: target.handle, id: target.id };
 }
 
@@ -182,9 +239,12 @@ export function permalinkOf(target: LinkTarget, params: URLSearchParams = new UR
     case 'post':
       path = target.handle === undefined ? `/i/status/${target.id}` : `/${enc(target.handle)}/status/${target.id}`;
       break;
+    case 'post-list':
+      path = `/${enc(target.handle)}/status/${target.id}/${target.list}`;
+      break;
     case 'profile':
       if (target.tab === 'with_replies') query.set('with_replies', 'true');
-      path = `/${enc(target.handle)}${target.tab === 'followers' || target.tab === 'following' ? `/${target.tab}` : ''}`;
+      path = `/${enc(target.handle)}${target.tab && target.tab !== 'with_replies' ? `/${target.tab}` : ''}`;
       break;
     case 'feed':
       path = `/${enc(target.handle)}${target.tab ? `/${target.tab}` : ''}/rss`;
@@ -200,6 +260,14 @@ export function permalinkOf(target: LinkTarget, params: URLSearchParams = new UR
       if (target.q !== undefined) query.set('q', target.q);
       if (target.feed !== undefined && !target.rss) query.set('feed', target.feed);
       break;
+    case 'tag':
+      // A tag that cannot exist keeps its path, for the page's own route to refuse it as it refuses any request.
+      path = `${isTag(target.tag, target.value) ? tagPath(target.tag, target.value) : `/${target.tag}/${enc(target.value)}`}${target.rss ? '/rss' : ''}`;
+      if (target.feed !== undefined && !target.rss) query.set('feed', target.feed);
+      break;
+    case 'trends':
+      path = '/trends';
+      break;
   }
   for (const [k, v] of params) if (!FOREIGN_PARAMS.has(k) && !query.has(k)) query.append(k, v);
   const qs = query.toString();
@@ -208,7 +276,8 @@ export function permalinkOf(target: LinkTarget, params: URLSearchParams = new UR
 
 /**
  * The account a pasted subject names: a handle, `@handle`, or a profile link. Undefined when the subject is a link
- * that names no account (x.com/i/…, a search); a bare word is returned as given, for the service to check.
+ * that names no account (x.com/i/…, a search, a hashtag, Explore); a bare word is returned as given, for the
+ * service to check.
  */
 export function accountOf(subject: string): string | undefined {
   const s = subject.trim();
@@ -216,6 +285,6 @@ export function accountOf(subject: string): string | undefined {
   const url = linkUrl(s);
   if (!(url instanceof URL)) return s;
   const first = (url.pathname.split('/')[1] ?? '').replace(/^@/, '');
-  if (first === 'i' || first === 'search') return undefined;
+  if (first === 'i' || first === 'search' || NOT_ACCOUNTS.has(first)) return undefined;
   return first || s;
 }

@@ -19,7 +19,8 @@ export interface RouteReply {
 export type RouteFetch = (pathWithQuery: string) => Promise<RouteReply>;
 
 const INSTRUCTIONS =
-  'Read-only access to public X posts, threads, profiles, follower lists and search. Every tool returns the ' +
+  'Read-only access to public X posts, threads, translations, quotes and reposts, profiles and their tabs, ' +
+  'follower lists, search, hashtags, cashtags, trends and X Lists. Every tool returns the ' +
   'Markdown as text and the same read as structured data (without the Markdown) in structuredContent; errors come back as isError results carrying the ' +
   "service's problem JSON (code, detail, resolution). For list tools, pass the returned nextCursor back as `cursor` " +
   'to get the next page. Resources: the agent guide (llms.txt) and the OpenAPI description.';

@@ -4,7 +4,7 @@
 // Obsidian renders remote images from the standard syntax, so notes work without downloading anything.
 import type { Post } from '../domain/models.ts';
 import type { PostRead } from '../domain/reads.ts';
-import { obsidianDialect, obsidianTag } from './markdown/dialect.ts';
+import { obsidianDialectFor, obsidianTag } from './markdown/dialect.ts';
 import { isoTime } from './markdown/format.ts';
 import { permalinkOf } from './markdown/post.ts';
 import { renderPostDocument, type PostDocumentOptions } from './markdown/thread.ts';
@@ -86,7 +86,7 @@ export function renderPostObsidian(
     ...extraFields(p, extra),
     '---',
   ];
-  const doc = renderPostDocument(read, opts, obsidianDialect, 'flat');
+  const doc = renderPostDocument(read, opts, obsidianDialectFor(opts.baseUrl), 'flat');
   if (!part || !link) return fm.join('\n') + '\n\n' + doc;
   // Under the title: which part of the thread this is, the thread's first note and its whole read.
   const cut = doc.indexOf('\n\n');

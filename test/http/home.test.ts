@@ -126,6 +126,25 @@ describe('GET /', () => {
     assert.equal(textOf(byId(pdoc, 'output')!), await (await s.get(`/${HANDLES.bob}`)).text());
   });
 
+  test("the form reads the newer links: a hashtag, a post's reposts, a profile tab, the trends", async () => {
+    const cases: Array<[string, string]> = [
+      ['https://x.com/hashtag/caching?src=hashtag_click', '/hashtag/caching'],
+      [
+        `https://x.com/${HANDLES.alice}/status/${IDS.threadRoot}/retweets`,
+        `/${HANDLES.alice}/status/${IDS.threadRoot}/reposts`,
+      ],
+      [`https://nitter.net/${HANDLES.alice}/about`, `/${HANDLES.alice}/about`],
+      ['https://x.com/explore/tabs/trending', '/trends'],
+    ];
+    for (const [link, permalink] of cases) {
+      const res = await s.get(`/?url=${encodeURIComponent(link)}`, { headers: { accept: BROWSER_ACCEPT } });
+      assert.equal(res.status, 200, link);
+      const doc = parse(await res.text()) as Node;
+      assert.equal(attr(byId(doc, 'permalink')!, 'href'), permalink, link);
+      assert.equal(textOf(byId(doc, 'output')!), await (await s.get(permalink)).text(), link);
+    }
+  });
+
   test('a refused or failing conversion answers the page with the reason and the problem’s status', async () => {
     const cases: Array<[string, number, RegExp]> = [
       ['https://example.com/a/status/1', 400, /x\.com, twitter\.com/],

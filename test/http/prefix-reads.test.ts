@@ -149,6 +149,42 @@ describe('URL-prefix reads', () => {
     }
   });
 
+  test("a post's quotes and reposts, profile tabs, hashtags, cashtags and the trends read as their permalinks", async () => {
+    const root = IDS.threadRoot;
+    const shapes: Array<[string, string]> = [
+      [`/https://x.com/${alice}/status/${root}/quotes`, `/${alice}/status/${root}/quotes`],
+      [`/https://twitter.com/${alice}/status/${root}/retweets?s=20`, `/${alice}/status/${root}/reposts`],
+      [`/https://nitter.net/${alice}/status/${root}/quotes`, `/${alice}/status/${root}/quotes`],
+      [`/https://x.com/${alice}/media`, `/${alice}/media`],
+      [`/https://mobile.twitter.com/${alice}/articles`, `/${alice}/articles`],
+      [`/x.com/${alice}/about`, `/${alice}/about`],
+      [`/https://x.com/hashtag/caching?src=hashtag_click`, `/hashtag/caching`],
+      [`/https://x.com/hashtag/caching?src=hashtag_click&f=live`, `/hashtag/caching?feed=latest`],
+      [`/${encodeURIComponent('https://x.com/search?q=%23caching&src=hashtag_click')}`, `/hashtag/caching`],
+      [`/https://x.com/search?q=%24tsla&src=cashtag_click`, `/cashtag/TSLA`],
+      [`/https://x.com/explore/tabs/trending`, `/trends`],
+      [`/https://x.com/i/trends`, `/trends`],
+    ];
+    for (const [path, permalink] of shapes) {
+      const res = await rawGet(s.url, path);
+      const direct = await rawGet(s.url, permalink);
+      assert.equal(direct.status, 200, `${permalink}: ${direct.body.slice(0, 200)}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers['content-type'], direct.headers['content-type'], path);
+      assert.equal(res.body, direct.body, path);
+      assert.ok(
+        String(res.headers.link).includes(`<${TEST_BASE}${permalink}>; rel="canonical"`),
+        `${path}: ${String(res.headers.link)}`,
+      );
+    }
+    // A hashtag X could not have made is refused by the tag page itself, before any upstream call.
+    const calls = s.sim.calls();
+    const bad = await rawGet(s.url, '/https://x.com/hashtag/foo-bar');
+    assert.equal(bad.status, 400);
+    assert.equal((JSON.parse(bad.body) as { code: string }).code, 'invalid_hashtag');
+    assert.equal(s.sim.calls(), calls);
+  });
+
   test('a link of another host is 400 unsupported_host listing the accepted hosts, and nothing is fetched', async () => {
     const before = s.sim.calls();
     for (const path of [

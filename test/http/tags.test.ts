@@ -84,7 +84,7 @@ describe('hashtag and cashtag pages', () => {
     assert.equal((await problemOf(res)).code, 'search_unavailable');
   });
 
-  test('every rendered #tag and $TAG links to its page here (posts, searches, feeds, HTML)', async () => {
+  test('every rendered #tag and $TAG links to its page here (posts, searches, feeds, HTML, Obsidian)', async () => {
     const post = await (await get(`/${TH.owen}/status/${TI.cashtags}?thread=off`)).text();
     assert.ok(post.includes(`[$TSLA](${TEST_BASE}/cashtag/TSLA)`), post);
     assert.ok(post.includes(`[#flashsale](${TEST_BASE}/hashtag/flashsale)`), post);
@@ -95,6 +95,11 @@ describe('hashtag and cashtag pages', () => {
     assert.ok(html.includes(`href="${TEST_BASE}/hashtag/flashsale"`), html);
     const feed = await (await get('/hashtag/flashsale/rss')).text();
     assert.ok(feed.includes(`${TEST_BASE}/cashtag/TSLA`), feed);
+    // Obsidian keeps hashtags as the vault's own tags; a cashtag, which Obsidian has no notion of, links here.
+    const note = await (await get(`/${TH.owen}/status/${TI.cashtags}?thread=off&format=obsidian`)).text();
+    assert.ok(note.includes(`[\\$TSLA](${TEST_BASE}/cashtag/TSLA)`), note);
+    assert.match(note, /(^|\s)#flashsale\b/m);
+    assert.doesNotMatch(note, /x\.com\/(hashtag|search)/);
   });
 
   test('feeds: /hashtag/{tag}/rss and /api/v1/cashtags/{symbol}/feed?type=atom', async () => {

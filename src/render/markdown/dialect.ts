@@ -1,8 +1,8 @@
 // The few places where plain Markdown and Obsidian-flavoured Markdown differ, so one set of block renderers
 // serves both: how user text is escaped and how people, hashtags and cashtags are referenced.
-import { OBSIDIAN_EXTRA, escapeInline, escapeLine, link } from './escape.ts';
+import { OBSIDIAN_EXTRA, escapeInline, escapeLine, link, safeHref } from './escape.ts';
 import { isHandle } from '../../domain/handles.ts';
-import { encodePart } from '../../domain/links.ts';
+import { encodePart, statusPath } from '../../domain/links.ts';
 import { isTag, tagPath } from '../../domain/tags.ts';
 
 export interface Dialect {
@@ -15,7 +15,17 @@ export interface Dialect {
   person(handle: string): string;
   /** An upstream's link to a hashtag or cashtag on X (inside Articles) as this service's page, when it has one. */
   tagHref?(href: string): string | undefined;
+  /**
+   * Where a post's quotes or its reposts are read, linked from their counts in the expanded representation;
+   * undefined leaves the count as text (a post whose author's handle is not one has no such page).
+   */
+  postList(handle: string, id: string, list: PostList): string | undefined;
 }
+
+export type PostList = 'quotes' | 'reposts';
+
+/** X itself: in-process readers without a service of their own link there. */
+const X_BASE = 'https://x.com';
 
 const X_HASHTAG = /^https:\/\/x\.com\/hashtag\/([^/?#]+)$/;
 const X_CASHTAG = /^https:\/\/x\.com\/search\?q=%24([A-Za-z._]+)$/;
@@ -33,14 +43,34 @@ export function xProfileUrl(handle: string): string | undefined {
   return isHandle(handle) ? `https://x.com/${handle}` : undefined;
 }
 
-/** Markdown without a service to link to: hashtags and cashtags link to X. */
+const xCashtagUrl = (symbol: string) => `https://x.com/search?q=${encodePart('$' + symbol)}`;
+
+/** X's own page of a post's quotes, or of its reposts (which X calls retweets). */
+function xPostList(handle: string, id: string, list: PostList): string | undefined {
+  return isHandle(handle)
+    ? `https://x.com/${handle}/status/${id}/${list === 'reposts' ? 'retweets' : list}`
+    : undefined;
+}
+
+/** Markdown without a service to link to: hashtags, cashtags and a post's quotes and reposts link to X. */
 export const markdownDialect: Dialect = {
   text: (s, atLineStart) => escapeInline(s, atLineStart),
   mention: (handle, shown) => link(shown || `@${handle}`, xProfileUrl(handle)),
   hashtag: (tag, shown) => link(shown || `#${tag}`, `https://x.com/hashtag/${encodePart(tag)}`),
-  cashtag: (symbol, shown) => link(shown || `$${symbol}`, `https://x.com/search?q=${encodePart('$' + symbol)}`),
+  cashtag: (symbol, shown) => link(shown || `$${symbol}`, xCashtagUrl(symbol)),
   person: (handle) => '@' + escapeLine(handle),
+  postList: xPostList,
 };
+
+/** This service's page of a post's quotes or reposts (addressed by handle, as the permalink routes are). */
+function servicePostList(baseUrl: string): Dialect['postList'] {
+  return (handle, id, list) => (isHandle(handle) ? `${baseUrl}${statusPath(handle, id)}/${list}` : undefined);
+}
+
+/** Where a cashtag links: its page here, or X's search for it when the tag is not one X could make. */
+function cashtagHref(baseUrl: string, symbol: string): string {
+  return baseUrl !== X_BASE && isTag('cashtag', symbol) ? baseUrl + tagPath('cashtag', symbol) : xCashtagUrl(symbol);
+}
 
 const serviceDialects = new Map<string, Dialect>();
 
@@ -50,7 +80,7 @@ const serviceDialects = new Map<string, Dialect>();
  */
 export function markdownDialectFor(baseUrl: string): Dialect {
   // In-process readers without a service of their own link to x.com itself, where a cashtag page is a search.
-  if (baseUrl === 'https://x.com') return markdownDialect;
+  if (baseUrl === X_BASE) return markdownDialect;
   let d = serviceDialects.get(baseUrl);
   if (d) return d;
   d = {
@@ -59,10 +89,8 @@ export function markdownDialectFor(baseUrl: string): Dialect {
       isTag('hashtag', tag)
         ? link(shown || `#${tag}`, baseUrl + tagPath('hashtag', tag))
         : markdownDialect.hashtag(tag, shown),
-    cashtag: (symbol, shown) =>
-      isTag('cashtag', symbol)
-        ? link(shown || `$${symbol}`, baseUrl + tagPath('cashtag', symbol))
-        : markdownDialect.cashtag(symbol, shown),
+    cashtag: (symbol, shown) => link(shown || `$${symbol}`, cashtagHref(baseUrl, symbol)),
+    postList: servicePostList(baseUrl),
     tagHref: (href) => {
       const tag = decoded(X_HASHTAG.exec(href)?.[1] ?? '');
       if (tag && isTag('hashtag', tag)) return baseUrl + tagPath('hashtag', tag);
@@ -82,7 +110,10 @@ export function obsidianTag(tag: string): string | undefined {
   return OBSIDIAN_TAG.test(tag) ? tag : undefined;
 }
 
-/** Obsidian: people become `[[@handle]]` wiki links, hashtags become native `#tags`. */
+/**
+ * Obsidian: people become `[[@handle]]` wiki links, hashtags become native `#tags` (the vault's own tag pages);
+ * cashtags, which Obsidian has no notion of, link to their page here (`$` escaped: Obsidian reads it as math).
+ */
 export const obsidianDialect: Dialect = {
   text: (s, atLineStart) => escapeInline(s, atLineStart, OBSIDIAN_EXTRA),
   mention: (handle, shown) => (isHandle(handle) ? `[[@${handle}]]` : escapeLine(shown, false, OBSIDIAN_EXTRA)),
@@ -90,6 +121,29 @@ export const obsidianDialect: Dialect = {
     const t = obsidianTag(tag);
     return t ? `#${t}` : escapeLine(shown || `#${tag}`, false, OBSIDIAN_EXTRA);
   },
-  cashtag: (symbol, shown) => escapeLine(shown || `$${symbol}`, false, OBSIDIAN_EXTRA),
+  cashtag: (symbol, shown) => obsidianLink(shown || `$${symbol}`, xCashtagUrl(symbol)),
   person: (handle) => (isHandle(handle) ? `[[@${handle}]]` : '@' + escapeLine(handle, false, OBSIDIAN_EXTRA)),
+  postList: xPostList,
 };
+
+function obsidianLink(text: string, href: string): string {
+  const label = escapeLine(text, false, OBSIDIAN_EXTRA);
+  const safe = safeHref(href);
+  return safe ? `[${label}](${safe})` : label;
+}
+
+const obsidianDialects = new Map<string, Dialect>();
+
+/** Obsidian notes of this service at `baseUrl`: cashtags and a post's quotes and reposts link to their pages here. */
+export function obsidianDialectFor(baseUrl: string): Dialect {
+  if (baseUrl === X_BASE) return obsidianDialect;
+  let d = obsidianDialects.get(baseUrl);
+  if (d) return d;
+  d = {
+    ...obsidianDialect,
+    cashtag: (symbol, shown) => obsidianLink(shown || `$${symbol}`, cashtagHref(baseUrl, symbol)),
+    postList: servicePostList(baseUrl),
+  };
+  if (obsidianDialects.size < 16) obsidianDialects.set(baseUrl, d);
+  return d;
+}

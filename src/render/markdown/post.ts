@@ -14,7 +14,7 @@ import {
 import { encodePart, statusPath } from '../../domain/links.ts';
 import { articleParts } from './article.ts';
 import { plainByline } from './author.ts';
-import type { Dialect } from './dialect.ts';
+import type { Dialect, PostList } from './dialect.ts';
 import { escapeLine, image, link, oneLine, safeHref } from './escape.ts';
 import { count, formatDuration, formatPercent, formatTime, isoTime } from './format.ts';
 import { renderSegments, renderText, segmentsOf } from './segments.ts';
@@ -88,9 +88,14 @@ function cardPart(c: Card, d: Dialect): string {
 export function metaLine(p: Post, d: Dialect): string {
   const m = p.metrics;
   const bits = [`Posted ${escapeLine(isoTime(p.createdAt))}`];
+  // A count of quotes or reposts links the read that lists them; none to list, no link.
+  const listed = (n: number, noun: string, list: PostList) => {
+    const text = count(n, noun);
+    return n > 0 ? link(text, d.postList(p.author.handle, p.id, list)) : text;
+  };
   if (m.likes !== undefined) bits.push(count(m.likes, 'like'));
-  if (m.reposts !== undefined) bits.push(count(m.reposts, 'repost'));
-  if (m.quotes !== undefined) bits.push(count(m.quotes, 'quote'));
+  if (m.reposts !== undefined) bits.push(listed(m.reposts, 'repost', 'reposts'));
+  if (m.quotes !== undefined) bits.push(listed(m.quotes, 'quote', 'quotes'));
   if (m.replies !== undefined) bits.push(count(m.replies, 'reply', 'replies'));
   if (m.views !== undefined) bits.push(count(m.views, 'view'));
   if (m.bookmarks !== undefined) bits.push(count(m.bookmarks, 'bookmark'));

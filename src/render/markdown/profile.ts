@@ -7,6 +7,15 @@ import { count, formatDate } from './format.ts';
 import { finish, listPostBlock, pageLine, windowLabel } from './list.ts';
 import { renderSegments, renderText } from './segments.ts';
 
+/** The account's other reads here, in X's tab order: who follows it and whom it follows, then its tabs. */
+const TABS = [
+  ['Followers', 'followers'],
+  ['Following', 'following'],
+  ['Media', 'media'],
+  ['Articles', 'articles'],
+  ['About', 'about'],
+] as const;
+
 export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): string {
   const a = read.profile;
   const md = markdownDialectFor(ctx.baseUrl);
@@ -28,12 +37,13 @@ export function renderProfileMarkdown(read: ProfileRead, ctx: RenderContext): st
     );
     if (more) parts.push(more);
   }
-  // Follower lists are read by handle: an account whose upstream handle is not one gets no links at all.
+  // Follower lists and tabs are read by handle: an account whose upstream handle is not one gets no links at all.
   const onX = xProfileUrl(a.handle);
-  if (onX)
-    parts.push(
-      `[Profile on X](${onX}) · [Followers](${ctx.baseUrl}/${a.handle}/followers) · [Following](${ctx.baseUrl}/${a.handle}/following)`,
-    );
+  if (onX) {
+    const here = `${ctx.baseUrl}/${a.handle}`;
+    const tabs = TABS.map(([label, tab]) => `[${label}](${here}/${tab})`).join(' · ');
+    parts.push(`[Profile on X](${onX}) · ${tabs}`);
+  }
   const kinds = ['posts', read.includes?.replies ? 'replies' : '', read.includes?.reposts ? 'reposts' : ''].filter(
     Boolean,
   );

@@ -27,6 +27,42 @@ test('every readable shape maps to its permalink, trackers dropped and service p
   for (const [link, expected] of cases) assert.equal(permalink(link), expected, link);
 });
 
+test('the newer reads: profile tabs, quotes and reposts, hashtags, cashtags and trends', () => {
+  const cases: Array<[string, string]> = [
+    ['https://x.com/jack/media', '/jack/media'],
+    ['https://twitter.com/jack/articles', '/jack/articles'],
+    ['mobile.twitter.com/@jack/about', '/jack/about'],
+    ['https://nitter.net/jack/media', '/jack/media'],
+    ['https://x.com/jack/status/20/quotes', '/jack/status/20/quotes'],
+    ['https://x.com/jack/status/20/retweets?s=20', '/jack/status/20/reposts'],
+    ['https://xcancel.com/jack/status/20/retweets', '/jack/status/20/reposts'],
+    ['https://twitter.com/jack/status/20/retweets/with_comments', '/jack/status/20/quotes'],
+    // Handle-less, X's quotes page still names the post: the lists here are addressed by handle.
+    ['https://x.com/i/status/20/quotes', '/i/status/20'],
+    // A media viewer's index after the trailer is the post's photo, not a list.
+    ['https://x.com/jack/status/20/photo/1', '/jack/status/20'],
+    ['https://x.com/hashtag/caching?src=hashtag_click', '/hashtag/caching'],
+    ['https://twitter.com/hashtag/caching?src=hashtag_click&f=live', '/hashtag/caching?feed=latest'],
+    ['https://x.com/hashtag/caf%C3%A9', `/hashtag/${encodeURIComponent('café')}`],
+    ['https://x.com/search?q=%23caching&src=hashtag_click', '/hashtag/caching'],
+    ['https://x.com/search?q=%23caching&f=top', '/hashtag/caching?feed=top'],
+    ['https://x.com/search?q=%24tsla&src=cashtag_click', '/cashtag/TSLA'],
+    ['https://x.com/search?q=%24BRK.A', '/cashtag/BRK.A'],
+    ['https://nitter.net/search?q=%23caching&f=tweets', '/hashtag/caching?feed=latest'],
+    ['https://nitter.net/search/rss?q=%23caching', '/hashtag/caching/rss'],
+    // More than one tag, words beside it, a tag X could not have made, or the accounts tab: still a search.
+    ['https://x.com/search?q=%23a%20%23b', '/search?q=%23a+%23b'],
+    ['https://x.com/search?q=%23caching%20redis', '/search?q=%23caching+redis'],
+    ['https://x.com/search?q=%24TOOLONGX', '/search?q=%24TOOLONGX'],
+    ['https://x.com/search?q=%23caching&f=user', '/search?q=%23caching&feed=users'],
+    // A hashtag path the platform could not have made is left for the tag page to refuse (invalid_hashtag).
+    ['https://x.com/hashtag/foo-bar', '/hashtag/foo-bar'],
+    ['https://x.com/explore/tabs/trending', '/trends'],
+    ['https://x.com/i/trends?format=json', '/trends?format=json'],
+  ];
+  for (const [link, expected] of cases) assert.equal(permalink(link), expected, link);
+});
+
 test('refusals carry the code the edge answers with', () => {
   const cases: Array<[string, string]> = [
     ['https://example.com/jack', 'unsupported_host'],
@@ -36,6 +72,12 @@ test('refusals carry the code the edge answers with', () => {
     ['https://x.com/jack/likes', 'invalid_path'],
     ['https://x.com/i/bookmarks', 'invalid_path'],
     ['https://x.com/', 'invalid_path'],
+    ['https://x.com/jack/status/20/quotes/extra', 'invalid_path'],
+    ['https://x.com/hashtag', 'invalid_path'],
+    ['https://x.com/hashtag/caching/extra', 'invalid_path'],
+    ['https://x.com/explore', 'invalid_path'],
+    ['https://x.com/explore/tabs/for-you', 'invalid_path'],
+    ['https://x.com/jack/about/more', 'invalid_path'],
   ];
   for (const [link, code] of cases) {
     const t = parseLink(link, 'mirrors');
@@ -57,4 +99,6 @@ test('the account a subject names', () => {
   assert.equal(accountOf('@bob'), 'bob');
   assert.equal(accountOf('https://x.com/bob/status/1'), 'bob');
   assert.equal(accountOf('x.com/i/lists/1'), undefined);
+  assert.equal(accountOf('x.com/hashtag/caching'), undefined);
+  assert.equal(accountOf('https://x.com/bob/media'), 'bob');
 });

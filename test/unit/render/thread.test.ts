@@ -53,9 +53,16 @@ describe('renderPostMarkdown behaviour', () => {
     const full = renderPostMarkdown(c.threadRead(), opts(true));
     assert.ok(
       full.includes(
-        'Posted 2026-01-01T00:01:00.000Z · 10 likes · 2 reposts · 1 quote · 3 replies · 1234 views · 4 bookmarks · lang: en · via Twitter Web App',
+        'Posted 2026-01-01T00:01:00.000Z · 10 likes · [2 reposts](http://threadmark.test/alice_dev/status/1900000000000000001/reposts) · [1 quote](http://threadmark.test/alice_dev/status/1900000000000000001/quotes) · 3 replies · 1234 views · 4 bookmarks · lang: en · via Twitter Web App',
       ),
     );
+    // No quotes or reposts to list, no link to an empty page.
+    const root = c.threadRead().requested;
+    const none = renderPostMarkdown(
+      c.singleRead({ ...root, metrics: { ...root.metrics, reposts: 0, quotes: 0 } }),
+      opts(true),
+    );
+    assert.ok(none.includes(' · 0 reposts · 0 quotes · '), none);
     assert.ok(full.trimEnd().endsWith('Source: fxtwitter'));
   });
 
@@ -107,7 +114,10 @@ describe('renderPostMarkdown behaviour', () => {
         const html = htmlOf(renderPostMarkdown(read, opts(full, userinfo)));
         assert.ok(!/<script/i.test(html), 'no script element');
         assert.ok(!/<(img|b|a)\s[^>]*(onerror|javascript)/i.test(html));
-        for (const t of targets(html)) assert.match(t, /^https:\/\/(x\.com|pbs\.twimg\.com|alice\.dev)\//, t);
+        // Besides X's and the media hosts, only the service's own reads built from the checked handle and id.
+        const own = /^http:\/\/threadmark\.test\/[A-Za-z0-9_]{1,15}\/status\/[0-9]+\/(quotes|reposts)$/;
+        for (const t of targets(html))
+          assert.match(t, own.test(t) ? own : /^https:\/\/(x\.com|pbs\.twimg\.com|alice\.dev)\//, t);
         assert.deepEqual(texts(html, 'h1').length, 1);
         assert.deepEqual(texts(html, 'h2'), [
           ...(userinfo === 'all' ? ['Participants'] : []),
