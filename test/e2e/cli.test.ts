@@ -426,7 +426,7 @@ describe('x-operations', () => {
     const shipped = await run(['x-operations']);
     assert.equal(shipped.code, 0, shipped.stderr);
     assert.match(shipped.stdout, /^operation\s+queryId\s+source\s+transactionId\s+features\s+fieldToggles\n/);
-    assert.match(shipped.stdout, /\nTweetDetail\s+559hs_YZNV4IgA3Z6zIIuw\s+shipped\s+no\s+31\s+2\n/);
+    assert.match(shipped.stdout, /\nTweetDetail\s+559hs_YZNV4IgA3Z6zIIuw\s+shipped\s+no\s+32\s+2\n/);
     assert.match(shipped.stdout, /\nSearchTimeline\s+BGd0T_j7oVwlW5U79tO_0A\s+shipped\s+yes\s+/);
 
     const file = join(dir, 'x-operations.json');
