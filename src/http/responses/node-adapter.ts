@@ -1,24 +1,31 @@
-// The header block of a replayed cache hit, written without `writeHead`.
-//
-// `writeHead(status, headers)` validates every name and value and concatenates the block one field at a time:
-// for the ~20 fields of a cached post that is the largest single cost of a replayed hit. A record's fields
-// were validated once, when Fastify wrote them; only X-Request-Id, the RateLimit fields and Date change from one
-// replay to the next. So the block Node built for the recorded exchange (`_header`, the string Node keeps until
-// the first body write sends it) is kept split around those values, and a replay joins the pieces and hands the
-// block to Node the same way `writeHead` would, then lets `end(body)` send it.
-//
-// This leans on two fields of Node's OutgoingMessage (`_header`, set by `_storeHeader`, and the inputs of the
-// Connection/Keep-Alive decision it makes). Both are guarded: a record is split only when re-joining it with the
-// recorded values gives back exactly what Node wrote, and a replay takes this path only when the response is in
-// the state the recorded one was in (fresh, keep-alive, same keep-alive timeout); otherwise the caller uses
-// `writeHead`. The byte-identity tests (test/http/hit-replay.test.ts) compare the two paths.
-import type { ServerResponse } from 'node:http';
+// The one file of the response layer that relies on internals of Node and Fastify: everything else in
+// http/responses/ uses public APIs. Each use is here because its public counterpart costs the fast path far more
+// than the 10 % the design allows (bench/RESULTS.md), and each is pinned by test/unit/http/responses/
+// node-adapter.test.ts, which fails the day the internal changes:
+//   - RawHead: the header block of a stored answer, written without `writeHead`. `writeHead(status, headers)`
+//     validates every name and value and concatenates the block one field at a time: for the ~20 fields of a
+//     cached post that is the largest single cost of a fast-path answer. The fields were validated once, when
+//     Fastify wrote them; only X-Request-Id, the RateLimit fields and Date change from one answer to the next. So
+//     the block Node built for the recorded exchange (`_header`, the string Node keeps until the first body write
+//     sends it) is kept split around those values, and an answer joins the pieces and hands the block to Node the
+//     same way `writeHead` would, then lets `end(body)` send it. This reads `_header` and the inputs of Node's
+//     Connection/Keep-Alive decision (`_keepAliveTimeout`, `_defaultKeepAlive`, …). Both are guarded: a block is
+//     split only when re-joining it with the recorded values gives back exactly what Node wrote, and an answer
+//     takes this path only when the response is in the state the recorded one was in (fresh, keep-alive, same
+//     keep-alive timeout); otherwise the caller uses `writeHead`. The byte-identity tests
+//     (test/http/responses/fast-path.test.ts) compare the two paths.
+//   - captureWrite: what Fastify writes for one response, taken from its `writeHead(status, headers)` and
+//     `end(body)` calls (Fastify writes a finished payload that way; the headers it passes are the whole block).
+//   - putBefore: the fast path placed in front of the request listener Fastify registered on its server (Fastify
+//     has no hook that runs before its own request object is built).
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 
-/** The values a replay fills in, in slot order. */
-export type Slot = 'x-request-id' | 'ratelimit' | 'ratelimit-remaining' | 'ratelimit-reset' | 'date';
+/** The field Node adds after the recorded ones, filled in per answer like the caller's variable fields. */
+export const DATE_SLOT = 'date';
 
 /** The fields of Node's OutgoingMessage/ServerResponse this path reads or sets. */
-interface NodeResponse {
+export interface NodeResponse {
   _header: string | null;
   _headerSent: boolean;
   _keepAliveTimeout: number;
@@ -33,7 +40,7 @@ interface NodeResponse {
   useChunkedEncodingByDefault: boolean;
 }
 
-const internals = (res: ServerResponse) => res as unknown as NodeResponse;
+export const internals = (res: ServerResponse) => res as unknown as NodeResponse;
 
 /**
  * Whether Node would end this response's block with Date and the keep-alive lines (the only ending a block is
@@ -55,24 +62,25 @@ function keepsAlive(r: NodeResponse): boolean {
 export class RawHead {
   /** Static text around the slots: parts.length === slots.length + 1. */
   readonly #parts: string[];
-  readonly #slots: Slot[];
+  readonly #slots: string[];
   readonly #keepAliveTimeout: number;
   readonly #maxRequests: number | undefined;
 
-  private constructor(parts: string[], slots: Slot[], r: NodeResponse) {
+  private constructor(parts: string[], slots: string[], r: NodeResponse) {
     this.#parts = parts;
     this.#slots = slots;
     this.#keepAliveTimeout = r._keepAliveTimeout;
     this.#maxRequests = r._maxRequestsPerSocket;
   }
 
-  get slots(): readonly Slot[] {
+  /** The lower-case names of the fields filled in per answer (the `variable` ones, then Date), in block order. */
+  get slots(): readonly string[] {
     return this.#slots;
   }
 
   /**
    * Splits the block Node stored for `res` (just after `writeHead(200, headers)` with these `names`/`values`),
-   * or undefined when it does not have the expected shape: then the record is replayed through `writeHead`.
+   * or undefined when it does not have the expected shape: then the answer is written with `writeHead`.
    * `variable` names the fields whose values change per replay (lower case, as in `names`).
    */
   static split(
@@ -85,7 +93,7 @@ export class RawHead {
     const block = r._header;
     if (typeof block !== 'string' || !keepsAlive(r) || r._headerSent) return undefined;
     const parts: string[] = [];
-    const slots: Slot[] = [];
+    const slots: string[] = [];
     let pos = block.indexOf('\r\n') + 2;
     if (pos < 2) return undefined;
     let text = block.slice(0, pos);
@@ -101,7 +109,7 @@ export class RawHead {
         const line = `${name}: ${String(value)}\r\n`;
         if (!expect(line)) return undefined;
         parts.push(`${text}${name}: `);
-        slots.push(name as Slot);
+        slots.push(name);
         text = '\r\n';
         continue;
       }
@@ -115,7 +123,7 @@ export class RawHead {
     const date = /^Date: [^\r\n]*\r\n/.exec(block.slice(pos));
     if (!date) return undefined;
     parts.push(`${text}Date: `);
-    slots.push('date');
+    slots.push(DATE_SLOT);
     parts.push(`\r\n${block.slice(pos + date[0].length)}`);
     if (!parts.at(-1)!.endsWith('\r\n\r\n')) return undefined;
     return new RawHead(parts, slots, r);
@@ -154,4 +162,58 @@ export function httpDate(now: number): string {
     dateUntil = now - (now % 1000) + 1000;
   }
   return dateText;
+}
+
+/** What Fastify wrote for one response. */
+export interface Written {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  /** The body passed to `end`. */
+  chunk: unknown;
+}
+
+/**
+ * Wraps this one response's writeHead and end to copy exactly what goes out, and calls `done` just before the
+ * body is handed to Node (the block is then in `_header`, for RawHead.split). Both are put back at `end`.
+ */
+export function captureWrite(res: ServerResponse, done: (written: Written) => void): void {
+  // Borrowed unbound on purpose: they are called with the response as `this` and put back afterwards.
+  /* eslint-disable @typescript-eslint/unbound-method */
+  const writeHead = res.writeHead;
+  const end = res.end;
+  /* eslint-enable @typescript-eslint/unbound-method */
+  let head: { status: number; headers: OutgoingHttpHeaders } | undefined;
+  res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+    const headers = rest.find((a) => typeof a === 'object' && a !== null) as OutgoingHttpHeaders | undefined;
+    head = { status, headers: { ...(headers ?? {}) } };
+    return (writeHead as (...a: unknown[]) => ServerResponse).call(this, status, ...rest);
+  };
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    res.writeHead = writeHead;
+    res.end = end;
+    if (head) done({ ...head, chunk });
+    return (end as (...a: unknown[]) => ServerResponse).call(res, chunk, ...rest);
+  }) as typeof res.end;
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Puts `take` in front of the request listener Fastify registered, so routing, hooks and errors are untouched
+ * for every request it does not take (false: Fastify answers now; `take` may also hand a request to `fastify`
+ * later). False when the server does not have exactly one request listener: then nothing is installed.
+ */
+export function putBefore(
+  app: FastifyInstance,
+  take: (req: IncomingMessage, res: ServerResponse, fastify: Listener) => boolean,
+): boolean {
+  const server = app.server;
+  const listeners = server.listeners('request') as Listener[];
+  if (listeners.length !== 1) return false;
+  const fastify = listeners[0]!;
+  server.removeListener('request', fastify);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!take(req, res, fastify)) fastify(req, res);
+  });
+  return true;
 }
