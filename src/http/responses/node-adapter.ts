@@ -81,7 +81,7 @@ export class RawHead {
   /**
    * Splits the block Node stored for `res` (just after `writeHead(200, headers)` with these `names`/`values`),
    * or undefined when it does not have the expected shape: then the answer is written with `writeHead`.
-   * `variable` names the fields whose values change per replay (lower case, as in `names`).
+   * `variable` names the fields whose values change per answer (lower case, as in `names`).
    */
   static split(
     res: ServerResponse,
