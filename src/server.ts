@@ -33,10 +33,10 @@ export interface ServerOptions {
   /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
   /**
-   * false = no response store: every request goes through Fastify (tests compare the fast path with it).
+   * false = no fast path (and no stored answers): every request goes through Fastify (tests compare the two).
    * Default: on when it can be.
    */
-  replay?: boolean;
+  fastPath?: boolean;
   /** Watches and the WebSub hub: their routes are mounted when given. */
   push?: Push | boolean;
 }
@@ -106,7 +106,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
   // The response layer (http/responses/) stores what goes out once the RateLimit fields are set.
-  const responses = responseLayer(app, services, guards, rule, opts.replay !== false);
+  const responses = responseLayer(app, services, guards, rule, opts.fastPath !== false);
   app.decorate('responseLayer', responses ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
     const pending = guards.headers(req, reply);

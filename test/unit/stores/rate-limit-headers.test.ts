@@ -32,7 +32,7 @@ test('a single policy, allowed or refused, gives the general serializer’s fiel
     { allowed: true, policy: 'api-ip', limit: 600, windowS: 60, remaining: 599, resetS: 60 },
     { allowed: true, policy: 'api-ip', limit: 600, windowS: 60, remaining: 0, resetS: 1 },
     { allowed: false, policy: 'search-ip', limit: 30, windowS: 60, remaining: 0, resetS: 17 },
-    { allowed: true, policy: 'account-key-5000', limit: 5000, windowS: 900, remaining: 4321, resetS: 899 },
+    { allowed: true, policy: 'account-key', limit: 5000, windowS: 900, remaining: 4321, resetS: 899 },
   ];
   for (const s of states) {
     const got = rateLimitHeaders([s]);
