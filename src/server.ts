@@ -1,6 +1,5 @@
 // Builds the Fastify server: shared conventions, the problem mapper and every declared route.
 import { METHODS } from 'node:http';
-import { isIP } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Services } from './contract/services.ts';
 import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
@@ -18,10 +17,10 @@ import { observeRequests } from './http/observe.ts';
 import { drainOnClose } from './http/drain.ts';
 import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
-import { HitReplay, fastifyClientIp, installReplay, type SyncCache } from './http/hit-replay.ts';
+import { installResponseLayer, responseLayer } from './http/responses/layer.ts';
+import { addressRule } from './http/client-address.ts';
 import { nextRequestId } from './http/request-id.ts';
 import type { Guards } from './http/guards.ts';
-import { isPlainIPv4 } from './stores/limits/client-key.ts';
 import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
 import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/prefix-read.ts';
 import { watchRoutes } from './http/routes/watches.ts';
@@ -33,8 +32,11 @@ export interface ServerOptions {
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
-  /** false = every request goes through Fastify (tests compare the two paths). Default: on when it can be. */
-  replay?: boolean;
+  /**
+   * false = no fast path (and no stored answers): every request goes through Fastify (tests compare the two).
+   * Default: on when it can be.
+   */
+  fastPath?: boolean;
   /** Watches and the WebSub hub: their routes are mounted when given. */
   push?: Push | boolean;
 }
@@ -43,13 +45,11 @@ export interface ServerOptions {
 export function buildServer(services: Services, guards: Guards, opts: ServerOptions = {}): FastifyInstance {
   const { config } = services;
   const base = config.baseUrl;
+  // One address rule for Fastify's trusted hops, the guards and the response layer's fast path.
+  const rule = addressRule(config.trustProxy);
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
-    // A hop count as a function: Fastify's types take no number (its proxy-addr does the same with one).
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_addr: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
+    trustProxy: rule.trustProxy,
     genReqId: nextRequestId,
     // One line per exchange, cache hits at debug (http/access-log.ts).
     logController: new AccessLog(),
@@ -75,6 +75,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
 
+  app.decorate('addressRule', rule);
   app.server.on('connect', connectHandler(base));
 
   const watchForwarding = untrustedForwardingWatch(config, app.log);
@@ -104,12 +105,13 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
-  const replay = hitReplay(app, services, guards, opts);
-  app.decorate('hitReplay', replay ?? null);
+  // The response layer (http/responses/) stores what goes out once the RateLimit fields are set.
+  const responses = responseLayer(app, services, guards, rule, opts.fastPath !== false);
+  app.decorate('responseLayer', responses ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
     const pending = guards.headers(req, reply);
     if (!pending) {
-      replay?.mark(req, reply);
+      responses?.onSend(req, reply);
       return done(null, payload);
     }
     pending.then(() => done(null, payload), done);
@@ -140,13 +142,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
   observeRequests(app, services.metrics);
   drainOnClose(app);
-  if (replay) {
-    app.addHook('preClose', (done) => {
-      replay.disable();
-      done();
-    });
-    installReplay(app, replay);
-  }
+  if (responses) installResponseLayer(app, responses);
   return app;
 }
 
@@ -176,37 +172,4 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
   );
   ops.register(opsRoutes, opsOptions(services));
   return ops;
-}
-
-/**
- * The cache-hit replay (http/hit-replay.ts), when it can answer exactly as Fastify would: in-process cache and
- * limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at debug;
- * a debug log wants every line).
- */
-function hitReplay(
-  app: FastifyInstance,
-  services: Services,
-  guards: Guards,
-  opts: ServerOptions,
-): HitReplay | undefined {
-  const { stores } = services;
-  const cache = stores.cache as Partial<SyncCache>;
-  const clientIp = fastifyClientIp(app);
-  const log = app.log as { isLevelEnabled?: (level: string) => boolean };
-  if (!clientIp || opts.replay === false || log.isLevelEnabled?.('debug')) return undefined;
-  const sync =
-    typeof cache.getNow === 'function' && stores.limiter.synchronous
-      ? { cache: cache as SyncCache, limiter: stores.limiter }
-      : undefined;
-  if (!sync && !stores.hitCheck) return undefined;
-  return new HitReplay({
-    ...(sync ? { sync } : { shared: stores.hitCheck }),
-    metrics: services.metrics,
-    partitionOf: (ip) => guards.partitionOf(ip),
-    // As the guards do (http/client-address.ts): a forwarded value that is not an address is the socket's.
-    clientIp: (raw) => {
-      const ip = clientIp(raw);
-      return ip !== undefined && (isPlainIPv4(ip) || isIP(ip)) ? ip : raw.socket.remoteAddress;
-    },
-  });
 }

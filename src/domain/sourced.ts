@@ -32,10 +32,11 @@ export interface ReadPolicy {
    */
   chargeSession?: () => Promise<void>;
   /**
-   * Told of every fresh cache entry a read was answered from (the entry object is its identity), so a
-   * response built only from such entries can be replayed while they stay the same (http/hit-replay.ts).
+   * Told of every fresh cache entry a read was answered from (the entry object is its identity): the answer
+   * depends on it, and the response layer may store an answer built only from such entries for as long as they
+   * stay the same.
    */
-  onHit?: (key: string, entry: object, freshUntil: number) => void;
+  dependsOn?: (key: string, entry: object, freshUntil: number) => void;
   /**
    * Told when a read failed upstream or was answered from a stale copy: whatever the request answers is then shaped
    * by a passing failure, which a later read may not repeat.

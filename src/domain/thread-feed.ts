@@ -14,7 +14,7 @@ export interface ThreadFeedRead extends FeedRead {
   top: Post;
   /** Each item's place in the conversation, by post id. */
   places: Map<string, string>;
-  /** Shaped by a passing upstream failure: served, but not to be replayed as the final word. */
+  /** Shaped by a passing upstream failure: served, but not to be stored as the final word. */
   degraded: boolean;
 }
 

@@ -19,11 +19,14 @@ import { keyStateOf } from './key-state.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     rateStates?: LimitState[];
-    /** Fresh cache entries this request was answered from (key, entry, fresh until), for the hit replay. */
-    cacheHits?: Array<[string, object, number]>;
+    /**
+     * Fresh cache entries the answer depends on (key, entry, fresh until): the response layer (http/responses/)
+     * stores an answer built only from such entries, for as long as they stay the same.
+     */
+    dependsOn?: Array<[string, object, number]>;
     /**
      * A passing upstream failure shaped the answer (a part that failed to load, a stale copy, a walk cut short):
-     * the hit replay must not remember it, or it would outlive the failure.
+     * the response layer must not store it, or it would outlive the failure.
      */
     degraded?: boolean;
   }
@@ -58,9 +61,29 @@ export class Guards {
     return this.partitionOf(clientAddress(req));
   }
 
-  /** The api-ip partition of a client address (also used by the hit replay, which has no Fastify request). */
+  /** The api-ip partition of a client address (also used by the response layer's fast path, before Fastify). */
   partitionOf(ip: string): string {
     return clientKey(ip);
+  }
+
+  /**
+   * The api-ip charge of an answer the fast path gives without a Fastify request, when the limiter counts in
+   * process: the state its RateLimit fields advertise (`rateLimitHeaders`), or undefined when it would be refused
+   * (the guards then answer and count the refusal). Undefined too with shared counters, which need a round trip.
+   */
+  chargeApiIpNow(address: string): LimitState | undefined {
+    const state = this.limiter.consumeNow('api-ip', this.partitionOf(address), 1, true);
+    return state?.allowed ? state : undefined;
+  }
+
+  /** The api-ip state of a charge the response store's shared check counted (`consumed` points, `msLeft`). */
+  apiIpCharged(consumed: number, msLeft: number): LimitState {
+    return this.limiter.chargedState('api-ip', consumed, msLeft);
+  }
+
+  /** Whether `chargeApiIpNow` can answer (in-process counters). */
+  get chargesNow(): boolean {
+    return this.limiter.synchronous;
   }
 
   private async charge(req: FastifyRequest, policy: Policy | FixedPolicyName, partition: string): Promise<void> {
@@ -185,7 +208,7 @@ export class Guards {
       return mode === 'shared'
         ? {
             mode,
-            onHit: (k, e, f) => (req.cacheHits ??= []).push([k, e, f]),
+            dependsOn: (k, e, f) => (req.dependsOn ??= []).push([k, e, f]),
             onDegraded: () => (req.degraded = true),
             chargeSession,
           }
@@ -210,8 +233,8 @@ export class Guards {
   /**
    * The read policy of an export: one point of export-ip (export-key for a key holder) up front, whatever the
    * cache holds, since the walk is many reads. Keyed exports skip the shared cache like every keyed read, so each
-   * upstream page also costs a live-key point; anonymous ones read and fill the cache (never the hit replay: a
-   * stream is not a response to replay).
+   * upstream page also costs a live-key point; anonymous ones read and fill the cache (never the response store: a
+   * stream is not an answer to store).
    */
   async exportPolicy(req: FastifyRequest): Promise<ReadPolicy> {
     const { keyed, policy, partition } = this.exportQuota(req);

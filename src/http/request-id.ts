@@ -1,8 +1,9 @@
 // Request ids: UUID-shaped (8-4-4-4-12 lower-case hex, version 4 and variant bits set), unique per process by
 // construction instead of by chance. The first 80 bits are random per process, so ids from different instances
 // do not collide in practice; the last 48 count the process's requests. This is several times cheaper than
-// `randomUUID`, on a path (the replayed cache hit) where a fraction of a microsecond shows in the throughput; a
-// request id is a correlation handle, not a secret, so it need not be unpredictable.
+// `randomUUID`, on a path (a cache hit answered by the response layer's fast path) where a fraction of a
+// microsecond shows in the throughput; a request id is a correlation handle, not a secret, so it need not be
+// unpredictable.
 import { randomBytes } from 'node:crypto';
 
 const seed = randomBytes(10).toString('hex');

@@ -33,9 +33,9 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 
 /**
  * The exchanges of one (route, method, status, X-Cache) combination, in plain numbers. Every response adds to
- * one of these (a few additions: the cache-hit replay resolves its series once per record); the Prometheus
- * metrics are computed from them when /metrics is scraped, so what a scrape shows is exact and the request path
- * pays no label hashing or validation.
+ * one of these (a few additions: the response layer's fast path resolves its series once per stored answer);
+ * the Prometheus metrics are computed from them when /metrics is scraped, so what a scrape shows is exact and
+ * the request path pays no label hashing or validation.
  */
 export class ExchangeSeries {
   count = 0;

@@ -51,7 +51,7 @@ export class CachedReader {
         staleMs: this.staleMs,
         bypass: policy.mode === 'refresh',
         negativeMs: this.negativeMs,
-        ...(policy.onHit ? { onHit: (e) => policy.onHit!(key, e, e.freshUntil) } : {}),
+        ...(policy.dependsOn ? { onHit: (e) => policy.dependsOn!(key, e, e.freshUntil) } : {}),
       },
       live,
     ).catch((err: unknown) => {

@@ -8,8 +8,7 @@ import { RedisKeyStore } from './keys/redis.ts';
 import { SqliteKeyStore } from './keys/sqlite.ts';
 import type { KeyStore } from './keys/types.ts';
 import { Limiter, type LimiterOptions } from './limits/limiter.ts';
-import { SharedHitCheck } from './shared-hit-check.ts';
-import { POLICIES } from './limits/policies.ts';
+import { StoredResponseCheck } from './stored-response-check.ts';
 import {
   connectRedis,
   DEFAULT_REDIS_PREFIX,
@@ -74,8 +73,11 @@ export interface Stores {
   keys: KeyStore;
   /** Watches, hub subscriptions, source marks and deliveries: SQLite beside the keys, or Redis when distributed. */
   watches: WatchStore;
-  /** Distributed mode: the one-round-trip check of a replayed cache hit (http/hit-replay.ts). */
-  hitCheck?: SharedHitCheck;
+  /**
+   * Distributed mode: the response store's check that a stored answer is still current, with its api-ip charge,
+   * in one Redis round trip (the fast path of the response layer, http/responses/).
+   */
+  responseCheck?: StoredResponseCheck;
   /** False in distributed mode while Redis is unreachable (caches and limits are per instance then). */
   sharedStoreUp(): boolean;
   /**
@@ -131,13 +133,14 @@ export async function createStores(cfg: StoresConfig): Promise<Stores> {
   const shared = new RedisCache(redis, { prefix, onDegraded: (err, op) => health.down(err, op) });
   const cache = new FailoverCache(shared, memory, () => isReady(redis));
   const limiter = new Limiter({ redis, prefix, quotas: cfg.quotas });
-  const api = POLICIES['api-ip'];
+  // The quota the limiter applies, so the script and the normal path count against the same allowance.
+  const api = limiter.policy('api-ip');
   return {
     mode: 'distributed',
     cache,
     coalescer: new Coalescer({ lock: new RedisFillLock(redis, { prefix }) }),
     limiter,
-    hitCheck: new SharedHitCheck(redis, {
+    responseCheck: new StoredResponseCheck(redis, {
       limitKey: (partition) => limiter.redisKey('api-ip', partition),
       cacheKey: (key) => shared.redisKey(key),
       quota: api.quota,

@@ -1,5 +1,5 @@
 // Two instances on a real Redis Cluster (THREADMARK_REDIS_CLUSTER; three masters, three replicas): they share
-// the cache (the replayed-hit check split by slot), limits exact at the boundary, API keys (no database: the
+// the cache (the response store check split by slot), limits exact at the boundary, API keys (no database: the
 // `{k}` hash tag keeps them in one slot), cursors and session state; nothing answers CROSSSLOT. Then a master is
 // killed under load: its replica takes over, no API key is lost, and no request answers 5xx.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { redisClusterSkip, startRedisCluster, type RedisCluster } from '../helpe
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { createClusterClient, keySlot } from '../../src/stores/redis/cluster.ts';
 import { connectRedis } from '../../src/stores/redis/connect.ts';
-import { SharedHitCheck } from '../../src/stores/shared-hit-check.ts';
+import { StoredResponseCheck } from '../../src/stores/stored-response-check.ts';
 import { storedTail } from '../../src/stores/cache/redis.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -53,12 +53,12 @@ describe('Redis Cluster: two instances', { skip: redisClusterSkip }, () => {
     return [res.status, res.headers.get('x-api-key-status')];
   };
 
-  test('the cache is shared, and replayed hits on both instances count on one api-ip counter', async () => {
+  test('the cache is shared, and fast-path answers on both instances count on one api-ip counter', async () => {
     a.sim.resetCalls();
     assert.equal((await read(a, IDS.threadRoot)).headers.get('x-cache'), 'miss');
-    const calls = b.app.services.stores.hitCheck!.calls;
+    const calls = b.app.services.stores.responseCheck!.calls;
     const remaining: number[] = [];
-    // Uncompressed answers are the ones recorded for replay (http/hit-replay.ts).
+    // Uncompressed answers are the ones the response layer stores (http/responses/).
     const plain = { headers: { 'accept-encoding': 'identity' } };
     for (const s of [b, a, b, a, b, a]) {
       const res = await read(s, IDS.threadRoot, plain);
@@ -71,7 +71,7 @@ describe('Redis Cluster: two instances', { skip: redisClusterSkip }, () => {
       remaining.map((r) => remaining[0]! - r),
       [0, 1, 2, 3, 4, 5],
     );
-    assert.ok(b.app.services.stores.hitCheck!.calls > calls, 'the hits went through the slot-split hit check');
+    assert.ok(b.app.services.stores.responseCheck!.calls > calls, 'the hits went through the slot-split hit check');
   });
 
   test("the slot computed for grouping is the cluster's own", () => {
@@ -91,7 +91,7 @@ describe('Redis Cluster: two instances', { skip: redisClusterSkip }, () => {
       assert.ok(new Set(keys.map((k) => cluster.masterOf(`hc:c:${k}`))).size >= 2);
       for (const [i, k] of keys.entries()) await redis.set(`hc:c:${k}`, entry(1000 + i));
       const deps = keys.map((k, i) => [k, storedTail(stamps(1000 + i))] as const);
-      const check = new SharedHitCheck(redis, {
+      const check = new StoredResponseCheck(redis, {
         limitKey: (p) => `hc:rl:api-ip:${p}`,
         cacheKey: (k) => `hc:c:${k}`,
         quota: 4,

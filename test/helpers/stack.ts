@@ -24,8 +24,8 @@ export interface StackOptions {
   sim?: Simulator;
   /** Socket timeouts of the server (tests shorten them). */
   timeouts?: RuntimeOptions['timeouts'];
-  /** false = no cache-hit replay: every request through Fastify. */
-  replay?: boolean;
+  /** false = no fast path of the response layer: every request through Fastify. */
+  fastPath?: boolean;
   /** Listen port (default: any free one), for a base URL that must name the real address. */
   port?: number;
   /** false = no scheduled reads of watched sources (nor their job queue's traffic to Redis). */
@@ -63,7 +63,7 @@ export async function startStack(env: Record<string, string> = {}, opts: StackOp
       logger: false,
       redisPrefix: opts.redisPrefix,
       timeouts: opts.timeouts,
-      replay: opts.replay,
+      fastPath: opts.fastPath,
       ...(opts.push === false ? { push: false as const } : {}),
     });
   } catch (err) {

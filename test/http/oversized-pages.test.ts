@@ -22,7 +22,7 @@ before(async () => {
   sim = await startSimulator({ host: '127.0.0.1', port: 0 });
   stack = await startStack(
     { THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: writeSessions(dir, 'big', 6), THREADMARK_TRUST_PROXY: 'true' },
-    { sim, replay: false },
+    { sim, fastPath: false },
   );
 });
 afterEach(() => {

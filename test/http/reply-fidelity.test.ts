@@ -36,7 +36,7 @@ before(async () => {
   for (const order of ['fxtwitter', 'x', 'syndication'])
     stacks.set(
       order,
-      await startStack({ THREADMARK_PROVIDERS: order, THREADMARK_X_SESSIONS: sessions }, { sim, replay: false }),
+      await startStack({ THREADMARK_PROVIDERS: order, THREADMARK_X_SESSIONS: sessions }, { sim, fastPath: false }),
     );
 });
 afterEach(() => {

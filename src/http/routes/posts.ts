@@ -240,9 +240,9 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   };
   // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered; nor is a
   // read shaped by a passing failure (an ancestor unreadable just now). A provider's partial answer is rendered
-  // once like any other but never replayed: the replay would keep it past the upstream's recovery.
+  // once like any other but never stored as an answer: the fast path would serve it past the upstream's recovery.
   if (!settled || partial) ctx.req.degraded = true;
-  // A note stamped with the time it was rendered is never replayed, nor a translated read (a new object per
+  // A note stamped with the time it was rendered is never remembered, nor a translated read (a new object per
   // request; its translations are cached one by one): both are rendered afresh.
   if ((cache !== 'hit' && cache !== 'miss') || budget || !settled || note.fetched || lang) return canonical(render());
   // Every rendering input besides the read: the representation and the typed options (nocache and the cache

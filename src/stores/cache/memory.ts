@@ -31,7 +31,7 @@ export class MemoryCache implements Cache {
     return this.#lru.get(key);
   }
 
-  /** `get` without a promise, for the cache-hit replay (http/hit-replay.ts), which must not wait. */
+  /** `get` without a promise, for the response layer's fast path (http/responses/), which must not wait. */
   getNow(key: string): CacheEntry | undefined {
     return this.#lru.get(key);
   }

@@ -1,6 +1,7 @@
 // The response cache: values derived from cached domain data (assembled post reads, rendered bodies, serialized
-// feeds), remembered in one byte-bounded LRU so a cache hit costs a lookup instead of an assembly, a render or a
-// hash. The application cache (stores/cache) keeps the domain data itself; this is the layer above it. Created
+// feeds, and the response layer's stored answers, http/responses/), remembered in one byte-bounded LRU so a cache
+// hit costs a lookup instead of an assembly, a render or a hash, and every kind shares one budget and one set of
+// metrics. The application cache (stores/cache) keeps the domain data itself; this is the layer above it. Created
 // once with the other services (compose.ts), sized by THREADMARK_RESPONSE_CACHE_MB, reported in /metrics.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
@@ -70,6 +71,15 @@ export class ResponseCache {
     this.#lru.set(key, { value, size });
   }
 
+  /** Whether `key` is held, without counting a lookup or refreshing its recency. */
+  holds(key: string): boolean {
+    return this.#lru.has(key);
+  }
+
+  drop(key: string): void {
+    this.#lru.delete(key);
+  }
+
   stats(): ResponseCacheStats {
     return { entries: this.#lru.size, bytes: this.#lru.calculatedSize, hits: this.#hits, misses: this.#misses };
   }
@@ -97,6 +107,24 @@ export class ResponseSlot<V> implements Derived<V> {
   byContent(inputs: unknown, build: () => V): V {
     const digest = createHash('sha1').update(stableKey(inputs)).digest('base64url');
     return this.remember(`${this.name}|#${digest}`, build);
+  }
+
+  /** The value stored under `key` by `set` (a lookup, counted in the metrics). */
+  get(key: string): V | undefined {
+    // The key starts with this slot's name, so whatever is stored under it was stored by this slot, as a V.
+    return this.cache.lookup(`${this.name}|${key}`)?.value as V | undefined;
+  }
+
+  has(key: string): boolean {
+    return this.cache.holds(`${this.name}|${key}`);
+  }
+
+  set(key: string, value: V): void {
+    this.cache.store(`${this.name}|${key}`, value, this.size(value));
+  }
+
+  delete(key: string): void {
+    this.cache.drop(`${this.name}|${key}`);
   }
 
   private remember(key: string, build: () => V): V {

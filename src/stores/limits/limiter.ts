@@ -130,6 +130,19 @@ export class Limiter {
     return `${this.#prefix}${this.#resolve(policy).name}:${partitionKey}`;
   }
 
+  /** A policy with the quota this limiter applies to it. */
+  policy(policy: Policy | FixedPolicyName): Policy {
+    return this.#resolve(policy);
+  }
+
+  /**
+   * The state of a charge counted in the shared counters by a script of the same arithmetic
+   * (stores/stored-response-check.ts): `consumed` points in the window, `msLeft` before it ends.
+   */
+  chargedState(policy: Policy | FixedPolicyName, consumed: number, msLeft: number): LimitState {
+    return toState(this.#resolve(policy), true, { consumedPoints: consumed, msBeforeNext: msLeft });
+  }
+
   /** Whether consumeNow can answer (in-process counters). */
   get synchronous(): boolean {
     return !this.#redis;
@@ -179,7 +192,11 @@ function untouched(p: Policy): LimitState {
   return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
 }
 
-function toState(p: Policy, allowed: boolean, res: RateLimiterRes): LimitState {
+function toState(
+  p: Policy,
+  allowed: boolean,
+  res: Pick<RateLimiterRes, 'consumedPoints' | 'msBeforeNext'>,
+): LimitState {
   const resetS = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
   return {
     allowed,

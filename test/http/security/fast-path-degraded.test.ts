@@ -1,4 +1,4 @@
-// The hit replay remembers only answers a fresh read would give again: a read answered from the cache while an
+// The response store keeps only answers a fresh read would give again: a read answered from the cache while an
 // ancestor failed to load is degraded by a passing failure, and must not be replayed to the next client once the
 // upstream is healthy again.
 import { after, before, describe, test } from 'node:test';
@@ -24,7 +24,7 @@ const PATH = `/${HANDLES.dave}/status/${IDS.replies.daveToCarol}?format=json&rep
 const PARENTS = [IDS.threadRoot, IDS.replies.carolTop];
 
 for (const backend of BACKENDS) {
-  describe(`hit replay of a degraded read (${backend.name})`, { skip: backend.skip }, () => {
+  describe(`fast path and a degraded read (${backend.name})`, { skip: backend.skip }, () => {
     let s: BackendStack;
     before(async () => {
       s = await startOn(backend, ENV);
@@ -48,7 +48,7 @@ for (const backend of BACKENDS) {
       assert.equal(degraded.cache, 'hit');
       assert.equal(degraded.body.conversation.earlier, 'unavailable');
       assert.deepEqual(degraded.body.conversation.parents, []);
-      const replayedBefore = s.app.server.hitReplay?.served ?? 0;
+      const replayedBefore = s.app.server.responseLayer?.served ?? 0;
 
       s.sim.clearFaults();
       const healthy = await read('198.51.100.203');
@@ -59,7 +59,7 @@ for (const backend of BACKENDS) {
       );
       assert.equal(healthy.body.conversation.earlier, undefined);
       assert.ok(!healthy.body.warnings.some((w) => /earlier post/.test(w)), healthy.body.warnings.join('; '));
-      assert.equal(s.app.server.hitReplay?.served ?? 0, replayedBefore, 'nothing was replayed');
+      assert.equal(s.app.server.responseLayer?.served ?? 0, replayedBefore, 'nothing was replayed');
 
       // The settled answer is remembered as before: the next identical request is a replay.
       await read('198.51.100.204');
@@ -68,7 +68,7 @@ for (const backend of BACKENDS) {
         again.body.conversation.parents.map((p) => p.id),
         PARENTS,
       );
-      assert.ok((s.app.server.hitReplay?.served ?? 0) > replayedBefore, 'a settled hit is replayed');
+      assert.ok((s.app.server.responseLayer?.served ?? 0) > replayedBefore, 'a settled hit is replayed');
     });
   });
 }
@@ -94,14 +94,14 @@ for (const backend of BACKENDS) {
         first.body.warnings.some((w) => /unavailable from syndication/.test(w)),
         first.body.warnings.join('; '),
       );
-      const replayedBefore = s.app.server.hitReplay?.served ?? 0;
+      const replayedBefore = s.app.server.responseLayer?.served ?? 0;
       for (const ip of ['198.51.100.212', '198.51.100.213', '198.51.100.214']) {
         const hit = await read(ip);
         assert.equal(hit.cache, 'hit');
         assert.ok(hit.body.warnings.some((w) => /unavailable from syndication/.test(w)));
       }
       assert.equal(
-        s.app.server.hitReplay?.served ?? 0,
+        s.app.server.responseLayer?.served ?? 0,
         replayedBefore,
         'an answer with upstream trouble is not replayed',
       );

@@ -1,18 +1,18 @@
-// The distributed hit check (stores/shared-hit-check.ts) against the real Redis: checks made in the same turn of
+// The response store check (stores/stored-response-check.ts) against the real Redis: checks made in the same turn of
 // the event loop travel in one script call, and each is answered as if it had run alone, in order.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { MAX_BATCH, SharedHitCheck } from '../../../src/stores/shared-hit-check.ts';
+import { MAX_BATCH, StoredResponseCheck } from '../../../src/stores/stored-response-check.ts';
 import { RedisCache, storedTail } from '../../../src/stores/cache/redis.ts';
 import { redisSkip, useTestRedis } from './redis-env.ts';
 
-describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
+describe('StoredResponseCheck (real Redis)', { skip: redisSkip }, () => {
   const t = useTestRedis();
   const stamps = (s: number) => ({ storedAt: s, freshUntil: s + 60_000, staleUntil: s + 120_000 });
   const entry = (s: number) => JSON.stringify({ v: 'body', s, f: s + 60_000, t: s + 120_000 });
   const tail = (s: number) => storedTail(stamps(s));
   const make = (quota: number) =>
-    new SharedHitCheck(t.redis, {
+    new StoredResponseCheck(t.redis, {
       limitKey: (p) => `${t.prefix}rl:api-ip:${p}`,
       cacheKey: (k) => `${t.prefix}c:${k}`,
       quota,
@@ -109,7 +109,7 @@ describe('SharedHitCheck (real Redis)', { skip: redisSkip }, () => {
 
   test('Redis unreachable: every pending check fails (the replay then hands the request to Fastify)', async () => {
     const dead = await t.open();
-    const check = new SharedHitCheck(dead, {
+    const check = new StoredResponseCheck(dead, {
       limitKey: (p) => `${t.prefix}rl:api-ip:${p}`,
       cacheKey: (k) => `${t.prefix}c:${k}`,
       quota: 600,

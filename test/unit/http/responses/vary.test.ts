@@ -1,7 +1,7 @@
-// The cache-hit replay may only record a response whose Vary dimensions are all part of its key.
+// The response store may only hold an answer whose Vary dimensions are all part of its key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { varyIsKeyed } from '../../../src/http/hit-replay.ts';
+import { varyIsKeyed } from '../../../../src/http/responses/store.ts';
 
 test('responses varying only on Accept, Accept-Encoding, User-Agent and X-Link-Preview may be recorded', () => {
   assert.equal(varyIsKeyed(undefined), true);

@@ -1,23 +1,24 @@
-// One Redis round trip for a replayed cache hit in distributed mode: a script that charges the caller's api-ip
-// counter (the very key and arithmetic of the shared limiter, so the normal path and the replay count together
-// across every instance) and compares the stamps that end every cache entry the recorded response was built
-// from with the ones it recorded. The replay answers only when each is still the same: an entry refreshed by any
-// instance has new stamps, an evicted or expired one has none.
+// The response store's check in distributed mode (http/responses/): one Redis round trip per answer served by
+// the fast path, a script that charges the caller's api-ip counter (the very key and arithmetic of the shared
+// limiter, so the normal path and the fast path count together across every instance) and compares the stamps
+// that end every cache entry the stored answer depends on with the ones it was stored with. The fast path
+// answers only when each is still the same: an entry refreshed by any instance has new stamps, an evicted or
+// expired one has none.
 //
-// The checks of hits that arrive together (every request read in one turn of the event loop) travel in one
+// The checks of answers that arrive together (every request read in one turn of the event loop) travel in one
 // script call: one command to build, write and parse instead of one per request, which is most of what a
 // Redis-backed hit costs the service (bench/RESULTS.md). Each request still waits for exactly one round trip,
 // and the checks run in order inside one atomic script, as they would one by one.
 import type { Redis } from 'ioredis';
 import type { RedisClient } from './redis/connect.ts';
 import { isCluster } from './redis/cluster.ts';
-import { checkBySlot, defineSlotCheckCommands } from './redis/cluster-hit-check.ts';
+import { checkBySlot, defineSlotCheckCommands } from './redis/cluster-response-check.ts';
 
 /**
  * ARGV[1] = window (s), ARGV[2] = quota, ARGV[3] = how many entry sets; then per set its number of cache entries
  * followed by the last bytes each must still end with; then per check the number of its set. KEYS: the entries of
- * every set, then the api-ip counter of every check. The hits of a turn are mostly hits of the same few records,
- * so each record's entries are read once per call, not once per request: atomic inside the script, that is the
+ * every set, then the api-ip counter of every check. The answers of a turn are mostly the same few stored answers,
+ * so each one's entries are read once per call, not once per request: atomic inside the script, that is the
  * same answer. A check charges one point unless an entry of its set changed or the charge would pass the quota.
  * Returns two numbers per check: consumed (> 0, charged) or 0 (an entry changed or is gone) or -1 (over the
  * quota), then ms left in the window.
@@ -78,16 +79,16 @@ export const MAX_BATCH = 32;
 
 type WithCommand = Redis & { tmHitCheckBatch(...args: Array<string | number>): Promise<number[]> };
 
-export type HitCheckResult = { consumed: number; ttlMs: number } | 'changed' | 'refused';
+export type StoredResponseCheckResult = { consumed: number; ttlMs: number } | 'changed' | 'refused';
 
 interface Pending {
   partition: string;
   deps: ReadonlyArray<readonly [string, string]>;
-  resolve: (r: HitCheckResult) => void;
+  resolve: (r: StoredResponseCheckResult) => void;
   reject: (e: unknown) => void;
 }
 
-export interface SharedHitCheckOptions {
+export interface StoredResponseCheckOptions {
   /** The limiter's Redis key for a partition of a policy. */
   limitKey: (partition: string) => string;
   /** The cache's Redis key for a cache key. */
@@ -96,18 +97,18 @@ export interface SharedHitCheckOptions {
   windowS: number;
 }
 
-export class SharedHitCheck {
+export class StoredResponseCheck {
   readonly #redis: WithCommand;
   readonly #cluster: RedisClient | undefined;
-  readonly #opts: SharedHitCheckOptions;
+  readonly #opts: StoredResponseCheckOptions;
   #pending: Pending[] = [];
   /** Script calls made (tests check that concurrent checks share one). */
   calls = 0;
 
-  constructor(redis: RedisClient, opts: SharedHitCheckOptions) {
+  constructor(redis: RedisClient, opts: StoredResponseCheckOptions) {
     this.#redis = redis as WithCommand;
     this.#opts = opts;
-    // A cluster splits each batch by slot (redis/cluster-hit-check.ts); a single Redis runs the script below.
+    // A cluster splits each batch by slot (redis/cluster-response-check.ts); a single Redis runs the script below.
     if (isCluster(redis)) {
       this.#cluster = redis;
       defineSlotCheckCommands(redis);
@@ -121,7 +122,7 @@ export class SharedHitCheck {
    * the consumed count and ms left in the window. 'changed' (an entry was refreshed, evicted or expired) and
    * 'refused' (over the quota) charge nothing: the normal path then answers.
    */
-  check(partition: string, deps: ReadonlyArray<readonly [string, string]>): Promise<HitCheckResult> {
+  check(partition: string, deps: ReadonlyArray<readonly [string, string]>): Promise<StoredResponseCheckResult> {
     return new Promise((resolve, reject) => {
       // The first check of a turn schedules the call; the ones read in the same turn join it.
       if (this.#pending.push({ partition, deps, resolve, reject }) === 1) setImmediate(this.#flush);
@@ -143,7 +144,7 @@ export class SharedHitCheck {
       return;
     }
     const { cacheKey, limitKey, quota, windowS } = this.#opts;
-    // Checks of one record carry the very same deps array, so identity finds the sets.
+    // Checks of one stored answer carry the very same deps array, so identity finds the sets.
     const sets: Array<Pending['deps']> = [];
     const keys: string[] = [];
     const args: Array<string | number> = [windowS, quota, 0];

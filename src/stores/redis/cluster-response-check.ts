@@ -1,10 +1,10 @@
-// The shared cache-hit check (stores/shared-hit-check.ts) on a Redis Cluster. A check reads the cache entries a
-// recorded response was built from (keys of whatever slots their records hash to) and charges the caller's
+// The response store's check (stores/stored-response-check.ts) on a Redis Cluster. A check reads the cache entries
+// a stored answer depends on (keys of whatever slots they hash to) and charges the caller's
 // api-ip counter (the slot of that client's key), so one script cannot hold both. The batch is split instead: one
 // script per slot compares the stored tails of that slot's entries, one per slot charges that slot's counters,
 // all issued in the same turn so the client pipelines each node's calls into one write: one round trip per node
 // per batch. A check whose entries changed was charged anyway; that point is given back at once (rare: an entry
-// refreshed between the recording and the replay), and the normal path then answers and charges as usual. Until
+// refreshed between the storing and the fast-path read), and the normal path then answers and charges as usual. Until
 // the refund lands, later checks of the same client in that batch count the point: one may be declined as over
 // the quota, and the normal path then answers it against the corrected counter, so the limit stays exact.
 import type { Cluster } from 'ioredis';

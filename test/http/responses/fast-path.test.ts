@@ -1,22 +1,22 @@
-// The cache-hit replay (src/http/hit-replay.ts) through the real server: a replayed hit is byte for byte what
-// Fastify wrote for the same request (but for Date, X-Request-Id and the one more request counted in the
+// The response layer's fast path (src/http/responses/) through the real server: an answer it gives is byte for
+// byte what Fastify wrote for the same request (but for Date, X-Request-Id and the one more request counted in the
 // RateLimit fields), for every representation, HEAD and every route of the post family; everything it must
 // not answer (conditional, keyed, compressed, refreshed, expired, refused) still goes through Fastify; and
-// api-ip stays exact at the boundary with the replay charging it.
+// api-ip stays exact at the boundary with the fast path charging it.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startStack, problemOf, type Stack } from '../helpers/stack.ts';
-import { BACKENDS, startOn, type BackendStack } from '../helpers/backends.ts';
+import { startStack, problemOf, type Stack } from '../../helpers/stack.ts';
+import { BACKENDS, startOn, type BackendStack } from '../../helpers/backends.ts';
 import { ServerResponse } from 'node:http';
-import { rawRequest, type RawResponse } from '../helpers/raw-http.ts';
-import { keepAliveAgent, keepAliveRequest } from '../helpers/keep-alive.ts';
-import { HANDLES, IDS } from '../../sim/corpus.ts';
-import { clientKey } from '../../src/stores/limits/client-key.ts';
+import { rawRequest, type RawResponse } from '../../helpers/raw-http.ts';
+import { keepAliveAgent, keepAliveRequest } from '../../helpers/keep-alive.ts';
+import { HANDLES, IDS } from '../../../sim/corpus.ts';
+import { clientKey } from '../../../src/stores/limits/client-key.ts';
 
 const TRUSTED = { THREADMARK_TRUST_PROXY: 'true' };
 const redisBackend = BACKENDS.find((b) => b.name === 'redis')!;
 const portOf = (s: Stack) => Number(new URL(s.url).port);
-const served = (s: Stack) => s.app.server.hitReplay?.served ?? Number.NaN;
+const served = (s: Stack) => s.app.server.responseLayer?.served ?? Number.NaN;
 
 let seq = 0;
 const nextIp = () => `198.51.100.${++seq}`;
@@ -67,7 +67,7 @@ function assertSameExchange(normal: RawResponse, replayed: RawResponse, what: st
   assert.ok(replayed.body.equals(normal.body), `${what}: body`);
 }
 
-describe('cache-hit replay', () => {
+describe('response layer fast path', () => {
   let s: Stack;
   before(async () => {
     s = await startStack(TRUSTED);
@@ -257,7 +257,7 @@ test('without trusted proxies the replay charges the socket address, as the guar
 });
 
 describe(
-  'cache-hit replay on the Redis backend (one round trip, shared with every instance)',
+  'response layer fast path on the Redis backend (one round trip, shared with every instance)',
   { skip: redisBackend.skip },
   () => {
     let a: BackendStack;
@@ -328,7 +328,7 @@ describe(
   },
 );
 
-describe('cache-hit replay over kept-alive connections (the head written without writeHead)', () => {
+describe('response layer fast path over kept-alive connections (the head written without writeHead)', () => {
   let s: Stack;
   before(async () => {
     s = await startStack(TRUSTED);
