@@ -1,20 +1,35 @@
-// (1) Cache-hit throughput under wrk: a cached post in compact Markdown, single (~0.6 KB) and a 12-post thread
-// (~6 KB), against a bare node:http server writing the same bytes with the same headers, and a hook-less
-// Fastify doing the same (the framework's own share of the gap), all measured in the same rounds.
-// Goal: service ≥ 0.8 × bare on both sizes (0.9 is the aim).
+// (1) Cache-hit throughput under wrk: cached posts in Markdown against a bare node:http server writing the same
+// bytes with the same headers, and a hook-less Fastify doing the same (the framework's own share of the gap), all
+// measured in the same rounds. Three reads: one post alone (~0.6 KB), a 12-post thread from its root (~6 KB), and
+// the last post of that thread by its bare permalink (~4 KB), the link people paste most: the default read walks
+// up through its eleven ancestors, so the answer depends on more than one cache entry.
+// Goal: service ≥ 0.85 × bare on every read.
 import { HANDLES, IDS } from '../sim/corpus.ts';
 import { capture, type Captured } from './lib/capture.ts';
-import { compareUnderLoad } from './lib/compare.ts';
+import { compareUnderLoad, type Compared } from './lib/compare.ts';
 import type { BenchContext } from './lib/context.ts';
 import type { BenchResult } from './lib/result.ts';
-import { startBare, startService, type Target } from './lib/targets.ts';
+import { startBare, startService, type ServiceTarget, type Target } from './lib/targets.ts';
+import { load } from './lib/wrk.ts';
 
 /** One post with a photo, alone (~0.6 KB of compact Markdown). */
 export const SINGLE_PATH = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
 /** The 12-post self-thread without replies, expanded Markdown (~6 KB). */
 export const THREAD_PATH = `/${HANDLES.alice}/status/${IDS.threadRoot}?replies=off&full=true`;
+/** The thread's last post with every default (whole thread, full context, top replies): its ancestors above it. */
+export const LAST_PATH = `/${HANDLES.alice}/status/${IDS.threadLast}`;
 export const CONNECTIONS = 50;
+/** Redis-backed hits against in-process ones (redis-hit). */
 export const GOAL = 0.8;
+/** Cache hits against bare node:http. */
+export const HIT_GOAL = 0.85;
+
+/** The reads measured, by the tag their figures carry. */
+const READS = [
+  { tag: 'single', path: SINGLE_PATH },
+  { tag: 'thread', path: THREAD_PATH },
+  { tag: 'last', path: LAST_PATH },
+] as const;
 
 /** Reads `path` twice (the miss, then the hit) and returns the hit's bytes and headers. */
 export async function warm(service: Target, path: string): Promise<Captured> {
@@ -37,6 +52,20 @@ export async function warmService(ctx: BenchContext, paths: string[], env: Recor
     await service.stop();
     throw err;
   }
+}
+
+/** Below this share of a run answered by the cache-hit replay, the read is not on the fast path. */
+export const REPLAYED_MIN = 0.99;
+
+/**
+ * The share of a short load run on `path` that the cache-hit replay answered (1 = every request; wrk does not
+ * count the requests still in flight when it stops, so it can be a little above 1). NaN when the replay is off.
+ */
+async function replayedShare(ctx: BenchContext, service: ServiceTarget, path: string): Promise<number> {
+  const before = await service.replayed();
+  const run = await load({ url: service.url + path, serverPid: service.pid, connections: CONNECTIONS, durationS: 1 });
+  const after = await service.replayed();
+  return before === null || after === null ? Number.NaN : (after - before) / run.requests;
 }
 
 async function measureSize(ctx: BenchContext, service: Target, path: string, hit: Captured) {
@@ -65,48 +94,56 @@ async function measureSize(ctx: BenchContext, service: Target, path: string, hit
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult> {
-  const { service, hits } = await warmService(ctx, [SINGLE_PATH, THREAD_PATH]);
+  const { service, hits } = await warmService(
+    ctx,
+    READS.map((r) => r.path),
+  );
   try {
-    const single = await measureSize(ctx, service, SINGLE_PATH, hits[0]!);
-    const thread = await measureSize(ctx, service, THREAD_PATH, hits[1]!);
+    const measured: Array<{ tag: string; path: string; hit: Captured; c: Compared; replayed: number }> = [];
+    for (const [i, r] of READS.entries()) {
+      const c = await measureSize(ctx, service, r.path, hits[i]!);
+      measured.push({ ...r, hit: hits[i]!, c, replayed: await replayedShare(ctx, service, r.path) });
+    }
     // The service must have answered hits throughout: a 429 or error would make it look fast.
-    const after = await capture(service.url + THREAD_PATH);
-    const errors = single.median.serviceErrors! + thread.median.serviceErrors!;
-    const bound = single.generatorBound ?? thread.generatorBound;
-    const ratio = Math.min(single.ratios.service!, thread.ratios.service!);
-    // The size with the lower CPU ratio, as `ratio` takes the lower throughput ratio.
-    const worst = single.median.serviceCpuRatio! <= thread.median.serviceCpuRatio! ? single : thread;
+    const after = await Promise.all(READS.map((r) => capture(service.url + r.path)));
+    const stillHit = after.every((a) => a.status === 200 && a.headers['x-cache'] === 'hit');
+    // A read the replay does not answer is measured on the normal path: the figure would say nothing of the fast one.
+    const offPath = measured.filter((m) => !(m.replayed >= REPLAYED_MIN)).map((m) => m.tag);
+    const errors = measured.reduce((n, m) => n + m.c.median.serviceErrors!, 0);
+    const bound = measured.find((m) => m.c.generatorBound)?.c.generatorBound;
+    const ratio = Math.min(...measured.map((m) => m.c.ratios.service!));
+    // The read with the lowest CPU ratio, as `ratio` takes the lowest throughput ratio.
+    const worst = measured.reduce((a, b) => (b.c.median.serviceCpuRatio! < a.c.median.serviceCpuRatio! ? b : a));
     const prefix = (tag: string, m: Record<string, number>) =>
       Object.fromEntries(Object.entries(m).map(([k, v]) => [`${tag}.${k}`, v]));
+    const summary: Record<string, number> = {};
+    for (const m of measured) {
+      summary[`${m.tag}Ratio`] = m.c.ratios.service!;
+      summary[`${m.tag}FastifyRatio`] = m.c.ratios.fastify!;
+      summary[`${m.tag}CpuRatio`] = m.c.median.serviceCpuRatio!;
+      summary[`${m.tag}Bytes`] = m.hit.body.length;
+      summary[`${m.tag}Replayed`] = Math.round(m.replayed * 1000) / 1000;
+    }
     return {
       name: 'cache-hit',
-      goal: `service ≥ ${GOAL} × bare node:http req/s on cached Markdown, single post and 12-post thread`,
-      met: !bound && errors === 0 && after.headers['x-cache'] === 'hit' && ratio >= GOAL,
+      goal: `service ≥ ${HIT_GOAL} × bare node:http req/s on cached Markdown: single post, 12-post thread, last post with its ancestors`,
+      met: !bound && errors === 0 && stillHit && offPath.length === 0 && ratio >= HIT_GOAL,
       ...(bound ? { inconclusive: bound } : {}),
       ratio,
-      ratioOf: 'service req/s ÷ bare node:http req/s (the lower of the two sizes)',
+      ratioOf: 'service req/s ÷ bare node:http req/s (the lowest of the three reads)',
       cpu: {
-        ratio: worst.median.serviceCpuRatio!,
-        baselineUs: worst.median.bareUsPerReq!,
-        serviceUs: worst.median.serviceUsPerReq!,
+        ratio: worst.c.median.serviceCpuRatio!,
+        baselineUs: worst.c.median.bareUsPerReq!,
+        serviceUs: worst.c.median.serviceUsPerReq!,
       },
-      median: {
-        singleRatio: single.ratios.service!,
-        threadRatio: thread.ratios.service!,
-        singleFastifyRatio: single.ratios.fastify!,
-        threadFastifyRatio: thread.ratios.fastify!,
-        singleCpuRatio: single.median['serviceCpuRatio']!,
-        threadCpuRatio: thread.median['serviceCpuRatio']!,
-        singleBytes: hits[0]!.body.length,
-        threadBytes: hits[1]!.body.length,
-        ...prefix('single', single.median),
-        ...prefix('thread', thread.median),
-      },
-      rounds: [...single.rounds.map((r) => ({ size: 0, ...r })), ...thread.rounds.map((r) => ({ size: 1, ...r }))],
+      median: measured.reduce((all, m) => ({ ...all, ...prefix(m.tag, m.c.median) }), summary),
+      rounds: measured.flatMap((m, size) => m.c.rounds.map((r) => ({ size, ...r }))),
       notes: [
-        `GET ${SINGLE_PATH} and ${THREAD_PATH}; wrk, 1 thread, ${CONNECTIONS} connections, ${ctx.durationS} s per measurement, a new X-Forwarded-For per request (trusted proxy), identity coding`,
+        `GET ${READS.map((r) => r.path).join(', ')} (sizes 0, 1, 2 in rounds); wrk, 1 thread, ${CONNECTIONS} connections, ${ctx.durationS} s per measurement, a new X-Forwarded-For per request (trusted proxy), identity coding`,
         'fastify*: Fastify 5 with no hooks replaying the same response; *Cpu: cores used by wrk and by the server during the run',
         "*CpuRatio: bare CPU time per request ÷ the service's (a second view of the same rounds, less sensitive to a busy machine)",
+        `*Replayed: share of a 1 s run on the read answered by the cache-hit replay (goal needs ≥ ${REPLAYED_MIN} on each)`,
+        ...(offPath.length ? [`not answered by the cache-hit replay: ${offPath.join(', ')}`] : []),
       ],
     };
   } finally {

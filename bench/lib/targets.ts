@@ -24,11 +24,16 @@ export async function startSim(): Promise<{ info: SimInfo; stop: () => Promise<v
 /** Distinct client addresses per request (X-Forwarded-For) keep a load run under the per-IP allowance. */
 export const BENCH_ENV = { THREADMARK_TRUST_PROXY: 'true', THREADMARK_PROVIDERS: 'fxtwitter,syndication' };
 
+export interface ServiceTarget extends Target {
+  /** Requests the cache-hit replay has answered so far (null when the replay is off). */
+  replayed(): Promise<number | null>;
+}
+
 export async function startService(
   sim: SimInfo,
   env: Record<string, string> = {},
   execArgv: string[] = [],
-): Promise<Target> {
+): Promise<ServiceTarget> {
   const c: Child<{ url: string; pid: number }> = await startChild('service.ts', {
     bundled: true,
     env: {
@@ -40,7 +45,11 @@ export async function startService(
     },
     execArgv,
   });
-  return { ...c.ready, stop: c.stop };
+  const replayed = async () => {
+    c.send('replayed');
+    return (await c.next<{ replayed: number | null }>()).replayed;
+  };
+  return { ...c.ready, stop: c.stop, replayed };
 }
 
 /** `bare.ts` (node:http) or `bare-fastify.ts` (Fastify, no hooks), replaying one captured response. */
