@@ -16,7 +16,7 @@ process.send!({ url: `http://127.0.0.1:${port}`, pid: process.pid });
 
 // The harness asks how many requests the cache-hit replay answered, to tell the fast path from the normal one.
 process.on('message', (m) => {
-  if (m === 'replayed') process.send!({ replayed: app.server.hitReplay?.served ?? null });
+  if (m === 'replayed') process.send!({ replayed: app.server.responseLayer?.served ?? null });
 });
 
 // A normal exit, so --cpu-prof can write its profile.
