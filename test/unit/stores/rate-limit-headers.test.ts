@@ -1,5 +1,5 @@
-// One policy's RateLimit fields (written directly, the common case) are the fields the general serializer writes,
-// in the same order: the normal path and the response layer's fast path both send them.
+// One policy's RateLimit fields are the fields the general structured-field serializer writes, in the same order:
+// the normal path and the response layer's fast path both send them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serializeList } from 'structured-headers';
