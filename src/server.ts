@@ -15,7 +15,8 @@ import { registerMcp } from './http/routes/mcp.ts';
 import { opsRoutes } from './http/routes/ops.ts';
 import { observeRequests } from './http/observe.ts';
 import { drainOnClose } from './http/drain.ts';
-import { timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
+import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
+import { closeIdleSockets } from './http/idle-sockets.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { installResponseLayer, responseLayer } from './http/responses/layer.ts';
 import { addressRule } from './http/client-address.ts';
@@ -47,6 +48,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   const base = config.baseUrl;
   // One address rule for Fastify's trusted hops, the guards and the response layer's fast path.
   const rule = addressRule(config.trustProxy);
+  const timeouts = serverTimeouts(opts.timeouts);
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: rule.trustProxy,
@@ -59,7 +61,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/prefix-read.ts).
     rewriteUrl: prefixRewriter(reservedSegments()),
     bodyLimit: 1024 * 1024,
-    ...timeoutOptions(opts.timeouts),
+    ...timeoutOptions(timeouts),
     clientErrorHandler: clientErrorHandler(base),
     frameworkErrors: (err, req, reply) => {
       const p =
@@ -77,6 +79,11 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
 
   app.decorate('addressRule', rule);
   app.server.on('connect', connectHandler(base));
+  const idle = closeIdleSockets(app.server, timeouts.idleMs, timeouts.checkIntervalMs);
+  app.addHook('onClose', (_app, done) => {
+    idle.stop();
+    done();
+  });
 
   const watchForwarding = untrustedForwardingWatch(config, app.log);
   // Callback style: this runs on every request, and an async hook costs a promise each time.

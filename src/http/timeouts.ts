@@ -8,7 +8,8 @@ export interface ServerTimeouts {
   requestMs: number;
   /**
    * A socket with no traffic in either direction for this long is destroyed (covers clients that stop reading
-   * the response). Longer than any request may legitimately take, upstream retries included.
+   * the response). Longer than any request may legitimately take, upstream retries included. Kept by a sweep
+   * (idle-sockets.ts), not by Node's per-socket timer.
    */
   idleMs: number;
   /**
@@ -17,7 +18,7 @@ export interface ServerTimeouts {
    * closes first and never reuses a socket the service is closing.
    */
   keepAliveMs: number;
-  /** How often Node sweeps connections for the header and request timeouts (their granularity). */
+  /** How often connections are swept for the header, request and idle deadlines (their granularity). */
   checkIntervalMs: number;
 }
 
@@ -29,18 +30,23 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   checkIntervalMs: 1_000,
 };
 
-/** Fastify options carrying the timeouts (Fastify applies the first three to the Node server it creates). */
+/** The timeouts in force: the defaults with the given ones over them. */
+export function serverTimeouts(t: Partial<ServerTimeouts> = {}): ServerTimeouts {
+  return { ...DEFAULT_TIMEOUTS, ...t };
+}
+
+/**
+ * Fastify options carrying the timeouts Node keeps (Fastify applies the first two to the Node server it creates).
+ * The idle deadline is not among them: `connectionTimeout` stays at Fastify's 0 and closeIdleSockets keeps it.
+ */
 export interface TimeoutOptions {
-  connectionTimeout: number;
   keepAliveTimeout: number;
   requestTimeout: number;
   http: HttpServerOptions;
 }
 
-export function timeoutOptions(t: Partial<ServerTimeouts> = {}): TimeoutOptions {
-  const v = { ...DEFAULT_TIMEOUTS, ...t };
+export function timeoutOptions(v: ServerTimeouts): TimeoutOptions {
   return {
-    connectionTimeout: v.idleMs,
     keepAliveTimeout: v.keepAliveMs,
     requestTimeout: v.requestMs,
     // Only settable when the server is created; Node requires headersTimeout <= requestTimeout.

@@ -302,7 +302,10 @@ describe('server timeouts', () => {
   let s: Stack;
   const port = () => Number(new URL(s.url).port);
   before(async () => {
-    s = await startStack({}, { timeouts: { headersMs: 400, requestMs: 800, keepAliveMs: 400, checkIntervalMs: 100 } });
+    s = await startStack(
+      {},
+      { timeouts: { headersMs: 400, requestMs: 800, keepAliveMs: 400, idleMs: 700, checkIntervalMs: 100 } },
+    );
   });
   after(() => s.close());
 
@@ -328,6 +331,27 @@ describe('server timeouts', () => {
       clearInterval(drip);
     }
     assert.ok((sample(await metricsOf(s), 'threadmark_http_client_errors_total', { reason: 'timeout' }) ?? 0) >= 1);
+  });
+
+  test('a client that stops reading its answers is disconnected once nothing moves', { timeout: 10_000 }, async () => {
+    const sock = connect(port(), '127.0.0.1');
+    await once(sock, 'connect');
+    sock.on('error', () => {});
+    // Twelve pipelined copies of the OpenAPI document (about 9 MB) fill every buffer between the two sides.
+    const ask = 'GET /openapi.json HTTP/1.1\r\nHost: threadmark.test\r\nAccept-Encoding: identity\r\n\r\n';
+    sock.write(ask.repeat(12));
+    sock.pause();
+    // A paused socket does not report the close, and reading would be traffic: the server's own count is watched.
+    const server = s.app.server.server;
+    const open = () => new Promise<number>((r) => server.getConnections((_e, n) => r(n)));
+    const started = Date.now();
+    assert.ok((await open()) >= 1);
+    while ((await open()) > 0 && Date.now() - started < 8000) await new Promise((r) => setTimeout(r, 50));
+    const took = Date.now() - started;
+    assert.equal(await open(), 0, 'the server closed the stalled connection');
+    assert.ok(took >= 600, `closed after ${took} ms`);
+    sock.destroy();
+    assert.equal((await s.get(POST)).status, 200, 'the server answers others');
   });
 
   test('an idle keep-alive connection is closed; ordinary requests are unaffected', { timeout: 5000 }, async () => {

@@ -1,6 +1,6 @@
-// The one file of the response layer that relies on internals of Node and Fastify: everything else in
-// http/responses/ uses public APIs. Each use is here because its public counterpart costs the fast path far more
-// than the 10 % the design allows (bench/RESULTS.md), and each is pinned by test/unit/http/responses/
+// The one file of the server that relies on internals of Node and Fastify: everything else in http/ uses public
+// APIs. Each use is here because its public counterpart costs a hot path far more than the 10 % the design allows
+// (bench/RESULTS.md), or has no public counterpart, and each is pinned by test/unit/http/responses/
 // node-adapter.test.ts, which fails the day the internal changes:
 //   - RawHead: the header block of a stored answer, written without `writeHead`. `writeHead(status, headers)`
 //     validates every name and value and concatenates the block one field at a time: for the ~20 fields of a
@@ -18,7 +18,11 @@
 //     `end(body)` calls (Fastify writes a finished payload that way; the headers it passes are the whole block).
 //   - putBefore: the fast path placed in front of the request listener Fastify registered on its server (Fastify
 //     has no hook that runs before its own request object is built).
+//   - queuedWriteBytes: how much of a socket's writes libuv still holds (`_handle.writeQueueSize`), the only sign
+//     that a large write is moving, for the idle sweep (http/idle-sockets.ts), which replaces Node's per-socket
+//     idle timer (re-armed on every read and write of every request); Node's own timer reads the same field.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /** The field Node adds after the recorded ones, filled in per answer like the caller's variable fields. */
@@ -216,4 +220,14 @@ export function putBefore(
     if (!take(req, res, fastify)) fastify(req, res);
   });
   return true;
+}
+
+/**
+ * Bytes of the socket's writes libuv still holds: lowered as each part of a write reaches the kernel, so it moves
+ * while a large answer drains to a slow reader even though no write completes. 0 once the socket is closed.
+ */
+export function queuedWriteBytes(socket: Socket): number {
+  const handle = (socket as unknown as { _handle?: { writeQueueSize?: unknown } | null })._handle;
+  const size = handle?.writeQueueSize;
+  return typeof size === 'number' ? size : 0;
 }

@@ -3,7 +3,9 @@
 // could write a wrong header block.
 import assert from 'node:assert/strict';
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import {
@@ -12,6 +14,7 @@ import {
   captureWrite,
   internals,
   putBefore,
+  queuedWriteBytes,
   type NodeResponse,
   type Written,
 } from '../../../../src/http/responses/node-adapter.ts';
@@ -173,5 +176,38 @@ test('Fastify serves through exactly one request listener, and putBefore answers
     assert.equal(await (await fetch(url)).text(), 'from fastify');
   } finally {
     await app.close();
+  }
+});
+
+test("a socket's write queue holds a large write to a reader that stopped, and drains as it reads", async () => {
+  const body = Buffer.alloc(16 * 1024 * 1024, 'x');
+  let socket: Socket | undefined;
+  const server = createServer((req, res) => {
+    socket = req.socket;
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  try {
+    client.pause();
+    client.write('GET / HTTP/1.1\r\nHost: adapter.test\r\n\r\n');
+    while (!socket) await sleep(10);
+    await sleep(100);
+    const stalled = queuedWriteBytes(socket);
+    assert.ok(stalled > 0 && stalled <= body.length, `queued ${stalled}`);
+    client.resume();
+    await sleep(5);
+    client.pause();
+    await sleep(50);
+    const after = queuedWriteBytes(socket);
+    assert.ok(after < stalled, `queued ${after} after reading, ${stalled} before`);
+    client.resume();
+    while (queuedWriteBytes(socket) > 0) await sleep(10);
+    assert.equal(queuedWriteBytes(client), 0, 'a socket with nothing queued');
+  } finally {
+    client.destroy();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
   }
 });
