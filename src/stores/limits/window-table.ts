@@ -70,8 +70,8 @@ const END = 3;
 
 /**
  * One segment's slots; times are ms after the table's base. A slot's four words sit side by side in one array, so
- * a probe reads one cache line rather than one in each of four arrays: with a table of many clients every charge
- * of a new client misses the CPU caches, and that miss is most of its cost. The array tracks a resizable buffer,
+ * a probe reads one cache line rather than one in each of four arrays (a table of many clients is far larger than
+ * the CPU caches, so a new client's slot is a miss wherever it is). The array tracks a resizable buffer,
  * so growing, sweeping and rebasing happen in place: the live entries go to a shared scratch array and come back
  * rehashed. Nothing is left for the garbage collector: a flood's peak carries no dead copies of swept arrays.
  */
