@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -290,7 +291,11 @@ async function readCapped(
   // Plain stream events rather than an async iterator: the iterator costs a promise and a microtask hop per chunk
   // and a stream-finished watcher per body, on every miss.
   return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    // Decoded chunk by chunk as it arrives: decoding a body of several MiB in one go at its end held the event
+    // loop long enough to delay every other request (the hostile web app test); the pieces are joined lazily (a
+    // rope) and flattened when first read.
+    const text = new StringDecoder('utf8');
+    let got = '';
     let size = 0;
     let settled = false;
     const fail = (err: unknown) => {
@@ -310,12 +315,12 @@ async function readCapped(
         );
         return;
       }
-      chunks.push(chunk);
+      got += text.write(chunk);
     });
     body.once('end', () => {
       if (!res.complete) return fail(new Error('the upstream closed the connection before the end of the body'));
       settled = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(got + text.end());
     });
     body.on('error', fail);
     // Closed with neither an end nor an error: what the stream iterator reports as a premature close.

@@ -28,6 +28,23 @@ test('gzip and deflate bodies are decoded; redirects are followed to the answer'
   }
 });
 
+test('a body is decoded as it arrives: a character split between two chunks comes out whole', async () => {
+  const bytes = Buffer.from('{"t":"é ✓ 𝕏"}');
+  // Cut inside the four-byte 𝕏 and inside é: each part arrives as its own chunk.
+  const cuts = [bytes.indexOf(0xc3) + 1, bytes.length - 4];
+  const srv = await startServer((_req, res) => {
+    res.writeHead(200, { 'content-length': String(bytes.length) });
+    res.write(bytes.subarray(0, cuts[0]));
+    setTimeout(() => res.write(bytes.subarray(cuts[0], cuts[1])), 20);
+    setTimeout(() => res.end(bytes.subarray(cuts[1])), 40);
+  });
+  try {
+    assert.equal((await fetchUpstream('fx', srv.url, { timeoutMs: 2000 })).text, '{"t":"é ✓ 𝕏"}');
+  } finally {
+    await srv.close();
+  }
+});
+
 test("the request carries the headers fetch() sent, with the caller's overriding them", async () => {
   const srv = await startServer((req, res) => void res.writeHead(200).end(JSON.stringify(req.headers)));
   try {
