@@ -110,14 +110,24 @@ export class Follow {
       return;
     }
     this.#skips.delete(sourceKey);
-    const mark = await this.store.getMark(sourceKey);
-    // An empty source's mark is "0": its first post is news.
-    const newest = newestId(posts) ?? '0';
-    if (mark === undefined || idAfter(newest, mark)) await this.store.setMark(sourceKey, newest);
-    const fresh = newSince(posts, mark);
+    const fresh = await this.#claimNews(sourceKey, posts);
     if (fresh.length === 0) return;
     for (const w of watches) await this.#toWatch(w, applyFilter(w.filter, fresh));
     for (const s of subscriptions) await this.#toSubscriber(s, applyFilter(s.filter, fresh));
+  }
+
+  /**
+   * The posts this read is the one to deliver: those after the mark it moved. A read that loses the move to an
+   * overlapping one looks again from where that one left the mark, so nothing is delivered twice or skipped.
+   */
+  async #claimNews(sourceKey: string, posts: Post[]): Promise<Post[]> {
+    // An empty source's mark is "0": its first post is news.
+    const newest = newestId(posts) ?? '0';
+    for (;;) {
+      const mark = await this.store.getMark(sourceKey);
+      if (mark !== undefined && !idAfter(newest, mark)) return [];
+      if (await this.store.advanceMark(sourceKey, mark, newest)) return newSince(posts, mark);
+    }
   }
 
   async #toWatch(w: WatchRecord, posts: Post[]): Promise<void> {

@@ -135,12 +135,19 @@ export class PgWatchStore implements WatchStore {
     return r.rows[0]?.newest_id;
   }
 
-  async setMark(sourceKey: string, id: string): Promise<void> {
-    await this.pool.query(
-      'INSERT INTO tm_source_marks (source_key, newest_id) VALUES ($1, $2) ' +
-        'ON CONFLICT (source_key) DO UPDATE SET newest_id = excluded.newest_id',
-      [sourceKey, id],
-    );
+  async advanceMark(sourceKey: string, from: string | undefined, to: string): Promise<boolean> {
+    const moved =
+      from === undefined
+        ? await this.pool.query(
+            'INSERT INTO tm_source_marks (source_key, newest_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+            [sourceKey, to],
+          )
+        : await this.pool.query('UPDATE tm_source_marks SET newest_id = $3 WHERE source_key = $1 AND newest_id = $2', [
+            sourceKey,
+            from,
+            to,
+          ]);
+    return moved.rowCount === 1;
   }
 
   async addDelivery(d: DeliveryRecord): Promise<void> {

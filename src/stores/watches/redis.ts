@@ -12,6 +12,15 @@ import {
   type WatchStore,
 } from './types.ts';
 
+/** Sets the field to ARGV[3] only if it holds ARGV[2] (an empty ARGV[2]: only if it is absent). */
+const ADVANCE_MARK_LUA = `
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if (cur == false and ARGV[2] == '') or cur == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0`;
+
 const parse = <T>(s: string | null | undefined): T | undefined => (s ? (JSON.parse(s) as T) : undefined);
 const parsed = <T>(list: Array<string | null>): T[] => list.flatMap((s) => (s ? [JSON.parse(s) as T] : []));
 
@@ -141,8 +150,9 @@ export class RedisWatchStore implements WatchStore {
     return (await this.#redis.hget(this.#k('marks'), sourceKey)) ?? undefined;
   }
 
-  async setMark(sourceKey: string, id: string): Promise<void> {
-    await this.#redis.hset(this.#k('marks'), sourceKey, id);
+  async advanceMark(sourceKey: string, from: string | undefined, to: string): Promise<boolean> {
+    const moved = await this.#redis.eval(ADVANCE_MARK_LUA, 1, this.#k('marks'), sourceKey, from ?? '', to);
+    return moved === 1;
   }
 
   async addDelivery(d: DeliveryRecord): Promise<void> {

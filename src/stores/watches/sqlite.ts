@@ -130,13 +130,16 @@ export class SqliteWatchStore implements WatchStore {
     return row?.newest_id;
   }
 
-  async setMark(sourceKey: string, id: string): Promise<void> {
-    this.#db
-      .prepare(
-        'INSERT INTO source_marks (source_key, newest_id) VALUES (?, ?) ' +
-          'ON CONFLICT (source_key) DO UPDATE SET newest_id = excluded.newest_id',
-      )
-      .run(sourceKey, id);
+  async advanceMark(sourceKey: string, from: string | undefined, to: string): Promise<boolean> {
+    const moved =
+      from === undefined
+        ? this.#db
+            .prepare('INSERT INTO source_marks (source_key, newest_id) VALUES (?, ?) ON CONFLICT DO NOTHING')
+            .run(sourceKey, to)
+        : this.#db
+            .prepare('UPDATE source_marks SET newest_id = ? WHERE source_key = ? AND newest_id = ?')
+            .run(to, sourceKey, from);
+    return Number(moved.changes) === 1;
   }
 
   async addDelivery(d: DeliveryRecord): Promise<void> {

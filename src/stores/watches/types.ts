@@ -89,7 +89,12 @@ export interface WatchStore {
   /** Every source with at least one active watch or subscription, each once. */
   sources(now: number): Promise<SourceEntry[]>;
   getMark(sourceKey: string): Promise<string | undefined>;
-  setMark(sourceKey: string, id: string): Promise<void>;
+  /**
+   * Moves the mark from `from` (undefined: no mark yet) to `to` only if it still is `from`, atomically across
+   * instances; false when another read moved it first. Reads of one source may overlap, and only the one that
+   * moves the mark delivers what lies between.
+   */
+  advanceMark(sourceKey: string, from: string | undefined, to: string): Promise<boolean>;
   addDelivery(d: DeliveryRecord): Promise<void>;
   getDelivery(id: string): Promise<DeliveryRecord | undefined>;
   updateDelivery(d: DeliveryRecord): Promise<void>;

@@ -142,13 +142,24 @@ export function watchStoreContract(name: string, open: () => Promise<WatchStore>
       await store.close();
     });
 
-    test('marks', async () => {
+    test('marks move only from the value the mover saw, and one of simultaneous moves wins', async () => {
       const store = await open();
-      const key = `search:latest:m${n}`;
+      const key = `search:latest:m${++n}`;
       assert.equal(await store.getMark(key), undefined);
-      await store.setMark(key, '0');
-      await store.setMark(key, '1900000000000000012');
-      assert.equal(await store.getMark(key), '1900000000000000012');
+      assert.equal(await store.advanceMark(key, '5', '6'), false, 'no mark yet: a move from a value fails');
+      assert.equal(await store.advanceMark(key, undefined, '0'), true);
+      assert.equal(await store.advanceMark(key, undefined, '7'), false, 'a mark exists: a first move fails');
+      assert.equal(await store.getMark(key), '0');
+      const moves = await Promise.all(
+        ['1900000000000000010', '1900000000000000011', '1900000000000000012'].map((to) =>
+          store.advanceMark(key, '0', to),
+        ),
+      );
+      assert.equal(moves.filter(Boolean).length, 1, `one winner among ${moves.join(', ')}`);
+      const won = await store.getMark(key);
+      assert.equal(await store.advanceMark(key, '0', '1900000000000000013'), false, 'a stale mover loses');
+      assert.equal(await store.advanceMark(key, won, '1900000000000000013'), true);
+      assert.equal(await store.getMark(key), '1900000000000000013');
       await store.close();
     });
 
