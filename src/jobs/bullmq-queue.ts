@@ -3,8 +3,8 @@
 // worker takes that turn's job; a job whose instance dies is found stalled and taken over by another worker.
 // Delivery attempts are delayed jobs, one id per (delivery, attempt), so a retry is never queued twice.
 import { createHash } from 'node:crypto';
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { Cluster } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { RedisTarget } from '../stores/redis/connect.ts';
 import type { JobHandlers, JobQueue } from './queue.ts';
 
@@ -34,9 +34,17 @@ function isConnectionError(err: unknown): boolean {
   );
 }
 
+// BullMQ and ioredis are loaded when a queue is made: embedded mode never needs them, and loading them costs an
+// instance memory it would hold for nothing (bench/RESULTS.md).
+const require = createRequire(import.meta.url);
+const bullmq = () => require('bullmq') as typeof import('bullmq');
+
 /** BullMQ's workers block on Redis, so their connections must never give up on a command. */
 function connectionOf(target: RedisTarget): ConnectionOptions {
-  if ('cluster' in target) return new Cluster(target.cluster, { redisOptions: { maxRetriesPerRequest: null } });
+  if ('cluster' in target) {
+    const { Cluster } = require('ioredis') as typeof import('ioredis');
+    return new Cluster(target.cluster, { redisOptions: { maxRetriesPerRequest: null } });
+  }
   if ('sentinels' in target) return { sentinels: target.sentinels, name: target.name, maxRetriesPerRequest: null };
   return { url: target.url, maxRetriesPerRequest: null };
 }
@@ -62,6 +70,7 @@ export class BullQueue implements JobQueue {
   /** The queues connect on first use: an instance that never schedules or delivers keeps no connection for them. */
   #q(): { reads: Queue; deliveries: Queue } {
     if (!this.#queues) {
+      const { Queue } = bullmq();
       const reads = new Queue(READS, { connection: this.#connection, prefix: this.#prefix });
       const deliveries = new Queue(DELIVERIES, { connection: this.#connection, prefix: this.#prefix });
       reads.on('error', this.#opts.onError);
@@ -84,6 +93,7 @@ export class BullQueue implements JobQueue {
       stalledInterval: Math.max(50, Math.floor(this.#opts.lockMs / 2)),
       concurrency: 8,
     };
+    const { Worker } = bullmq();
     const reads = new Worker<{ sourceKey: string }>(READS, (job) => handlers.read(job.data.sourceKey), {
       ...common,
       removeOnComplete: { count: 100 },

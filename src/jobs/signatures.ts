@@ -2,13 +2,20 @@
 // `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the watch's whsec_ secret), WebSub per the W3C
 // recommendation (X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body> under the subscriber's hub.secret).
 import { createHmac } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { createRequire } from 'node:module';
+
+// Loaded with the first push: an instance that delivers nothing never needs it.
+const require = createRequire(import.meta.url);
 
 export function signWebhook(secret: string, id: string, at: Date, body: string): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, at, body),
+    'webhook-signature': new (require('standardwebhooks') as typeof import('standardwebhooks')).Webhook(secret).sign(
+      id,
+      at,
+      body,
+    ),
   };
 }
 

@@ -2,8 +2,9 @@
 // streamed as the walk reads pages, with media=local the files they hold under attachments/ (each file once, by
 // content hash) and the notes embedding them; `export.json` at the end holds the end line and what was skipped.
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import yazl from 'yazl';
+import type { ZipFile } from 'yazl';
 import type { MediaRef } from '../../domain/media-refs.ts';
 import type { Post } from '../../domain/models.ts';
 import type { PostRead } from '../../domain/reads.ts';
@@ -17,6 +18,9 @@ import { Problem } from '../../problems/problem.ts';
 import type { Rendered } from '../../contract/rendered.ts';
 import { endLine, type ExportReply } from './export.ts';
 
+// yazl is loaded with the first zip: most instances never write one.
+const require = createRequire(import.meta.url);
+
 export const ZIP_TYPE = 'application/zip';
 
 /** Media into the archive: fetched once each, stored once per content hash, bounded per run. */
@@ -27,7 +31,7 @@ class ZipMedia {
   readonly skipped: Array<{ url: string; reason: SkipReason; detail: string }> = [];
 
   constructor(
-    private readonly zip: yazl.ZipFile,
+    private readonly zip: ZipFile,
     private readonly fetcher: MediaProxy,
     private readonly maxRunBytes: number,
   ) {}
@@ -86,7 +90,7 @@ function noteOf(post: Post, baseUrl: string): { name: string; body: string } {
 
 /** The archive, streamed: entries are added as posts arrive; a client that goes away stops the walk. */
 export function presentExportZip(r: ExportReply, opts: ZipOptions): Rendered {
-  const zip = new yazl.ZipFile();
+  const zip = new (require('yazl') as typeof import('yazl')).ZipFile();
   const media = opts.media ? new ZipMedia(zip, opts.media.fetcher, opts.media.maxRunBytes) : undefined;
   let gone = false;
   zip.outputStream.once('close', () => (gone = true));

@@ -1,7 +1,13 @@
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_REDIS_PREFIX, type RedisClient } from '../redis/connect.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
 import { WindowTable } from './window-table.ts';
+
+// The Redis limiter's package is loaded with the first shared limiter: embedded mode never needs it, and loading it
+// costs an instance memory it would hold for nothing.
+const require = createRequire(import.meta.url);
+const rateLimiterFlexible = () => require('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
 
 /** A refund this close to the end of its window is skipped: it could reach the store after the window rolled over. */
 const REFUND_MARGIN_MS = 250;
@@ -49,7 +55,8 @@ export class Limiter {
       const res = await this.#limiterFor(p).consume(partitionKey, points);
       return { ...toState(p, true, res), windowEndsAt: Date.now() + res.msBeforeNext };
     } catch (e) {
-      if (e instanceof RateLimiterRes) return { ...toState(p, false, e), windowEndsAt: Date.now() + e.msBeforeNext };
+      if (e instanceof rateLimiterFlexible().RateLimiterRes)
+        return { ...toState(p, false, e), windowEndsAt: Date.now() + e.msBeforeNext };
       // Not a refusal: Redis is unreachable, and this instance counts alone until it is back.
       return this.#consumeTable(p, partitionKey, points);
     }
@@ -175,7 +182,7 @@ export class Limiter {
     const id = `${p.name}/${p.quota}/${p.windowS}`;
     let limiter = this.#limiters.get(id);
     if (!limiter) {
-      limiter = new RateLimiterRedis({
+      limiter = new (rateLimiterFlexible().RateLimiterRedis)({
         points: p.quota,
         duration: p.windowS,
         keyPrefix: `${this.#prefix}${p.name}`,
