@@ -27,6 +27,10 @@ import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/pre
 import { watchRoutes } from './http/routes/watches.ts';
 import { hubRoutes } from './http/routes/hub.ts';
 import type { Push } from './jobs/index.ts';
+import { routeOtherMethods } from './http/method-fallback.ts';
+
+/** Longest path segment the router takes as a parameter (a longer one is 400 bad_request). */
+const MAX_PARAM_LENGTH = 1000;
 
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
@@ -57,7 +61,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     logController: new AccessLog(),
     requestIdHeader: false,
     // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
-    routerOptions: { maxParamLength: 1000 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/prefix-read.ts).
     rewriteUrl: prefixRewriter(reservedSegments()),
     bodyLimit: 1024 * 1024,
@@ -124,7 +128,10 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     pending.then(() => done(null, payload), done);
   });
 
-  withConditionalRequests(app, (scope) => registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => guards.hooks(decl)));
+  withConditionalRequests(app, (scope) => {
+    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => guards.hooks(decl));
+    routeOtherMethods(scope, PUBLIC_ROUTES, { maxParamLength: MAX_PARAM_LENGTH, baseUrl: base });
+  });
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
   app.register(adminRoutes, {
     token: config.adminToken,

@@ -16,10 +16,15 @@ const NOT_A_LANGUAGE = new Set(['und', 'zxx', 'mul', 'mis']);
  */
 const UNTRANSLATABLE_SOURCE = new Set([...NOT_A_LANGUAGE, 'unk', 'qam', 'qct', 'qht', 'qme', 'qst']);
 
-const names = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+/**
+ * Made on first use: the runtime maps its language-name data in then, several MB that an instance reading no
+ * translation would hold for nothing.
+ */
+let names: Intl.DisplayNames | undefined;
 
 function nameOf(code: string): string | undefined {
   try {
+    names ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
     return names.of(code);
   } catch {
     return undefined;

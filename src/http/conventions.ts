@@ -50,10 +50,20 @@ export const EXPOSED_HEADERS = [
   'ETag',
 ].join(', ');
 
+/** A public route's `{handle}` that names one of the service's own paths: no such route. */
+export function rejectReservedHandle(params: unknown): void {
+  const handle = isRecord(params) ? params.handle : undefined;
+  if (typeof handle === 'string' && isReservedPath(handle)) throw new Problem('route_not_found');
+}
+
+/** What a public route answers a method it does not take. */
+export function methodNotAllowed(method: string): Problem {
+  return new Problem('method_not_allowed', `${method} is not accepted here.`, { headers: { allow: PUBLIC_METHODS } });
+}
+
 /** onRequest hook of every public route. */
 export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const handle = isRecord(req.params) ? req.params.handle : undefined;
-  if (typeof handle === 'string' && isReservedPath(handle)) throw new Problem('route_not_found');
+  rejectReservedHandle(req.params);
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') return;
   if (method === 'OPTIONS') {
@@ -65,5 +75,5 @@ export async function publicMethodGuard(req: FastifyRequest, reply: FastifyReply
     await reply.send();
     return;
   }
-  throw new Problem('method_not_allowed', `${method} is not accepted here.`, { headers: { allow: PUBLIC_METHODS } });
+  throw methodNotAllowed(method);
 }

@@ -6,6 +6,7 @@ import type { Representation } from '../contract/representation.ts';
 import { isPreviewCrawler, previewDecision, PREVIEW_VARY } from '../contract/link-preview.ts';
 import { mergeVary } from './entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
+import { READ_METHODS } from './method-fallback.ts';
 import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
 import type { Services } from '../contract/services.ts';
 import { Problem } from '../problems/problem.ts';
@@ -70,8 +71,8 @@ export function registerRoutes(
   for (const def of defs) {
     const { decl } = def;
     app.route({
-      // Every method the server knows, so the method guard can answer 405 instead of the router's 404.
-      method: app.supportedMethods,
+      // Other methods reach the wildcard of method-fallback.ts, which answers 405 for them.
+      method: READ_METHODS,
       url: fastifyPath(decl.path),
       // No Fastify schema: the route kernel (route-decl.ts) validates with the declaration's zod schemas, so the
       // handler receives their inferred types.

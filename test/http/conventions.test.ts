@@ -39,6 +39,27 @@ describe('methods', () => {
     }
   });
 
+  test('a method the reads do not take, on a path no read has, is route_not_found', async () => {
+    const port = Number(new URL(s.url).port);
+    for (const method of ['POST', 'DELETE', 'PROPFIND']) {
+      for (const target of ['/nope/nope/nope/nope', '/api/v2/posts', '/alice_dev/status/not-an-id/x']) {
+        const res = await rawRequest(port, { method, target });
+        assert.equal(res.status, 404, `${method} ${target}`);
+        assert.equal(JSON.parse(res.body.toString()).code, 'route_not_found', `${method} ${target}`);
+      }
+    }
+  });
+
+  test('405 is decided before the body is read: an oversized body of an unknown type changes nothing', async () => {
+    const res = await s.get(permalink(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-unknown' },
+      body: Buffer.alloc(2 * 1024 * 1024, 97),
+    });
+    assert.equal(res.status, 405);
+    assert.equal((await problemOf(res)).code, 'method_not_allowed');
+  });
+
   test('OPTIONS answers 204 with Allow and CORS', async () => {
     const res = await s.get(permalink(), { method: 'OPTIONS', headers: { origin: 'https://example.org' } });
     assert.equal(res.status, 204);
