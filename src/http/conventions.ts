@@ -56,9 +56,9 @@ export function rejectReservedHandle(params: unknown): void {
   if (typeof handle === 'string' && isReservedPath(handle)) throw new Problem('route_not_found');
 }
 
-/** What a public route answers a method it does not take. */
-export function methodNotAllowed(method: string): Problem {
-  return new Problem('method_not_allowed', `${method} is not accepted here.`, { headers: { allow: PUBLIC_METHODS } });
+/** What a route answers a method it does not take; `allow` lists those it does (a public read's by default). */
+export function methodNotAllowed(method: string, allow: string = PUBLIC_METHODS): Problem {
+  return new Problem('method_not_allowed', `${method} is not accepted here.`, { headers: { allow } });
 }
 
 /** onRequest hook of every public route. */

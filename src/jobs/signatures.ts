@@ -6,16 +6,13 @@ import { createRequire } from 'node:module';
 
 // Loaded with the first push: an instance that delivers nothing never needs it.
 const require = createRequire(import.meta.url);
+const standardWebhooks = () => require('standardwebhooks') as typeof import('standardwebhooks');
 
 export function signWebhook(secret: string, id: string, at: Date, body: string): Record<string, string> {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': new (require('standardwebhooks') as typeof import('standardwebhooks')).Webhook(secret).sign(
-      id,
-      at,
-      body,
-    ),
+    'webhook-signature': new (standardWebhooks().Webhook)(secret).sign(id, at, body),
   };
 }
 

@@ -90,7 +90,8 @@ function noteOf(post: Post, baseUrl: string): { name: string; body: string } {
 
 /** The archive, streamed: entries are added as posts arrive; a client that goes away stops the walk. */
 export function presentExportZip(r: ExportReply, opts: ZipOptions): Rendered {
-  const zip = new (require('yazl') as typeof import('yazl')).ZipFile();
+  const yazl = require('yazl') as typeof import('yazl');
+  const zip = new yazl.ZipFile();
   const media = opts.media ? new ZipMedia(zip, opts.media.fetcher, opts.media.maxRunBytes) : undefined;
   let gone = false;
   zip.outputStream.once('close', () => (gone = true));

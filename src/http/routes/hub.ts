@@ -9,7 +9,7 @@ import { clientKey } from '../../stores/limits/client-key.ts';
 import { CallbackRefused, checkCallback } from '../../jobs/callback-guard.ts';
 import { LEASE_BOUNDS_S, MAX_HUB_SECRET_BYTES, type Hub } from '../../jobs/hub.ts';
 import { clientAddress } from '../client-address.ts';
-import { CORS_HEADERS } from '../conventions.ts';
+import { CORS_HEADERS, methodNotAllowed } from '../conventions.ts';
 import { parseSource } from '../params/watch-source.ts';
 import { HUB_PATH } from '../../contract/watch-body.ts';
 
@@ -60,8 +60,7 @@ export async function hubRoutes(app: FastifyInstance, opts: HubRoutesOptions): P
           signature: 'X-Hub-Signature-256 (HMAC-SHA256 of the body under hub.secret)',
         };
       }
-      if (req.method !== 'POST')
-        throw new Problem('method_not_allowed', `${req.method} is not accepted here.`, { headers: { allow: ALLOW } });
+      if (req.method !== 'POST') throw methodNotAllowed(req.method, ALLOW);
       const type = String(req.headers['content-type'] ?? '')
         .split(';')[0]!
         .trim()

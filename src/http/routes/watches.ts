@@ -14,7 +14,7 @@ import { CallbackRefused, checkCallback } from '../../jobs/callback-guard.ts';
 import { bearerOf } from '../guards.ts';
 import { parseEveryBodyAsJson } from '../json-body.ts';
 import { parseSource } from '../params/watch-source.ts';
-import { CORS_HEADERS } from '../conventions.ts';
+import { CORS_HEADERS, methodNotAllowed } from '../conventions.ts';
 import { WATCHES_PATH, WatchBody } from '../../contract/watch-body.ts';
 
 export interface WatchRoutesOptions {
@@ -73,7 +73,7 @@ function methodGuard(allow: string) {
       return false;
     }
     if (methods.includes(req.method)) return true;
-    throw new Problem('method_not_allowed', `${req.method} is not accepted here.`, { headers: { allow } });
+    throw methodNotAllowed(req.method, allow);
   };
 }
 
