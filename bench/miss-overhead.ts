@@ -1,7 +1,7 @@
 // (2) Miss overhead: live reads through the service (cache bypassed with nocache, so every request reaches
 // the simulator) against the same upstream request made directly, one of each in turn. Goal: ≤ 1 ms added at p50.
 // The goal is the steady state of a running service: every contender first serves WARMUP reads, while the JIT
-// compiles the miss path (a fresh process spends several times the CPU per read on its first thousand). The first
+// compiles the miss path (a fresh process spends several times the CPU per read on its first reads). The first
 // COLD reads of that warm-up are reported too, as the cost a just-started instance pays.
 // Latency on a shared machine is the scheduler's as much as the service's: the service's CPU time per read is
 // reported beside it (it does not count time spent waiting for a core), and a run on a machine whose load average
