@@ -66,13 +66,43 @@ function construct(engine: Engine, path: string, opts: OpenOptions): SqlDatabase
 export function openKeysDb(path: string, opts: OpenOptions = {}): SqlDatabase {
   const db = openEngine(path, opts);
   try {
-    db.exec('PRAGMA busy_timeout = 2000');
-    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
+    switchToWal(db);
   } catch (err) {
     db.close();
     throw err;
   }
   return db;
+}
+
+/** How long a statement waits for another process's lock. */
+const BUSY_WAIT_MS = 2000;
+
+/**
+ * Two processes switching a new file to WAL at once can each hold a read lock the other's switch must upgrade past;
+ * SQLite then fails one at once ("database is locked") rather than let both wait. The other one completes the
+ * switch, so trying again a moment later finds the file in WAL already, within the same wait as any other lock.
+ */
+function switchToWal(db: SqlDatabase): void {
+  const until = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (!isBusy(err) || Date.now() >= until) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    }
+  }
+}
+
+/** better-sqlite3 names SQLITE_BUSY (or an extended form) in `code`; node:sqlite gives SQLite's result code in `errcode`. */
+function isBusy(err: unknown): boolean {
+  const e = err as { code?: unknown; errcode?: unknown } | null;
+  return (
+    (typeof e?.code === 'string' && e.code.startsWith('SQLITE_BUSY')) ||
+    (typeof e?.errcode === 'number' && (e.errcode & 0xff) === 5)
+  );
 }
 
 function openEngine(path: string, opts: OpenOptions): SqlDatabase {
