@@ -119,7 +119,10 @@ export interface ArchivedPost {
 /** A post of the account as tweets.js holds it (and its note, when it is long). */
 export function archiveTweet(c: SimCorpus, p: SimPost): ArchivedPost {
   const author = authorOf(c, p);
-  const lay = layoutText(p.id, p.text, p.replyPrefix, p.media.length > 0);
+  // X ends a quoting post's text with the quoted post's link; the archive keeps nothing else of the quote.
+  const quoted = p.quoteId ? c.posts.get(p.quoteId) : undefined;
+  const quoteLink = quoted ? ` https://twitter.com/${authorOf(c, quoted).handle}/status/${quoted.id}` : '';
+  const lay = layoutText(p.id, p.text + quoteLink, p.replyPrefix, p.media.length > 0);
   const parent = p.replyToId ? c.posts.get(p.replyToId) : undefined;
   const parentAuthor = parent ? authorOf(c, parent) : undefined;
   const tweet: Json = {

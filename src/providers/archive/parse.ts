@@ -103,7 +103,7 @@ const REPOST = /^RT @([A-Za-z0-9_]{1,15}): /;
 export function tweetOf(element: unknown): ArchiveTweet | undefined {
   if (element === null || typeof element !== 'object' || Array.isArray(element)) return undefined;
   const t = (element as { tweet?: unknown }).tweet ?? element;
-  return t !== null && typeof t === 'object' && !Array.isArray(t) ? (t) : undefined;
+  return t !== null && typeof t === 'object' && !Array.isArray(t) ? t : undefined;
 }
 
 /** The post's id, or undefined for an element that is not a post. */
