@@ -133,7 +133,7 @@ async function firstElement(files: ArchiveFiles, name: string): Promise<unknown>
 async function indexPosts(files: ArchiveFiles, owner: ArchiveOwner, keep: Keep, io: CliIO): Promise<ThreadIndex> {
   const index = new ThreadIndex();
   let seen = 0;
-  const tty = io.stderr.isTTY && io.stderr.control;
+  const tty = !!io.stderr.isTTY && io.stderr.control !== undefined;
   for await (const element of tweetElements(files)) {
     const t = tweetOf(element);
     const id = t && tweetId(t);
