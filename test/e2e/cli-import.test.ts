@@ -335,7 +335,7 @@ describe('threadmark import', { concurrency: 1 }, () => {
     const kb = Number(/maxrss_kb=(\d+)/.exec(r.stderr)![1]);
     const zipMb = readFileSync(join(dir, 'big.zip')).length / 1024 / 1024;
     console.log(`200,000 posts (${zipMb.toFixed(0)} MB zip): peak RSS ${(kb / 1024).toFixed(0)} MB`);
-    assert.ok(kb < 350 * 1024, `peak RSS ${kb} KB`);
+    assert.ok(kb < 300 * 1024, `peak RSS ${kb} KB`);
     const lines = readFileSync(join(dir, 'big.ndjson'), 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, COUNT + 1);
   });
