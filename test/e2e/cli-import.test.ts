@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getCorpus, HANDLES, IDS } from '../../sim/corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { BIN, runBin, runProcess, type Run } from '../helpers/cli-bin.ts';
+import { BIN, hasScript, runBin, runBinInTerminal, runProcess, type Run } from '../helpers/cli-bin.ts';
 import {
   aliceArchive,
   ARCHIVE_THREAD,
@@ -88,7 +88,7 @@ describe('threadmark import', { concurrency: 1 }, () => {
     assert.ok(compared >= 13, `${compared} notes compared`);
     // The long post is whole (from note-tweet.js), the replies to others link the post they answer.
     const long = [...mine].find(([n]) => n.includes(IDS.noteTweet))![1];
-    assert.match(long, /Notes and references: \[https:\/\/example\.com\/notes\/invalidation\]/);
+    assert.match(long, /Notes and references: <https:\/\/example\.com\/notes\/invalidation> #caching/);
     const reply = [...mine].find(([n]) => n.includes(IDS.replies.aliceToBob))![1];
     assert.match(reply, new RegExp(`x\\.com/bob/status/${IDS.replies.bobTop}`));
 
@@ -220,6 +220,27 @@ describe('threadmark import', { concurrency: 1 }, () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /^threadmark: invalid_date: --since/m);
   });
+
+  test(
+    'on a terminal the progress is a bar redrawn in place, then the summary line',
+    { skip: !hasScript() },
+    async () => {
+      const r = await runBinInTerminal(['import', 'alice.zip', '--out', 'tty.ndjson'], {
+        cwd: dir,
+        timeoutMs: 120_000,
+      });
+      assert.equal(r.code, 0, r.stdout);
+      const posts = linesOf('tty.ndjson').length - 1;
+      assert.match(
+        r.stdout,
+        new RegExp(`\\r\\[#{24}\\] ${posts}/${posts} posts, reached \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC\\r?\\n`),
+      );
+      assert.match(
+        r.stdout,
+        new RegExp(`threadmark: import: ${posts} posts \\(\\d+ threads\\) from alice\\.zip to tty\\.ndjson`),
+      );
+    },
+  );
 
   describe('broken archives get a problem line and their exit code', () => {
     const cases: Array<[string, () => Promise<string>, string, number]> = [

@@ -7,6 +7,8 @@ import { permalink } from '../shared/permalinks.ts';
 import { segmentsFromRaw, textOf, unescapeHtml, type RawText, type TextFacet } from '../shared/segments.ts';
 import { ArchiveError } from './errors.ts';
 import type { NoteIndex } from './notes.ts';
+import { parseMedia as parseLegacyMedia } from '../x/post.ts';
+import type { XMedia } from '../x/wire.ts';
 import type { ArchiveAccount, ArchiveEntities, ArchiveMedia, ArchiveProfile, ArchiveTweet, Num } from './wire.ts';
 
 /** The account the archive is of: every post's author. */
@@ -63,31 +65,31 @@ function facetsOf(e: ArchiveEntities | undefined): TextFacet[] {
   return out;
 }
 
-/** Photos at their original size (the file the archive holds beside the post); videos and GIFs as their best MP4. */
+const MEDIA_TYPES = new Set(['photo', 'video', 'animated_gif']);
+
+/**
+ * The archive's media are X's legacy media with strings for numbers: read as X's own, then photos linked at their
+ * original size (the file the archive holds beside the post).
+ */
 function parseMedia(m: ArchiveMedia): Media | undefined {
-  const still = str(m.media_url_https);
+  if (!MEDIA_TYPES.has(m.type ?? '')) return undefined;
   const width = num(m.original_info?.width) ?? num(m.sizes?.large?.w);
   const height = num(m.original_info?.height) ?? num(m.sizes?.large?.h);
-  const size = { ...(width ? { width } : {}), ...(height ? { height } : {}) };
-  const alt = str(m.ext_alt_text) ? { altText: m.ext_alt_text! } : {};
-  if (m.type === 'photo')
-    return still
-      ? { kind: 'photo', url: still.includes('?') ? still : `${still}?name=orig`, ...size, ...alt }
-      : undefined;
-  const mp4 = (m.video_info?.variants ?? [])
-    .filter((v) => v.content_type === 'video/mp4' && str(v.url))
-    .sort((a, b) => (num(b.bitrate) ?? 0) - (num(a.bitrate) ?? 0))[0];
-  const url = mp4?.url ?? still;
-  if (!url) return undefined;
   const ms = num(m.video_info?.duration_millis);
-  return {
-    kind: m.type === 'animated_gif' ? 'gif' : 'video',
-    url,
-    ...(still ? { thumbnailUrl: still } : {}),
-    ...size,
-    ...alt,
-    ...(m.type === 'video' && ms ? { durationSeconds: ms / 1000 } : {}),
-  };
+  const media = parseLegacyMedia({
+    type: m.type as XMedia['type'],
+    ...(str(m.media_url_https) ? { media_url_https: m.media_url_https } : {}),
+    ...(str(m.ext_alt_text) ? { ext_alt_text: m.ext_alt_text } : {}),
+    original_info: { ...(width ? { width } : {}), ...(height ? { height } : {}) },
+    video_info: {
+      ...(ms ? { duration_millis: ms } : {}),
+      variants: (m.video_info?.variants ?? []).flatMap((v) =>
+        str(v.url) ? [{ url: v.url!, content_type: v.content_type, bitrate: num(v.bitrate) }] : [],
+      ),
+    },
+  });
+  if (media?.kind === 'photo' && !media.url.includes('?')) media.url = `${media.url}?name=orig`;
+  return media;
 }
 
 /** The text of X's `source` anchor (`<a href="…">Twitter Web App</a>`). */
