@@ -138,8 +138,9 @@ async function indexPosts(files: ArchiveFiles, owner: ArchiveOwner, keep: Keep, 
     const t = tweetOf(element);
     const id = t && tweetId(t);
     if (!t || !id) continue;
+    // What parseArchiveTweet would refuse is not counted either, so every thread counted completes.
     const at = Date.parse(t.created_at ?? '');
-    if (!Number.isFinite(at)) continue;
+    if (!Number.isFinite(at) || typeof t.full_text !== 'string') continue;
     const repost = isRepost(t);
     const self = !repost && answersOwner(t, owner);
     const replyToOther = !repost && !self && !!(t.in_reply_to_status_id_str || t.in_reply_to_screen_name);
