@@ -25,7 +25,7 @@ import { ytdElements } from '../providers/archive/ytd.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import { Progress, writeThreadNotes, type VaultNotes, type VaultOutput } from './export.ts';
 import { ThreadAssembler, ThreadIndex } from './import-threads.ts';
-import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
+import { checkMediaFlags, openMedia, type MediaFlags, type MediaSession } from './media-flags.ts';
 import { noteTemplate, type NoteFlags } from './note-flags.ts';
 import type { CliIO } from './output.ts';
 import type { NoteAction } from './vault.ts';
@@ -248,17 +248,7 @@ export async function runImport(path: string, flags: ImportFlags, io: CliIO): Pr
   }
   let output: PostsOutput | undefined;
   let progress: Progress | undefined;
-  const media =
-    flags.vault !== undefined
-      ? openMedia(
-          flags,
-          flags.vault,
-          io,
-          () => progress?.redraw(),
-          (line) => (progress ? progress.aside(io.stderr, line) : io.stderr.write(line)),
-          archiveMedia(files),
-        )
-      : undefined;
+  let media: MediaSession | undefined;
   const counts: Record<NoteAction, number> = { written: 0, unchanged: 0, renamed: 0 };
   let posts = 0;
   let threads = 0;
@@ -272,7 +262,26 @@ export async function runImport(path: string, flags: ImportFlags, io: CliIO): Pr
     if (files.has('note-tweet.js'))
       for await (const element of ytdElements(files.text('note-tweet.js'), 'data/note-tweet.js')) notes.add(element);
 
-    progress = new Progress(io.stderr, Math.max(1, index.size), () => (media ? ` · ${media.state()}` : ''), LINE_EVERY);
+    // Every data file has been read once by now: an archive refused has written nothing.
+    media =
+      flags.vault !== undefined
+        ? openMedia(
+            flags,
+            flags.vault,
+            io,
+            () => progress?.redraw(),
+            (line) => (progress ? progress.aside(io.stderr, line) : io.stderr.write(line)),
+            archiveMedia(files),
+          )
+        : undefined;
+    const session = media;
+
+    progress = new Progress(
+      io.stderr,
+      Math.max(1, index.size),
+      () => (session ? ` · ${session.state()}` : ''),
+      LINE_EVERY,
+    );
     const toStdout = flags.out === undefined && flags.vault === undefined;
     output =
       flags.out !== undefined || toStdout
@@ -280,7 +289,14 @@ export async function runImport(path: string, flags: ImportFlags, io: CliIO): Pr
         : undefined;
     const vault: VaultOutput | undefined =
       flags.vault !== undefined
-        ? { dir: flags.vault, mode: flags.vaultNotes ?? 'thread', baseUrl, template: template!, media, source: SOURCE }
+        ? {
+            dir: flags.vault,
+            mode: flags.vaultNotes ?? 'thread',
+            baseUrl,
+            template: template!,
+            ...(session ? { media: session } : {}),
+            source: SOURCE,
+          }
         : undefined;
     const assembler = new ThreadAssembler(index);
     const p = progress;

@@ -4,7 +4,16 @@
 // exit codes; and a 200,000-post archive imported within a memory bound.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -305,10 +314,11 @@ describe('threadmark import', { concurrency: 1 }, () => {
     ];
     for (const [what, make, code, exit] of cases) {
       test(what, async () => {
-        const r = await run(['import', await make(), '--out', 'broken.ndjson']);
+        const r = await run(['import', await make(), '--out', 'broken.ndjson', '--vault', 'broken', '--media']);
         assert.equal(r.code, exit, r.stderr);
         assert.match(r.stderr, new RegExp(`^threadmark: ${code}: `, 'm'));
         assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.ok(!existsSync(join(dir, 'broken.ndjson')) && !existsSync(join(dir, 'broken')), 'nothing written');
       });
     }
   });
