@@ -7,7 +7,7 @@ import { permalink } from '../shared/permalinks.ts';
 import { segmentsFromRaw, textOf, unescapeHtml, type RawText, type TextFacet } from '../shared/segments.ts';
 import { ArchiveError } from './errors.ts';
 import type { NoteIndex } from './notes.ts';
-import { parseMedia as parseLegacyMedia } from '../x/post.ts';
+import { parseMedia as parseLegacyMedia, withoutTags } from '../x/post.ts';
 import type { XMedia } from '../x/wire.ts';
 import type { ArchiveAccount, ArchiveEntities, ArchiveMedia, ArchiveProfile, ArchiveTweet, Num } from './wire.ts';
 
@@ -94,9 +94,7 @@ function parseMedia(m: ArchiveMedia): Media | undefined {
 
 /** The text of X's `source` anchor (`<a href="…">Twitter Web App</a>`). */
 function sourceName(html: string | undefined): string | undefined {
-  if (!html) return undefined;
-  const text = html.replace(/<[^>]{0,2000}>/g, '').trim();
-  return text || undefined;
+  return html ? withoutTags(html).trim() || undefined : undefined;
 }
 
 const REPOST = /^RT @([A-Za-z0-9_]{1,15}): /;
