@@ -14,23 +14,11 @@ export interface NewSimPost {
 /** Ids of grown posts: above every seeded id, increasing, so a newer post always has a greater id. */
 let nextId = 1900000000100000000n;
 
-export function appendPost(c: SimCorpus, input: NewSimPost): SimPost | string {
-  const author = c.usersByHandle.get(input.author.toLowerCase());
-  if (!author) return `unknown author ${input.author}`;
-  if (typeof input.text !== 'string' || input.text.length === 0) return 'text must be a non-empty string';
-  const parent = input.replyTo === undefined ? undefined : c.posts.get(input.replyTo);
-  if (input.replyTo !== undefined && !parent) return `unknown post ${input.replyTo}`;
-  nextId += 1n;
-  const id = String(nextId);
-  const parentAuthor = parent ? c.users.get(parent.authorId) : undefined;
-  const post: SimPost = {
-    id,
-    authorId: author.id,
-    createdAt: Date.now(),
-    text: input.text,
-    replyPrefix: parentAuthor && parentAuthor.id !== author.id ? [parentAuthor.handle] : [],
-    ...(parent ? { replyToId: parent.id } : {}),
-    conversationId: parent ? parent.conversationId : id,
+/** A post with nothing but its text and place: no media, no counts, English, from the web app. */
+export function plainPost(
+  p: Pick<SimPost, 'id' | 'authorId' | 'createdAt' | 'text' | 'replyPrefix' | 'conversationId'> & Partial<SimPost>,
+): SimPost {
+  return {
     media: [],
     likes: 0,
     reposts: 0,
@@ -41,7 +29,28 @@ export function appendPost(c: SimCorpus, input: NewSimPost): SimPost | string {
     source: 'Twitter Web App',
     sensitive: false,
     deleted: false,
+    ...p,
   };
+}
+
+export function appendPost(c: SimCorpus, input: NewSimPost): SimPost | string {
+  const author = c.usersByHandle.get(input.author.toLowerCase());
+  if (!author) return `unknown author ${input.author}`;
+  if (typeof input.text !== 'string' || input.text.length === 0) return 'text must be a non-empty string';
+  const parent = input.replyTo === undefined ? undefined : c.posts.get(input.replyTo);
+  if (input.replyTo !== undefined && !parent) return `unknown post ${input.replyTo}`;
+  nextId += 1n;
+  const id = String(nextId);
+  const parentAuthor = parent ? c.users.get(parent.authorId) : undefined;
+  const post = plainPost({
+    id,
+    authorId: author.id,
+    createdAt: Date.now(),
+    text: input.text,
+    replyPrefix: parentAuthor && parentAuthor.id !== author.id ? [parentAuthor.handle] : [],
+    ...(parent ? { replyToId: parent.id } : {}),
+    conversationId: parent ? parent.conversationId : id,
+  });
   c.posts.set(id, post);
   c.timelines.set(author.id, [{ postId: id, at: post.createdAt }, ...(c.timelines.get(author.id) ?? [])]);
   if (parent) c.children.set(parent.id, [...(c.children.get(parent.id) ?? []), id]);

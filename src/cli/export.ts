@@ -14,7 +14,7 @@ import type { CliIO, Output } from './output.ts';
 import { noteName, writeNote, type Note, type NoteResult } from './vault.ts';
 import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
-import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
+import { checkMediaFlags, openMedia, type MediaFlags, type MediaSession } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
 import { noteTemplate, type NoteFlags, type NoteTemplate } from './note-flags.ts';
 
@@ -89,7 +89,7 @@ function resumeFrom(file: string, io: CliIO): Resume | undefined {
 }
 
 /** Posts read and the date reached: a bar redrawn in place on a terminal, a line per hundred posts otherwise. */
-class Progress {
+export class Progress {
   private posts = 0;
   private reached = '';
   private drawnAt = 0;
@@ -101,6 +101,8 @@ class Progress {
     private readonly max: number,
     /** More to show after the posts (media saved so far). */
     private readonly suffix: () => string = () => '',
+    /** Posts between two progress lines when stderr is not a terminal. */
+    private readonly every = 100,
   ) {}
 
   /** Draws the bar again now, on a terminal (a media file arrived). */
@@ -114,7 +116,7 @@ class Progress {
     if (this.err.isTTY && this.err.control) {
       const now = Date.now();
       if (now - this.drawnAt >= 100 || this.posts === this.max) this.draw(now);
-    } else if (this.posts % 100 === 0) {
+    } else if (this.posts % this.every === 0) {
       this.err.write(`threadmark: ${this.posts} posts, reached ${this.reached} UTC\n`);
     }
   }
@@ -153,43 +155,82 @@ class Progress {
 }
 
 /** A note and the posts it holds (whose media go with it). */
-type ThreadNote = Note & { posts: Post[] };
+export type ThreadNote = Note & { posts: Post[] };
 
 /** The note of one exported post on its own (for a repost, the post that was reposted). */
-function noteOf(line: Post, baseUrl: string, t: NoteTemplate): ThreadNote {
+function noteOf(line: Post, baseUrl: string, t: NoteTemplate, source: string): ThreadNote {
   const post = line.repostOf ?? line;
   return {
     name: noteName(post, t.name),
-    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), undefined, frontMatterNow(t)),
+    body: renderPostObsidian(exportedRead(post, [post], source), noteOptions(baseUrl), undefined, frontMatterNow(t)),
     posts: [post],
   };
 }
 
-function exportedRead(requested: Post, thread: Post[]): PostRead {
-  return { requested, parents: [], thread, replies: [], repliesMode: 'off' as const, source: 'export', warnings: [] };
+function exportedRead(requested: Post, thread: Post[], source: string): PostRead {
+  return { requested, parents: [], thread, replies: [], repliesMode: 'off' as const, source, warnings: [] };
 }
 
 const noteOptions = (baseUrl: string) => ({ full: false, userinfo: 'off' as const, baseUrl });
 
-/** The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it. */
-function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string, t: NoteTemplate): ThreadNote[] {
+/**
+ * The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it.
+ * `source` is the notes' provenance in their front matter (an export, an archive).
+ */
+export function threadNotes(
+  thread: Post[],
+  mode: VaultNotes,
+  baseUrl: string,
+  t: NoteTemplate,
+  source = 'export',
+): ThreadNote[] {
   const first = thread[0]!;
-  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl, t)];
+  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl, t, source)];
   if (mode === 'thread') {
-    const body = renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl), undefined, frontMatterNow(t));
+    const body = renderPostObsidian(
+      exportedRead(first, thread, source),
+      noteOptions(baseUrl),
+      undefined,
+      frontMatterNow(t),
+    );
     return [{ name: noteName(first, t.name), body, posts: thread }];
   }
   const url = `${baseUrl}${statusPath(first.author.handle, first.id)}`;
   return thread.map((post, i) => ({
     name: noteName(post, t.name),
     body: renderPostObsidian(
-      exportedRead(post, [post]),
+      exportedRead(post, [post], source),
       noteOptions(baseUrl),
       { first: noteName(first, t.name), position: i + 1, length: thread.length, url },
       frontMatterNow(t),
     ),
     posts: [post],
   }));
+}
+
+/** Where and how a command writes notes into a vault. */
+export interface VaultOutput {
+  dir: string;
+  mode: VaultNotes;
+  baseUrl: string;
+  template: NoteTemplate;
+  media?: MediaSession;
+  /** Provenance in the notes' front matter (default: export). */
+  source?: string;
+}
+
+/** Writes the notes of finished threads into the vault, their media saved with them; each result is told as written. */
+export async function writeThreadNotes(
+  done: Post[][],
+  vault: VaultOutput,
+  told: (result: NoteResult) => void,
+): Promise<void> {
+  for (const thread of done) {
+    for (const { posts, ...note } of threadNotes(thread, vault.mode, vault.baseUrl, vault.template, vault.source)) {
+      if (vault.media) note.body = (await withLocalMedia(vault.media.store, note.body, posts, 'obsidian')).body;
+      told(writeNote(vault.dir, note));
+    }
+  }
 }
 
 export async function runExport(client: Client, handle: string, flags: ExportFlags, io: CliIO): Promise<number> {
@@ -230,15 +271,11 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   let written = 0;
   const threads = flags.vault !== undefined ? new ThreadGatherer() : undefined;
   const template = noteTemplate(flags, flags.vault !== undefined, '--vault');
-  const writeThreads = async (done: Post[][]) => {
-    for (const thread of done) {
-      for (const { posts, ...note } of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl, template!)) {
-        if (media) note.body = (await withLocalMedia(media.store, note.body, posts, 'obsidian')).body;
-        const result: NoteResult = writeNote(flags.vault!, note);
-        progress.aside(io.stdout, `${result.action}\t${result.path}\n`);
-      }
-    }
-  };
+  const vault: VaultOutput | undefined = flags.vault
+    ? { dir: flags.vault, mode: flags.vaultNotes ?? 'thread', baseUrl: client.baseUrl, template: template!, media }
+    : undefined;
+  const writeThreads = (done: Post[][]) =>
+    writeThreadNotes(done, vault!, (r) => progress.aside(io.stdout, `${r.action}\t${r.path}\n`));
   try {
     for await (const r of stream.records()) {
       record(r.line);

@@ -1,6 +1,6 @@
 // --media and its limits, shared by `read --out` and `export --vault`: the store the notes' media go to, progress
 // on a terminal, a warning for each file that is gone, and the summary of what was saved and skipped.
-import { MediaStore, DEFAULT_MEDIA_LIMITS, type MediaLimits } from '../media/store.ts';
+import { MediaStore, DEFAULT_MEDIA_LIMITS, type MediaLimits, type MediaStoreOptions } from '../media/store.ts';
 import { parseMediaHosts } from '../media/hosts.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO } from './output.ts';
@@ -63,6 +63,8 @@ export function openMedia(
   io: CliIO,
   redraw: (() => void) | undefined,
   warn: (line: string) => void,
+  /** Files copied from an archive instead of fetched. */
+  local?: MediaStoreOptions['local'],
 ): MediaSession | undefined {
   if (!flags.media) return undefined;
   // Without a progress display of the command's own, a line of its own on a terminal, redrawn in place.
@@ -85,6 +87,7 @@ export function openMedia(
     store = new MediaStore(vault, {
       hosts,
       limits: mediaLimits(flags),
+      ...(local ? { local } : {}),
       onChange: redraw ?? ownLine,
       onSkip: (ref, r) => {
         endLine();
@@ -103,7 +106,7 @@ export function openMedia(
     finish: () => {
       endLine();
       io.stderr.write(
-        `threadmark: media: ${store.fetched} fetched (${mb(store.bytes)}), ${store.reused} already in ${store.dir}\n`,
+        `threadmark: media: ${store.fetched} ${local ? 'copied from the archive' : 'fetched'} (${mb(store.bytes)}), ${store.reused} already in ${store.dir}\n`,
       );
       for (const line of store.summary()) io.stderr.write(`threadmark: media: ${line}\n`);
     },

@@ -10,6 +10,7 @@ import { POST_LIST_COMMANDS } from './post-lists.ts';
 import { aboutCommand, runAbout, type AboutFlags } from './about.ts';
 import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
 import { withNoteOptions } from './note-flags.ts';
+import { checkImportFlags, IMPORT_FORMATS, runImport, type ImportFlags } from './import.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
 import { runServe, type ServeFlags } from './serve.ts';
@@ -283,6 +284,55 @@ Without them the notes are the default ones.`,
     .action((handle: string, flags: ExportFlags & ConnectionFlags) => {
       checkExportFlags(flags);
       return withClient(flags, (c) => runExport(c, handle, flags, io));
+    });
+
+  withNoteOptions(
+    program
+      .command('import')
+      .description(
+        "turn X's own data export (the zip, or its folder) into the same notes and NDJSON as export, offline",
+      )
+      .argument('<archive>', 'the archive X gave you (twitter-….zip) or the folder it unpacks to')
+      .option(
+        '--since <when>',
+        'only posts at or after this ISO 8601 date or date-time (UTC unless an offset is given)',
+      )
+      .option('--until <when>', 'only posts before this ISO 8601 date or date-time')
+      .option('--with-replies', 'also import the replies to other accounts')
+      .option('--with-reposts', 'also import the reposts')
+      .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
+      .addOption(
+        new Option('--format <format>', 'what --out (or stdout) gets: ndjson (default) or one JSON document').choices(
+          IMPORT_FORMATS,
+        ),
+      )
+      .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')
+      .addOption(
+        new Option(
+          '--vault-notes <per>',
+          'with --vault: one note per thread (default) or one per post linking its thread',
+        ).choices(VAULT_NOTES),
+      )
+      .option('--media', "with --vault: copy the notes' photos and videos from the archive into <dir>/attachments/")
+      .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
+      .option('--media-max-total <size>', 'with --media: stop copying after this much in one run (default 2GB)'),
+    '--vault',
+  )
+    .addHelpText(
+      'after',
+      `
+Reads the archive as it is (no service, no network) and writes what export writes for the same posts: --out the
+NDJSON of the API's post objects then the end line, in the archive's order (X lists the newest first), --vault one
+note per self-thread named "<handle> <id> <first words>.md" with source "archive" in its front matter, listing
+"written|unchanged|renamed<TAB>path" on stdout. Without --out or --vault the NDJSON goes to stdout. A second
+import of the same archive writes no new note and says so; a later archive adds only the new notes. --media copies
+the files X put in data/tweets_media/ (and the avatar from data/profile_media/) by content hash, as export --media
+does. Exit codes: 3 no such archive; 2 bad flags or an archive that is not one (not a zip, cut off, no tweets.js, a
+data file that is not the window.YTD assignment), 1 anything else.`,
+    )
+    .action((archive: string, flags: ImportFlags) => {
+      checkImportFlags(flags);
+      return runImport(archive, flags, io).then(done);
     });
 
   withConnection(

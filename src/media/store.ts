@@ -31,7 +31,7 @@ export interface MediaLimits {
 
 export const DEFAULT_MEDIA_LIMITS: MediaLimits = { maxFileBytes: 100 * MiB, maxRunBytes: 2048 * MiB };
 
-export type SkipReason = 'too_large' | 'run_limit' | 'gone' | 'failed' | 'not_x_media';
+export type SkipReason = 'too_large' | 'run_limit' | 'gone' | 'failed' | 'not_x_media' | 'not_in_archive';
 
 export const SKIP_WORDS: Record<SkipReason, string> = {
   too_large: 'over the per-file limit',
@@ -39,11 +39,18 @@ export const SKIP_WORDS: Record<SkipReason, string> = {
   gone: 'gone from X (404)',
   failed: 'could not be fetched',
   not_x_media: "not on X's media hosts",
+  not_in_archive: 'not in the archive',
 };
 
 export type Saved = { ok: true; path: string; bytes: number; fetched: boolean };
 export type Skipped = { ok: false; reason: SkipReason; detail: string };
 export type SaveResult = Saved | Skipped;
+
+/** A file a run copies instead of fetching (an archive's own media): its size and its bytes. */
+export interface LocalMedia {
+  size: number;
+  open(): Promise<AsyncIterable<Uint8Array>>;
+}
 
 export interface MediaStoreOptions {
   hosts: MediaHostMap;
@@ -55,6 +62,11 @@ export interface MediaStoreOptions {
   onChange?: () => void;
   /** Called once for each URL that is not saved. */
   onSkip?: (ref: MediaRef, skipped: Skipped) => void;
+  /**
+   * Where files come from instead of the network (an archive's media): nothing is fetched, and a file it does not
+   * have is skipped.
+   */
+  local?: (ref: MediaRef) => LocalMedia | undefined;
 }
 
 interface Manifest {
@@ -153,11 +165,18 @@ export class MediaStore {
       this.reused++;
       return { ok: true, path: `${ATTACHMENTS}/${known}`, bytes: 0, fetched: false };
     }
-    const address = fetchAddress(ref.original, this.opts.hosts);
-    if (!address) return { ok: false, reason: 'not_x_media', detail: 'not fetched' };
+    const file = this.opts.local?.(ref);
+    const address = this.opts.local ? undefined : fetchAddress(ref.original, this.opts.hosts);
+    if (this.opts.local && !file) return { ok: false, reason: 'not_in_archive', detail: 'not copied' };
+    if (!this.opts.local && !address) return { ok: false, reason: 'not_x_media', detail: 'not fetched' };
     if (this.runLimitHit) return { ok: false, reason: 'run_limit', detail: 'not fetched' };
     try {
-      const { name, size } = await this.fetchTo(address);
+      let kept: { name: string; size: number };
+      if (file) {
+        this.checkDeclared(file.size);
+        kept = await this.keep(await file.open(), () => undefined);
+      } else kept = await this.fetchTo(address!);
+      const { name, size } = kept;
       this.manifest.files[ref.original] = name;
       this.writeManifest();
       this.fetched++;
@@ -168,8 +187,17 @@ export class MediaStore {
     }
   }
 
-  private async fetchTo(address: string): Promise<{ name: string; size: number }> {
+  /** Refuses a file whose announced size is over the per-file limit or past the run's. */
+  private checkDeclared(declared: number): void {
     const { maxFileBytes, maxRunBytes } = this.opts.limits;
+    if (declared > maxFileBytes) throw new SkipError('too_large', `${declared} bytes`);
+    if (this.bytes + (Number.isFinite(declared) ? declared : 0) > maxRunBytes) {
+      this.runLimitHit = true;
+      throw new SkipError('run_limit', 'not fetched');
+    }
+  }
+
+  private async fetchTo(address: string): Promise<{ name: string; size: number }> {
     const res = await fetch(address, {
       redirect: 'manual',
       signal: AbortSignal.timeout(this.opts.timeoutMs ?? 120_000),
@@ -184,16 +212,18 @@ export class MediaStore {
       await drop();
       throw new SkipError('failed', `HTTP ${res.status}`);
     }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > maxFileBytes) {
+    try {
+      this.checkDeclared(Number(res.headers.get('content-length') ?? NaN));
+    } catch (e) {
       await drop();
-      throw new SkipError('too_large', `${declared} bytes`);
+      throw e;
     }
-    if (this.bytes + (Number.isFinite(declared) ? declared : 0) > maxRunBytes) {
-      await drop();
-      this.runLimitHit = true;
-      throw new SkipError('run_limit', 'not fetched');
-    }
+    return this.keep(res.body, drop);
+  }
+
+  /** Streams a file's bytes to a temporary file, then moves it to its name by content hash (unless already there). */
+  private async keep(body: AsyncIterable<Uint8Array>, drop: () => unknown): Promise<{ name: string; size: number }> {
+    const { maxFileBytes, maxRunBytes } = this.opts.limits;
     const tmp = join(this.dir, `.partial-${process.pid}-${++this.seq}`);
     const fd = openSync(tmp, 'wx');
     const hash = createHash('sha256');
@@ -202,8 +232,8 @@ export class MediaStore {
     let kept = false;
     let open = true;
     try {
-      for await (const chunk of res.body) {
-        const b = Buffer.from(chunk as Uint8Array);
+      for await (const chunk of body) {
+        const b = Buffer.from(chunk);
         size += b.length;
         if (size > maxFileBytes) throw new SkipError('too_large', `over ${maxFileBytes} bytes`);
         if (this.bytes + size > maxRunBytes) {

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { GUIDES, guidePath } from '../../src/surface/docs/guide-pages.ts';
 import { BIN, runProcess } from '../helpers/cli-bin.ts';
 import { typeCheck } from '../helpers/consumer-tsc.ts';
+import { aliceArchive, writeZip } from '../fixtures/archive/make-archive.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import {
   DOCUMENTED_BASE,
@@ -137,6 +138,8 @@ async function runTypeScript(blocks: { file: string; block: string }[]): Promise
 
 async function runAll(examples: Example[], label: string): Promise<void> {
   const cwd = mkdtempSync(join(dir, 'cwd-'));
+  // The archive `threadmark import` examples read: alice_dev's, as X's data export would hold it.
+  await writeZip(aliceArchive(), join(cwd, 'twitter-archive.zip'));
   const failures: string[] = [];
   for (const example of examples) {
     const failure = await run(example, cwd);

@@ -225,7 +225,7 @@ function snowflakeTime(id: string): string {
 }
 
 /** The text of X's `source` anchor. A scan, not /<[^>]*>/g, which is quadratic on a run of unclosed `<`. */
-function withoutTags(html: string): string {
+export function withoutTags(html: string): string {
   let out = '';
   let i = 0;
   while (i < html.length) {

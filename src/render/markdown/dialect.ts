@@ -20,6 +20,11 @@ export interface Dialect {
    * undefined leaves the count as text (a post whose author's handle is not one has no such page).
    */
   postList(handle: string, id: string, list: PostList): string | undefined;
+  /**
+   * Whether "Replying to @bob" also links the post answered: a note kept apart from its conversation (a vault, an
+   * archive) keeps where the reply stood; a read shows its context itself.
+   */
+  replyLinks?: boolean;
 }
 
 export type PostList = 'quotes' | 'reposts';
@@ -124,6 +129,7 @@ export const obsidianDialect: Dialect = {
   cashtag: (symbol, shown) => obsidianLink(shown || `$${symbol}`, xCashtagUrl(symbol)),
   person: (handle) => (isHandle(handle) ? `[[@${handle}]]` : '@' + escapeLine(handle, false, OBSIDIAN_EXTRA)),
   postList: xPostList,
+  replyLinks: true,
 };
 
 function obsidianLink(text: string, href: string): string {

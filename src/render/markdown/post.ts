@@ -50,16 +50,16 @@ function mediaLine(m: Media): string {
 }
 
 /**
- * "Replying to @bob" for an answer to someone else. When X left out the parent's handle and kept its id, the
- * line links the parent post instead.
+ * "Replying to @bob" for an answer to someone else (in notes, with a link to the post answered). When X left out
+ * the parent's handle and kept its id, the line links the parent post instead.
  */
 function replyingTo(p: Post, d: Dialect): string | undefined {
   const r = p.replyTo;
   if (!r) return undefined;
   if (r.handle) {
-    return r.handle.toLowerCase() === p.author.handle.toLowerCase()
-      ? undefined
-      : `Replying to ${d.mention(r.handle, `@${r.handle}`)}`;
+    if (r.handle.toLowerCase() === p.author.handle.toLowerCase()) return undefined;
+    const to = `Replying to ${d.mention(r.handle, `@${r.handle}`)}`;
+    return d.replyLinks && r.id ? `${to} · ${link('the post', `https://x.com${statusPath(r.handle, r.id)}`)}` : to;
   }
   return r.id ? `Replying to ${link('a post', `https://x.com${statusPath('', r.id)}`)}` : undefined;
 }

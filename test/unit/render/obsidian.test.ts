@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPostObsidian, yamlString } from '../../../src/render/obsidian.ts';
+import { renderPostMarkdown } from '../../../src/render/markdown/thread.ts';
 import * as c from '../../fixtures/render/corpus.ts';
 import { matchSnapshot } from './snapshot.ts';
 
@@ -76,5 +77,25 @@ describe('renderPostObsidian', () => {
     assert.ok(!/(^|[^\\])#h\b/.test(body));
     assert.ok(!/(^|[^\\])==/.test(body));
     assert.ok(!/(^|[^\\])\$[A-Z]/.test(body));
+  });
+});
+
+describe('a reply to someone else', () => {
+  const answer = c.post({
+    id: '1900000000000000300',
+    author: c.bob,
+    text: 'Agreed.',
+    replyTo: { id: '1900000000000000001', handle: 'alice_dev' },
+  });
+
+  test('a note links the post it answers on x.com; a read names the account only', () => {
+    const note = renderPostObsidian(c.singleRead(answer), opts);
+    assert.ok(
+      note.includes('Replying to [[@alice_dev]] · [the post](https://x.com/alice_dev/status/1900000000000000001)'),
+      note,
+    );
+    const md = renderPostMarkdown(c.singleRead(answer), opts);
+    assert.match(md, /Replying to \[@alice_dev\]\(https:\/\/x\.com\/alice_dev\)\n/);
+    assert.doesNotMatch(md, /the post/);
   });
 });
