@@ -61,9 +61,19 @@ export const REPLAYED_MIN = 0.99;
  * The share of a short load run on `path` that the cache-hit replay answered (1 = every request; wrk does not
  * count the requests still in flight when it stops, so it can be a little above 1). NaN when the replay is off.
  */
-async function replayedShare(ctx: BenchContext, service: ServiceTarget, path: string): Promise<number> {
+export async function replayedShare(
+  service: ServiceTarget,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
   const before = await service.replayed();
-  const run = await load({ url: service.url + path, serverPid: service.pid, connections: CONNECTIONS, durationS: 1 });
+  const run = await load({
+    url: service.url + path,
+    serverPid: service.pid,
+    connections: CONNECTIONS,
+    durationS: 1,
+    headers,
+  });
   const after = await service.replayed();
   return before === null || after === null ? Number.NaN : (after - before) / run.requests;
 }
@@ -102,7 +112,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const measured: Array<{ tag: string; path: string; hit: Captured; c: Compared; replayed: number }> = [];
     for (const [i, r] of READS.entries()) {
       const c = await measureSize(ctx, service, r.path, hits[i]!);
-      measured.push({ ...r, hit: hits[i]!, c, replayed: await replayedShare(ctx, service, r.path) });
+      measured.push({ ...r, hit: hits[i]!, c, replayed: await replayedShare(service, r.path) });
     }
     // The service must have answered hits throughout: a 429 or error would make it look fast.
     const after = await Promise.all(READS.map((r) => capture(service.url + r.path)));
