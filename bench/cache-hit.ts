@@ -78,20 +78,31 @@ export async function replayedShare(
   return before === null || after === null ? Number.NaN : (after - before) / run.requests;
 }
 
-async function measureSize(ctx: BenchContext, service: Target, path: string, hit: Captured) {
+/**
+ * `service` on `path` against a bare node:http server writing `hit` (and, with `fastify`, a hook-less Fastify doing
+ * the same), asked with `headers`, in alternating rounds.
+ */
+export async function againstBare(
+  ctx: BenchContext,
+  service: Target,
+  path: string,
+  hit: Captured,
+  { headers = {}, fastify = false }: { headers?: Record<string, string>; fastify?: boolean } = {},
+): Promise<Compared> {
   const bare = await startBare(hit.body, hit.headers);
-  const fastify = await startBare(hit.body, hit.headers, 'bare-fastify.ts');
+  const hookless = fastify ? await startBare(hit.body, hit.headers, 'bare-fastify.ts') : undefined;
   try {
     const opts = (t: Target) => ({
       url: t.url + path,
       serverPid: t.pid,
       connections: CONNECTIONS,
       durationS: ctx.durationS,
+      headers,
     });
     return await compareUnderLoad(
       [
         { label: 'bare', opts: opts(bare) },
-        { label: 'fastify', opts: opts(fastify) },
+        ...(hookless ? [{ label: 'fastify', opts: opts(hookless) }] : []),
         { label: 'service', opts: opts(service) },
       ],
       'bare',
@@ -99,7 +110,7 @@ async function measureSize(ctx: BenchContext, service: Target, path: string, hit
     );
   } finally {
     await bare.stop();
-    await fastify.stop();
+    await hookless?.stop();
   }
 }
 
@@ -111,7 +122,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   try {
     const measured: Array<{ tag: string; path: string; hit: Captured; c: Compared; replayed: number }> = [];
     for (const [i, r] of READS.entries()) {
-      const c = await measureSize(ctx, service, r.path, hits[i]!);
+      const c = await againstBare(ctx, service, r.path, hits[i]!, { fastify: true });
       measured.push({ ...r, hit: hits[i]!, c, replayed: await replayedShare(service, r.path) });
     }
     // The service must have answered hits throughout: a 429 or error would make it look fast.

@@ -13,14 +13,14 @@ import {
   REPLAYED_MIN,
   SINGLE_PATH,
   THREAD_PATH,
+  againstBare,
   replayedShare,
   warmService,
 } from './cache-hit.ts';
 import { captureRaw, type Captured } from './lib/capture.ts';
-import { compareUnderLoad, type Compared } from './lib/compare.ts';
+import type { Compared } from './lib/compare.ts';
 import type { BenchContext } from './lib/context.ts';
 import type { BenchResult } from './lib/result.ts';
-import { startBare, type Target } from './lib/targets.ts';
 
 /** A long post alone, over the compression threshold. */
 export const LONG_PATH = `/${HANDLES.alice}/status/${IDS.noteTweet}?thread=off`;
@@ -48,35 +48,6 @@ interface Measured {
   replayed: number;
 }
 
-async function measure(
-  ctx: BenchContext,
-  service: Target,
-  path: string,
-  hit: Captured,
-  headers: Record<string, string>,
-) {
-  const bare = await startBare(hit.body, hit.headers);
-  try {
-    const opts = (t: Target) => ({
-      url: t.url + path,
-      serverPid: t.pid,
-      connections: CONNECTIONS,
-      durationS: ctx.durationS,
-      headers,
-    });
-    return await compareUnderLoad(
-      [
-        { label: 'bare', opts: opts(bare) },
-        { label: 'service', opts: opts(service) },
-      ],
-      'bare',
-      ctx.rounds,
-    );
-  } finally {
-    await bare.stop();
-  }
-}
-
 export async function run(ctx: BenchContext): Promise<BenchResult> {
   const { service } = await warmService(
     ctx,
@@ -92,7 +63,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         if (hit.status !== 200 || hit.headers['x-cache'] !== 'hit') {
           throw new Error(`expected a cached 200 for ${r.path} (${a.tag}), got ${hit.status}`);
         }
-        const c = await measure(ctx, service, r.path, hit, a.headers);
+        const c = await againstBare(ctx, service, r.path, hit, { headers: a.headers });
         const replayed = await replayedShare(service, r.path, a.headers);
         measured.push({ tag: `${r.tag}.${a.tag}`, path: r.path, goal: r.goal, hit, c, replayed });
       }
