@@ -37,7 +37,7 @@ const gzipped = promisify(gzip);
  * The bytes of `body` in `coding`. Asynchronous (zlib's thread pool), so a large body never holds the event loop;
  * zlib's output is a function of its input and settings, so every call for one body gives the same bytes.
  */
-export function encode(body: Buffer, coding: Coding): Promise<Buffer> {
+export function encode(body: string | Buffer, coding: Coding): Promise<Buffer> {
   return coding === 'br' ? brotli(body, BROTLI) : gzipped(body, GZIP);
 }
 

@@ -11,7 +11,7 @@ import { entityTagOf, mergeVary, noneMatchHit, tagFor304, withCoding } from './e
 
 /** The 200 body a read's GET or HEAD was answered with, before any coding (kept for the response store). */
 export interface SentBody {
-  identity: Buffer;
+  identity: string | Buffer;
   /** The identity body's tag (a coded body's tag is this one with the coding's suffix). */
   etag: string;
   /** The coded body that went out instead, when one did. */
@@ -77,17 +77,16 @@ function validate(req: FastifyRequest, reply: FastifyReply, payload: unknown, do
     etag = entityTagOf(payload);
     reply.header('etag', etag);
   }
-  const identity = typeof payload === 'string' ? Buffer.from(payload) : payload;
-  const coded = codingsApply(reply.getHeader('content-type'), identity.length);
+  const coded = codingsApply(reply.getHeader('content-type'), Buffer.byteLength(payload));
   if (coded) reply.header('vary', mergeVary(reply.getHeader('vary') as string | undefined, 'Accept-Encoding'));
   const tag = notModifiedTag(req.headers, etag, reply.getHeader('last-modified'));
   if (tag !== undefined) return done(null, notModified(reply, tag));
-  const sent: SentBody = { identity, etag };
+  const sent: SentBody = { identity: payload, etag };
   req.sentBody = sent;
   const h = req.headers;
   const coding = coded ? codingFor(h['accept-encoding'], h['x-no-compression'] !== undefined) : undefined;
   if (coding === undefined) return done(null, payload);
-  encode(identity, coding).then((body) => {
+  encode(payload, coding).then((body) => {
     sent.coded = { coding, body };
     // The compressor leaves a body that already has a coding alone; tagCoding gives it its own tag.
     reply.header('content-encoding', coding);

@@ -58,10 +58,11 @@ export class Recorder {
       else if (Array.isArray(value)) for (const v of value) fields.push([name, v]);
       else fields.push([name, String(value)]);
     }
+    const identity = typeof sent.identity === 'string' ? Buffer.from(sent.identity) : sent.identity;
     const answer: StoredAnswer = {
       fields,
-      codable: codingsApply(h['content-type'], sent.identity.length),
-      identity: variantOf(fields, undefined, sent.identity),
+      codable: codingsApply(h['content-type'], identity.length),
+      identity: variantOf(fields, undefined, identity),
       coded: {},
       making: {},
       deps,
