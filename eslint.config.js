@@ -45,6 +45,25 @@ export default defineConfig(
     },
   },
   {
+    // Only documented APIs of Node, Fastify and libraries: their `_`-prefixed fields are private and change
+    // without notice. Our own classes keep private state in `#` fields, which this does not match; `__typename`
+    // is a field of the X GraphQL API's data, not of an object of ours.
+    files: ['src/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[computed=false][property.name=/^_(?!_typename$)/]',
+          message: 'A `_`-prefixed field is private to its library or to Node: use a documented API.',
+        },
+        {
+          selector: 'MemberExpression[computed=true][property.value=/^_(?!_typename$)/]',
+          message: 'A `_`-prefixed field is private to its library or to Node: use a documented API.',
+        },
+      ],
+    },
+  },
+  {
     files: NODE_SCRIPTS,
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -61,27 +61,48 @@ export const REPLAYED_MIN = 0.99;
  * The share of a short load run on `path` that the cache-hit replay answered (1 = every request; wrk does not
  * count the requests still in flight when it stops, so it can be a little above 1). NaN when the replay is off.
  */
-async function replayedShare(ctx: BenchContext, service: ServiceTarget, path: string): Promise<number> {
+export async function replayedShare(
+  service: ServiceTarget,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
   const before = await service.replayed();
-  const run = await load({ url: service.url + path, serverPid: service.pid, connections: CONNECTIONS, durationS: 1 });
+  const run = await load({
+    url: service.url + path,
+    serverPid: service.pid,
+    connections: CONNECTIONS,
+    durationS: 1,
+    headers,
+  });
   const after = await service.replayed();
   return before === null || after === null ? Number.NaN : (after - before) / run.requests;
 }
 
-async function measureSize(ctx: BenchContext, service: Target, path: string, hit: Captured) {
+/**
+ * `service` on `path` against a bare node:http server writing `hit` (and, with `fastify`, a hook-less Fastify doing
+ * the same), asked with `headers`, in alternating rounds.
+ */
+export async function againstBare(
+  ctx: BenchContext,
+  service: Target,
+  path: string,
+  hit: Captured,
+  { headers = {}, fastify = false }: { headers?: Record<string, string>; fastify?: boolean } = {},
+): Promise<Compared> {
   const bare = await startBare(hit.body, hit.headers);
-  const fastify = await startBare(hit.body, hit.headers, 'bare-fastify.ts');
+  const hookless = fastify ? await startBare(hit.body, hit.headers, 'bare-fastify.ts') : undefined;
   try {
     const opts = (t: Target) => ({
       url: t.url + path,
       serverPid: t.pid,
       connections: CONNECTIONS,
       durationS: ctx.durationS,
+      headers,
     });
     return await compareUnderLoad(
       [
         { label: 'bare', opts: opts(bare) },
-        { label: 'fastify', opts: opts(fastify) },
+        ...(hookless ? [{ label: 'fastify', opts: opts(hookless) }] : []),
         { label: 'service', opts: opts(service) },
       ],
       'bare',
@@ -89,7 +110,7 @@ async function measureSize(ctx: BenchContext, service: Target, path: string, hit
     );
   } finally {
     await bare.stop();
-    await fastify.stop();
+    await hookless?.stop();
   }
 }
 
@@ -101,8 +122,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   try {
     const measured: Array<{ tag: string; path: string; hit: Captured; c: Compared; replayed: number }> = [];
     for (const [i, r] of READS.entries()) {
-      const c = await measureSize(ctx, service, r.path, hits[i]!);
-      measured.push({ ...r, hit: hits[i]!, c, replayed: await replayedShare(ctx, service, r.path) });
+      const c = await againstBare(ctx, service, r.path, hits[i]!, { fastify: true });
+      measured.push({ ...r, hit: hits[i]!, c, replayed: await replayedShare(service, r.path) });
     }
     // The service must have answered hits throughout: a 429 or error would make it look fast.
     const after = await Promise.all(READS.map((r) => capture(service.url + r.path)));

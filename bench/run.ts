@@ -10,6 +10,7 @@ import { startSim } from './lib/targets.ts';
 import { closeAgent } from './lib/timed-get.ts';
 import { WRK_MISSING, wrkAvailable } from './lib/wrk.ts';
 import * as cacheHit from './cache-hit.ts';
+import * as encodedHit from './encoded-hit.ts';
 import * as missOverhead from './miss-overhead.ts';
 import * as coalescing from './coalescing.ts';
 import * as render from './render.ts';
@@ -22,10 +23,11 @@ import * as vaultMedia from './vault-media.ts';
 import * as push from './push.ts';
 
 /** Benchmarks that drive load with wrk. */
-const NEEDS_WRK = new Set(['cache-hit', 'redis-hit', 'flood']);
+const NEEDS_WRK = new Set(['cache-hit', 'encoded-hit', 'redis-hit', 'flood']);
 
 const BENCHMARKS: Array<[string, (ctx: BenchContext) => Promise<BenchResult>]> = [
   ['cache-hit', cacheHit.run],
+  ['encoded-hit', encodedHit.run],
   ['miss-overhead', missOverhead.run],
   ['coalescing', coalescing.run],
   ['render', render.run],

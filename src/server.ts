@@ -16,8 +16,7 @@ import { opsRoutes } from './http/routes/ops.ts';
 import { observeRequests } from './http/observe.ts';
 import { drainOnClose } from './http/drain.ts';
 import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
-import { closeIdleSockets } from './http/idle-sockets.ts';
-import { clientErrorHandler, connectHandler } from './http/client-error.ts';
+import { clientErrorHandler, connectHandler, trackResponses } from './http/client-error.ts';
 import { installResponseLayer, responseLayer } from './http/responses/layer.ts';
 import { addressRule } from './http/client-address.ts';
 import { nextRequestId } from './http/request-id.ts';
@@ -83,11 +82,13 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
 
   app.decorate('addressRule', rule);
   app.server.on('connect', connectHandler(base));
-  const idle = closeIdleSockets(app.server, timeouts.idleMs, timeouts.checkIntervalMs);
-  app.addHook('onClose', (_app, done) => {
-    idle.stop();
-    done();
-  });
+  trackResponses(app.server);
+
+  // The response layer (http/responses/) first: its hit path is the first onRequest hook, so a stored answer runs
+  // no other; its recorder stores what goes out once every onSend hook (RateLimit fields, codings) has run.
+  const responses = responseLayer(app, services, guards, rule, opts.fastPath !== false);
+  app.decorate('responseLayer', responses ?? null);
+  if (responses) installResponseLayer(app, responses);
 
   const watchForwarding = untrustedForwardingWatch(config, app.log);
   // Callback style: this runs on every request, and an async hook costs a promise each time.
@@ -116,15 +117,9 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
-  // The response layer (http/responses/) stores what goes out once the RateLimit fields are set.
-  const responses = responseLayer(app, services, guards, rule, opts.fastPath !== false);
-  app.decorate('responseLayer', responses ?? null);
   app.addHook('onSend', (req, reply, payload, done) => {
     const pending = guards.headers(req, reply);
-    if (!pending) {
-      responses?.onSend(req, reply);
-      return done(null, payload);
-    }
+    if (!pending) return done(null, payload);
     pending.then(() => done(null, payload), done);
   });
 
@@ -156,7 +151,6 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
   observeRequests(app, services.metrics);
   drainOnClose(app);
-  if (responses) installResponseLayer(app, responses);
   return app;
 }
 

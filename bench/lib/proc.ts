@@ -69,9 +69,11 @@ export async function startChild<M>(
         () => reject(new Error(`${script}: no message within ${opts.timeoutMs ?? 30_000} ms`)),
         opts.timeoutMs ?? 30_000,
       );
-      proc.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+      const exited = (code: number | null) => reject(new Error(`${script} exited with ${code}`));
+      proc.once('exit', exited);
       waiters.push((m) => {
         clearTimeout(timer);
+        proc.off('exit', exited);
         resolve(m as T);
       });
     });

@@ -2,7 +2,7 @@
 // raw socket, still with a catalog problem document, so a malformed request line, an unknown method, an
 // oversized head or a slow client gets the same kind of body as every other error.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Problem } from '../problems/problem.ts';
 import { CORS_HEADERS, PUBLIC_METHODS } from './conventions.ts';
@@ -27,11 +27,19 @@ export function clientErrorProblem(code: string | undefined): Problem {
   }
 }
 
+/** The latest response begun on each connection, for the client-error handler of its server. */
+const latest = new WeakMap<Socket, ServerResponse>();
+
+/** Remembers each connection's latest response (the parser error of a pipelined request may follow one). */
+export function trackResponses(server: Server): void {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => latest.set(req.socket, res));
+}
+
 export function clientErrorHandler(baseUrl: string): (err: NodeJS.ErrnoException, socket: Socket) => void {
   return (err, socket) => {
     // A reset or closed socket has nobody to answer; a response already on the wire must not get a second head.
-    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable || pending?.headersSent) {
+    const pending = latest.get(socket);
+    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable || (pending && !pending.writableFinished)) {
       socket.destroy();
       return;
     }

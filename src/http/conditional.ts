@@ -1,16 +1,28 @@
 // Conditional requests (RFC 9110 §13) and negotiated compression for the public routes: every 200 to a
 // GET or HEAD carries a strong ETag, a matching If-None-Match (or If-Modified-Since against a route's own
-// Last-Modified) turns it into a bodyless 304, and bodies above a threshold are sent br or gzip.
+// Last-Modified) turns it into a bodyless 304, and bodies above a threshold are sent br or gzip. A finished body
+// (a string or Buffer, every read) is encoded here through `encode` (codings.ts), the function the response store
+// uses for its stored variants; @fastify/compress encodes what is left (streams: exports, the ones no hook sees whole).
 import compress, { type FastifyCompressOptions } from '@fastify/compress';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { COMPRESS_THRESHOLD, COMPRESSIBLE, codingFor, codingsApply, encode, type Coding } from './codings.ts';
 import { entityTagOf, mergeVary, noneMatchHit, tagFor304, withCoding } from './entity-tags.ts';
 
-/** Below this many bytes compression costs more than it saves (most problem documents stay under it). */
-export const COMPRESS_THRESHOLD = 1024;
+/** The 200 body a read's GET or HEAD was answered with, before any coding (kept for the response store). */
+export interface SentBody {
+  identity: string | Buffer;
+  /** The identity body's tag (a coded body's tag is this one with the coding's suffix). */
+  etag: string;
+  /** The coded body that went out instead, when one did. */
+  coded?: { coding: Coding; body: Buffer };
+}
 
-/** Text, JSON and XML flavours; never event streams. The compressor and the Vary decision share it. */
-export const COMPRESSIBLE = /^(?:text\/(?!event-stream)|[^;]*[/+](?:json|xml)\s*(?:;|$))/i;
+declare module 'fastify' {
+  interface FastifyRequest {
+    sentBody?: SentBody;
+  }
+}
 
 const COMPRESSION: FastifyCompressOptions = {
   encodings: ['br', 'gzip'],
@@ -65,12 +77,21 @@ function validate(req: FastifyRequest, reply: FastifyReply, payload: unknown, do
     etag = entityTagOf(payload);
     reply.header('etag', etag);
   }
-  const type = reply.getHeader('content-type');
-  if (typeof type === 'string' && COMPRESSIBLE.test(type) && Buffer.byteLength(payload) >= COMPRESS_THRESHOLD) {
-    reply.header('vary', mergeVary(reply.getHeader('vary') as string | undefined, 'Accept-Encoding'));
-  }
+  const coded = codingsApply(reply.getHeader('content-type'), Buffer.byteLength(payload));
+  if (coded) reply.header('vary', mergeVary(reply.getHeader('vary') as string | undefined, 'Accept-Encoding'));
   const tag = notModifiedTag(req.headers, etag, reply.getHeader('last-modified'));
-  done(null, tag === undefined ? payload : notModified(reply, tag));
+  if (tag !== undefined) return done(null, notModified(reply, tag));
+  const sent: SentBody = { identity: payload, etag };
+  req.sentBody = sent;
+  const h = req.headers;
+  const coding = coded ? codingFor(h['accept-encoding'], h['x-no-compression'] !== undefined) : undefined;
+  if (coding === undefined) return done(null, payload);
+  encode(payload, coding).then((body) => {
+    sent.coded = { coding, body };
+    // The compressor leaves a body that already has a coding alone; tagCoding gives it its own tag.
+    reply.header('content-encoding', coding);
+    done(null, body);
+  }, done);
 }
 
 /** Runs after the compressor: an encoded body is its own representation and gets its own strong tag. */

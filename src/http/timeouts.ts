@@ -8,8 +8,8 @@ export interface ServerTimeouts {
   requestMs: number;
   /**
    * A socket with no traffic in either direction for this long is destroyed (covers clients that stop reading
-   * the response). Longer than any request may legitimately take, upstream retries included. Kept by a sweep
-   * (idle-sockets.ts), not by Node's per-socket timer.
+   * the response). Longer than any request may legitimately take, upstream retries included. Node's own
+   * per-socket timer (the server's `timeout`, Fastify's `connectionTimeout`).
    */
   idleMs: number;
   /**
@@ -18,7 +18,7 @@ export interface ServerTimeouts {
    * closes first and never reuses a socket the service is closing.
    */
   keepAliveMs: number;
-  /** How often connections are swept for the header, request and idle deadlines (their granularity). */
+  /** How often connections are swept for the header and request deadlines (their granularity). */
   checkIntervalMs: number;
 }
 
@@ -35,11 +35,9 @@ export function serverTimeouts(t: Partial<ServerTimeouts> = {}): ServerTimeouts 
   return { ...DEFAULT_TIMEOUTS, ...t };
 }
 
-/**
- * Fastify options carrying the timeouts Node keeps (Fastify applies the first two to the Node server it creates).
- * The idle deadline is not among them: `connectionTimeout` stays at Fastify's 0 and closeIdleSockets keeps it.
- */
+/** Fastify options carrying the timeouts (Fastify applies the first three to the Node server it creates). */
 export interface TimeoutOptions {
+  connectionTimeout: number;
   keepAliveTimeout: number;
   requestTimeout: number;
   http: HttpServerOptions;
@@ -47,6 +45,7 @@ export interface TimeoutOptions {
 
 export function timeoutOptions(v: ServerTimeouts): TimeoutOptions {
   return {
+    connectionTimeout: v.idleMs,
     keepAliveTimeout: v.keepAliveMs,
     requestTimeout: v.requestMs,
     // Only settable when the server is created; Node requires headersTimeout <= requestTimeout.

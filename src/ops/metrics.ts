@@ -33,8 +33,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 
 /**
  * The exchanges of one (route, method, status, X-Cache) combination, in plain numbers. Every response adds to
- * one of these (a few additions: the response layer's fast path resolves its series once per stored answer);
- * the Prometheus metrics are computed from them when /metrics is scraped, so what a scrape shows is exact and
+ * one of these (a few additions); the Prometheus metrics are computed from them when /metrics is scraped, so what a scrape shows is exact and
  * the request path pays no label hashing or validation.
  */
 export class ExchangeSeries {
@@ -317,7 +316,7 @@ export class Metrics {
     if (x.status === 429) this.#rejections.inc({ policy: x.rejectedBy ?? 'unknown' });
   }
 
-  /** The series an exchange of this kind adds to (callers on a hot path keep it and call `add`). */
+  /** The series an exchange of this kind adds to. */
   series(route: string | undefined, method: string, status: number, cache: string | undefined): ExchangeSeries {
     const r = route ?? 'unmatched';
     const m = KNOWN_METHODS.has(method) ? method : 'other';

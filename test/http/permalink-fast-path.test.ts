@@ -79,28 +79,28 @@ describe('the last post of a 12-post thread by its bare permalink', () => {
   });
 
   test('a hit the replay cannot answer reads one cache entry and derives nothing again', async () => {
-    const gzip: [string, string][] = [['Accept-Encoding', 'gzip']];
+    // A conditional request never takes the hit path (its validators are checked by the normal path).
+    const since: [string, string][] = [['If-Modified-Since', 'Thu, 01 Jan 1970 00:00:00 GMT']];
     // The first hit of these headers may render (a value seen for the first time is rendered unstored), the
     // second stores; from then on a hit only looks up what is remembered.
-    for (let i = 0; i < 3; i++) assert.equal((await get(s, gzip)).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await get(s, since)).status, 200);
     const remembered = lookups(s);
     const replayedBefore = s.app.server.responseLayer?.served ?? Number.NaN;
     const responses: RawResponse[] = [];
     const keys = await cacheReads(s, async () => {
-      for (let i = 0; i < 3; i++) responses.push(await get(s, gzip));
+      for (let i = 0; i < 3; i++) responses.push(await get(s, since));
     });
     for (const r of responses) {
       assert.equal(r.status, 200);
       assert.equal(r.headers['x-cache'], 'hit');
-      assert.equal(r.headers['content-encoding'], 'gzip', 'a compressed answer, which the replay never records');
     }
     assert.equal(s.app.server.responseLayer?.served, replayedBefore, 'answered by the normal path');
     // One entry per read: the conversation held every ancestor, so the walk read nothing on its own.
     assert.deepEqual(keys, Array(3).fill(`conv:${IDS.threadLast}:top:r`));
     const now = lookups(s);
-    // The response layer looks for a stored answer first (one miss per read: compressed answers are never stored);
-    // nothing else may miss, or an assembly or a render was done again.
-    assert.equal(now.miss, remembered.miss + responses.length, 'no assembly or render was done again');
+    // Nothing may miss (a conditional request does not look for a stored answer), or an assembly or a render was
+    // done again.
+    assert.equal(now.miss, remembered.miss, 'no assembly or render was done again');
     // Two remembered results per read: the assembled read and its rendering.
     assert.ok(now.hit >= remembered.hit + 2 * responses.length, 'each read used the remembered read and rendering');
   });

@@ -1,27 +1,24 @@
-// The fast path of the response layer: a request the response store holds a current answer for is answered from
-// it in the server's request listener, before Fastify builds its request, with the per-request fields filled in
-// (X-Request-Id, and the RateLimit fields from the guards' own `rateLimitHeaders`) after api-ip is charged by the
-// guards' own limiter to the guards' own client address, and counted in the metrics. Everything else, and every
-// case the stored answer cannot vouch for, goes through the normal path (Fastify), which stores answers
-// (recorder.ts):
+// The hit path of the response layer: the first onRequest hook of the server. A request the response store holds a
+// current answer for is answered from it there, in whichever coding the client accepts, and the request ends
+// (`reply.hijack()`, then `writeHead(200, fields)` and `end(bytes)` on the response: no further hook, no handler).
+// The per-request fields are filled in (X-Request-Id, and the RateLimit fields from the guards' own
+// `rateLimitHeaders`) after api-ip is charged by the guards' own limiter to the guards' own client address, and the
+// exchange is counted in the metrics. Every other request, and every case the stored answer cannot vouch for,
+// continues through the lifecycle (the normal path), which stores answers (recorder.ts):
 //   - an answer is used only while every cache entry it depends on is still the same and still fresh. In process
 //     that is checked and api-ip charged synchronously; with Redis both happen in one scripted round trip
 //     (stores/stored-response-check.ts), so every instance sees every other's refreshes and charges;
-//   - conditional requests, Authorization, X-No-Compression and compressed answers never take it (store.ts);
+//   - conditional and keyed (Authorization) requests never take it (store.ts);
+//   - a coding no client has asked for yet is made once (`encode`, http/codings.ts) and kept, then answered;
 //   - a client that would be refused (429) goes through the guards, which answer and count it;
 //   - debug access logging or a draining server turn it off.
-// The profile of the normal path (bench/RESULTS.md) is spread thin over routing, hooks, validation, header
-// building and the promise chain; this path does a map lookup, a limiter charge and one write of the stored
-// header block (node-adapter.ts) and body.
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Guards } from '../guards.ts';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { rateLimitHeaders } from '../../stores/limits/headers.ts';
 import type { LimitState } from '../../stores/limits/policies.ts';
 import type { StoredResponseCheck } from '../../stores/stored-response-check.ts';
-import { nextRequestId } from '../request-id.ts';
-import { DATE_SLOT, RawHead, httpDate } from './node-adapter.ts';
-import { PER_REQUEST } from './recorder.ts';
-import { answerKey, type AnswerStore, type StoredAnswer } from './store.ts';
+import { codingFor, encode, type Coding } from '../codings.ts';
+import { answerKey, PER_REQUEST, variantOf, type AnswerStore, type StoredAnswer, type Variant } from './store.ts';
 
 /** Synchronous reads of the in-process cache (MemoryCache.getNow). */
 export interface SyncCache {
@@ -34,12 +31,16 @@ export interface FastPathOptions {
   /** Distributed: one Redis round trip per answer. */
   shared?: StoredResponseCheck;
   /** The guards the normal path runs: their limiter, partition rule and api-ip state. */
-  guards: Guards;
+  guards: {
+    chargeApiIpNow(address: string): LimitState | undefined;
+    apiIpCharged(consumed: number, msLeft: number): LimitState;
+    partitionOf(address: string): string;
+  };
   /** The client address rule the guards use (http/client-address.ts). */
   addressOf: (raw: IncomingMessage) => string | undefined;
 }
 
-type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+type Done = () => void;
 
 /** The name `rateLimitHeaders` gives each per-request field, by the lower-case name Fastify writes it under. */
 const FIELD_NAME = new Map(
@@ -92,91 +93,93 @@ export class FastPath {
     this.#opts = opts;
   }
 
-  /**
-   * Takes `req` when a stored answer may answer it: true when it answered or will answer (in distributed mode
-   * after one round trip, handing the request to `fallback` if the answer turns out stale or the client is over
-   * its allowance); false when the normal path must answer it now.
-   */
-  serve(req: IncomingMessage, res: ServerResponse, fallback: Listener): boolean {
-    if (!this.enabled) return false;
+  /** The onRequest hook (callback style: an async hook costs a promise per request). */
+  readonly hook: onRequestHookHandler = (req, reply, done) => {
+    if (!this.enabled) return done();
     const key = answerKey(req);
-    if (key === undefined) return false;
+    if (key === undefined) return done();
     const stored = this.#store.get(key);
-    if (!stored) return false;
-    const started = performance.now();
+    if (!stored) return done();
     if (Date.now() >= stored.freshUntil) {
       this.#store.delete(key);
-      return false;
+      return done();
     }
-    const address = this.#opts.addressOf(req);
-    if (address === undefined) return false;
+    const address = this.#opts.addressOf(req.raw);
+    if (address === undefined) return done();
+    const h = req.headers;
+    const coding = stored.codable ? codingFor(h['accept-encoding'], h['x-no-compression'] !== undefined) : undefined;
+    const variant = coding === undefined ? stored.identity : stored.coded[coding];
+    if (variant) return this.#serve(req, reply, done, key, stored, variant, address);
+    this.#make(key, stored, coding!).then(
+      (made) => this.#serve(req, reply, done, key, stored, made, address),
+      () => done(),
+    );
+  };
+
+  /** The coded variant of `stored`, made once, and counted in the store's budget once made. */
+  #make(key: string, stored: StoredAnswer, coding: Coding): Promise<Variant> {
+    return (stored.making[coding] ??= encode(stored.identity.body, coding).then(
+      (body) => {
+        const made = variantOf(stored.fields, coding, body);
+        stored.coded[coding] = made;
+        delete stored.making[coding];
+        // Stored again so the budget counts the new bytes (unless it was dropped or replaced meanwhile).
+        if (this.#store.peek(key) === stored) this.#store.set(key, stored);
+        return made;
+      },
+      (err: unknown) => {
+        delete stored.making[coding];
+        throw err;
+      },
+    ));
+  }
+
+  #serve(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    done: Done,
+    key: string,
+    stored: StoredAnswer,
+    variant: Variant,
+    address: string,
+  ): void {
     const { cache, shared, guards } = this.#opts;
     if (cache) {
       for (const [k, entry] of stored.deps) {
         if (cache.getNow(k) !== entry) {
           this.#store.delete(key);
-          return false;
+          return done();
         }
       }
       const state = guards.chargeApiIpNow(address);
-      if (!state) return false;
-      this.#answer(stored, state, res, started);
-      return true;
+      if (!state) return done();
+      return this.#answer(req, reply, variant, state);
     }
-    if (!shared) return false;
+    if (!shared) return done();
     shared.check(guards.partitionOf(address), stored.stamps).then(
       (got) => {
         if (got === 'changed') this.#store.delete(key);
-        if (typeof got === 'string') return fallback(req, res);
-        this.#answer(stored, guards.apiIpCharged(got.consumed, got.ttlMs), res, started);
+        if (typeof got === 'string') return done();
+        this.#answer(req, reply, variant, guards.apiIpCharged(got.consumed, got.ttlMs));
       },
       // Redis unreachable: the normal path knows how to degrade.
-      () => fallback(req, res),
+      () => done(),
     );
-    return true;
   }
 
-  #answer(stored: StoredAnswer, state: LimitState, res: ServerResponse, started: number): void {
-    const id = nextRequestId();
+  #answer(req: FastifyRequest, reply: FastifyReply, variant: Variant, state: LimitState): void {
     const fields = this.#fields.of(state);
-    if (!stored.head?.apply(res, slotValues(stored.head.slots, id, fields))) {
-      const headers = this.#headers(stored, id, fields);
-      res.writeHead(200, headers);
-      // An answer taken from a closing exchange learns the keep-alive block from its first keep-alive use.
-      stored.head ??= RawHead.split(
-        res,
-        stored.names,
-        stored.names.map((n) => headers[n]!),
-        PER_REQUEST,
-      );
+    // The head is handed to writeHead at once, which copies it: its per-request values can be filled in place.
+    const head = variant.head;
+    for (const [at, name] of variant.slots) {
+      head[at] = name === 'x-request-id' ? String(req.id) : fields[FIELD_NAME.get(name)!]!;
     }
-    res.end(stored.body);
+    // Fastify still runs the onResponse hooks of a hijacked reply: the metrics and the access log read the
+    // exchange from the reply, as they read the normal path's hits.
+    reply.code(200).header('x-cache', 'hit').hijack();
+    const res = reply.raw;
+    res.writeHead(200, head);
+    res.end(req.method === 'HEAD' ? undefined : variant.body);
     this.served++;
-    stored.series.add((performance.now() - started) / 1000);
   }
-
-  #headers(stored: StoredAnswer, id: string, fields: Record<string, string>): OutgoingHttpHeaders {
-    const out: OutgoingHttpHeaders = {};
-    for (let i = 0; i < stored.names.length; i++) {
-      const name = stored.names[i]!;
-      out[name] = PER_REQUEST.has(name) ? perRequest(name, id, fields) : stored.values[i];
-    }
-    return out;
-  }
-}
-
-const slotScratch: string[] = [];
-
-/** The values of `slots` for one answer, in order (in a shared array: RawHead.apply reads it at once). */
-function slotValues(slots: readonly string[], id: string, fields: Record<string, string>): string[] {
-  slotScratch.length = slots.length;
-  for (let i = 0; i < slots.length; i++) slotScratch[i] = perRequest(slots[i]!, id, fields);
-  return slotScratch;
-}
-
-/** One per-request value: the request id, Date, or a RateLimit field as the guards write it. */
-function perRequest(slot: string, id: string, fields: Record<string, string>): string {
-  if (slot === 'x-request-id') return id;
-  if (slot === DATE_SLOT) return httpDate(Date.now());
-  return fields[FIELD_NAME.get(slot)!]!;
 }

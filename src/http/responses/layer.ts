@@ -1,13 +1,13 @@
-// The response layer: the store of answers (store.ts), filled by the normal path in onSend (recorder.ts) and read
-// by the fast path (fast-path.ts), which answers a stored answer before Fastify builds its request. A cached read
-// and a first read pass the same layers in the same order: the fast path is a shortcut through this one, using the
-// guards' own address rule, limiter and RateLimit fields.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// The response layer: the store of representations (store.ts), filled by the normal path in onResponse
+// (recorder.ts) and read by the hit path (fast-path.ts), the server's first onRequest hook, which answers from a
+// stored representation and ends the request there. A cached read and a first read enter Fastify's lifecycle the
+// same way: the hit path is a shortcut through its first hook, using the guards' own address rule, limiter and
+// RateLimit fields, and Fastify's and Node's public APIs only.
+import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../contract/services.ts';
 import type { Guards } from '../guards.ts';
 import type { AddressRule } from '../client-address.ts';
 import { FastPath, type SyncCache } from './fast-path.ts';
-import { putBefore } from './node-adapter.ts';
 import { Recorder } from './recorder.ts';
 import { ANSWER_SLOT, answerSize } from './store.ts';
 
@@ -29,20 +29,16 @@ export class ResponseLayer {
     return this.fastPath.served;
   }
 
-  /** Stops storing and answering (server draining, or no place in front of Fastify's listener). */
+  /** Stops storing and answering (server draining). */
   disable(): void {
     this.fastPath.enabled = false;
-  }
-
-  onSend(req: FastifyRequest, reply: FastifyReply): void {
-    this.recorder.onSend(req, reply);
   }
 }
 
 /**
- * The response layer of `app`, when the fast path can answer exactly as the normal path would: in-process cache
+ * The response layer of `app`, when the hit path can answer exactly as the normal path would: in-process cache
  * and limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at
- * debug; a debug log wants every line). `install` puts the fast path in front once the server is built.
+ * debug; a debug log wants every line). `installResponseLayer` adds its hooks.
  */
 export function responseLayer(
   app: FastifyInstance,
@@ -63,14 +59,22 @@ export function responseLayer(
     guards,
     addressOf: rule.addressOf,
   });
-  return new ResponseLayer(fastPath, new Recorder(store, services.metrics, () => fastPath.enabled));
+  return new ResponseLayer(fastPath, new Recorder(store, () => fastPath.enabled));
 }
 
-/** Puts the layer's fast path in front of Fastify's request listener, and turns it off when the server closes. */
+/**
+ * Adds the layer's hooks to `app`: the hit path as an onRequest hook (call this before any other onRequest hook is
+ * added, so a hit runs none of them), the recorder in onResponse, and the switch that turns both off when the
+ * server closes.
+ */
 export function installResponseLayer(app: FastifyInstance, layer: ResponseLayer): void {
+  app.addHook('onRequest', layer.fastPath.hook);
+  app.addHook('onResponse', (req, reply, done) => {
+    layer.recorder.onResponse(req, reply);
+    done();
+  });
   app.addHook('preClose', (done) => {
     layer.disable();
     done();
   });
-  if (!putBefore(app, (req, res, fastify) => layer.fastPath.serve(req, res, fastify))) layer.disable();
 }

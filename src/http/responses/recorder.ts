@@ -1,62 +1,47 @@
-// The recorder: in onSend of every request, the normal path offers its answer to the response store. Stored is
-// only what a fresh read would answer again, exactly as Fastify then writes it on the wire (after every other
-// hook, compression included):
+// The recorder: in onResponse of every request, the normal path offers its answer to the response store. Stored is
+// only what a fresh read would answer again: the headers Fastify wrote (`reply.getHeaders()`, after every onSend
+// hook) and the body before any coding (`req.sentBody`, kept by the conditional-request hook, conditional.ts),
+// with the coded body too when one went out:
 //   - a 200 answered entirely from fresh cache entries (`req.dependsOn`), kept only while every one of them is
 //     still the same and still fresh (a refresh or an eviction makes it stale at once);
 //   - never an answer shaped by a passing upstream failure (`req.degraded`: a part that failed to load, a stale
-//     copy, a walk cut short): the fast path would serve it past the failure, to clients a fresh read would
+//     copy, a walk cut short): the hit path would serve it past the failure, to clients a fresh read would
 //     answer in full;
-//   - charged to api-ip alone, uncompressed, not closing, without cookies, varying only on what the key holds.
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+//   - charged to api-ip alone, not closing, without cookies, varying only on what the key and codings hold.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Metrics } from '../../ops/metrics.ts';
 import { storedTail } from '../../stores/cache/redis.ts';
 import type { CacheEntry } from '../../stores/cache/types.ts';
-import { RawHead, captureWrite, type Written } from './node-adapter.ts';
-import { answerKey, varyIsKeyed, type AnswerStore, type Dependencies } from './store.ts';
+import { codingsApply } from '../codings.ts';
+import { answerKey, varyIsKeyed, variantOf, type AnswerStore, type Dependencies, type StoredAnswer } from './store.ts';
 
-/**
- * Headers whose value is per request: filled in on every answer, in the position Fastify wrote them. An answer
- * is stored only for requests charged to api-ip alone, so RateLimit-Policy and RateLimit-Limit are the same on
- * every one of them and are kept as recorded.
- */
-export const PER_REQUEST: ReadonlySet<string> = new Set([
-  'x-request-id',
-  'ratelimit',
-  'ratelimit-remaining',
-  'ratelimit-reset',
-]);
-
-interface Pending {
-  key: string;
-  method: string;
-  route: string;
-  deps: Dependencies;
-  freshUntil: number;
-}
+/** Fields the store writes per variant (the coding and its length), never taken from the recorded exchange. */
+const PER_VARIANT = new Set(['content-encoding', 'content-length']);
 
 export class Recorder {
   readonly #store: AnswerStore;
-  readonly #metrics: Metrics;
   readonly #on: () => boolean;
 
-  constructor(store: AnswerStore, metrics: Metrics, on: () => boolean) {
+  constructor(store: AnswerStore, on: () => boolean) {
     this.#store = store;
-    this.#metrics = metrics;
     this.#on = on;
   }
 
-  /** onSend: records what goes out when the answer may be stored. */
-  onSend(req: FastifyRequest, reply: FastifyReply): void {
-    if (reply.statusCode !== 200 || !req.dependsOn?.length || !this.#on()) return;
+  /** onResponse: stores what went out when the answer may be stored. */
+  onResponse(req: FastifyRequest, reply: FastifyReply): void {
+    const sent = req.sentBody;
+    if (reply.statusCode !== 200 || !sent || !req.dependsOn?.length || !this.#on()) return;
     if (req.degraded) return;
     const states = req.rateStates;
     if (states?.length !== 1 || states[0]!.policy !== 'api-ip' || !states[0]!.allowed) return;
-    if (reply.getHeader('x-cache') !== 'hit') return;
-    const key = answerKey(req.raw);
+    const h = reply.getHeaders();
+    if (h['x-cache'] !== 'hit') return;
+    // Closing or refused responses are never stored; neither is one without its RateLimit fields.
+    if (h.connection !== undefined || h['retry-after'] !== undefined || h.ratelimit === undefined) return;
+    if (h['set-cookie'] !== undefined || h['transfer-encoding'] !== undefined || !varyIsKeyed(h.vary)) return;
+    // The coding on the wire must be the one the conditional-request hook applied (no other hook re-encoded it).
+    if (h['content-encoding'] !== sent.coded?.coding) return;
+    const key = answerKey(req);
     if (key === undefined || this.#store.has(key)) return;
-    const route = req.routeOptions.url;
-    if (route === undefined) return;
     let freshUntil = Number.POSITIVE_INFINITY;
     const deps: Dependencies = [];
     for (const [k, entry, until] of req.dependsOn) {
@@ -66,38 +51,25 @@ export class Recorder {
       deps.push([k, entry, storedTail(e as CacheEntry)]);
       freshUntil = Math.min(freshUntil, until);
     }
-    const pending: Pending = { key, method: req.raw.method!, route, deps, freshUntil };
-    const res = reply.raw;
-    captureWrite(res, (written) => this.#keep(pending, written, res));
-  }
-
-  #keep(p: Pending, written: Written, res: ServerResponse): void {
-    if (written.status !== 200) return;
-    const chunk = written.chunk;
-    const body = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : undefined;
-    if (!body) return;
-    const h: OutgoingHttpHeaders = written.headers;
-    // Encoded, closing or refused responses are never stored; neither is one without its RateLimit fields.
-    if (h['content-encoding'] !== undefined || h.connection !== undefined || h['retry-after'] !== undefined) return;
-    if (h['set-cookie'] !== undefined || h['transfer-encoding'] !== undefined || h.ratelimit === undefined) return;
-    if (!varyIsKeyed(h.vary)) return;
-    const names = Object.keys(h);
-    const values = names.map((n) => (PER_REQUEST.has(n) ? '' : h[n]!));
-    if (values.some((v) => v === undefined)) return;
-    this.#store.set(p.key, {
-      names,
-      values,
-      body,
-      head: RawHead.split(
-        res,
-        names,
-        names.map((n) => h[n]!),
-        PER_REQUEST,
-      ),
-      deps: p.deps,
-      stamps: p.deps.map(([k, , tail]): [string, string] => [k, tail]),
-      freshUntil: p.freshUntil,
-      series: this.#metrics.series(p.route, p.method, 200, 'hit'),
-    });
+    const fields: Array<[string, string]> = [];
+    for (const [name, value] of Object.entries(h)) {
+      if (PER_VARIANT.has(name) || value === undefined) continue;
+      if (name === 'etag') fields.push([name, sent.etag]);
+      else if (Array.isArray(value)) for (const v of value) fields.push([name, v]);
+      else fields.push([name, String(value)]);
+    }
+    const identity = typeof sent.identity === 'string' ? Buffer.from(sent.identity) : sent.identity;
+    const answer: StoredAnswer = {
+      fields,
+      codable: codingsApply(h['content-type'], identity.length),
+      identity: variantOf(fields, undefined, identity),
+      coded: {},
+      making: {},
+      deps,
+      stamps: deps.map(([k, , tail]): [string, string] => [k, tail]),
+      freshUntil,
+    };
+    if (sent.coded) answer.coded[sent.coded.coding] = variantOf(fields, sent.coded.coding, sent.coded.body);
+    this.#store.set(key, answer);
   }
 }

@@ -76,6 +76,11 @@ export class ResponseCache {
     return this.#lru.has(key);
   }
 
+  /** What `key` holds, without counting a lookup or refreshing its recency. */
+  peek(key: string): Stored | undefined {
+    return this.#lru.peek(key);
+  }
+
   drop(key: string): void {
     this.#lru.delete(key);
   }
@@ -117,6 +122,12 @@ export class ResponseSlot<V> implements Derived<V> {
 
   has(key: string): boolean {
     return this.cache.holds(`${this.name}|${key}`);
+  }
+
+  /** The value stored under `key`, without counting a lookup or refreshing its recency. */
+  peek(key: string): V | undefined {
+    // The key starts with this slot's name, so whatever is stored under it was stored by this slot, as a V.
+    return this.cache.peek(`${this.name}|${key}`)?.value as V | undefined;
   }
 
   set(key: string, value: V): void {
