@@ -1,6 +1,6 @@
 // What handlers may use: assembled once at start-up by src/compose.ts.
-import type { MediaSigner } from '../sources/media-signer.ts';
-import type { MediaProxy } from '../sources/media-proxy.ts';
+import type { MediaSigner } from '../media/signer.ts';
+import type { MediaProxy } from '../media/proxy.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';

@@ -13,7 +13,7 @@ import { sniff } from '../../media/sniff.ts';
 import { ATTACHMENTS, type SaveResult, type SkipReason } from '../../media/store.ts';
 import { noteFileName } from '../../render/note-template.ts';
 import { renderPostObsidian } from '../../render/obsidian.ts';
-import type { MediaProxy } from '../../sources/media-proxy.ts';
+import type { MediaProxy } from '../../media/proxy.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { Rendered } from '../../contract/rendered.ts';
 import { endLine, type ExportReply } from './export.ts';

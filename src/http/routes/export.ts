@@ -1,6 +1,6 @@
 // GET /api/v1/profiles/{handle}/posts: an account's posts in one go, streamed as NDJSON (or one JSON document).
 import { presentExportZip, ZIP_TYPE } from '../present/export-zip.ts';
-import { MediaProxy } from '../../sources/media-proxy.ts';
+import { MediaProxy } from '../../media/proxy.ts';
 import { z } from 'zod';
 import {
   DEFAULT_EXPORT_POSTS,

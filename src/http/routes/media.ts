@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } from '../../contract/route-decl.ts';
 import { Problem } from '../../problems/problem.ts';
-import type { MediaFile } from '../../sources/media-proxy.ts';
+import type { MediaFile } from '../../media/proxy.ts';
 import { code } from '../params/common.ts';
 
 export const mediaDecl = {

@@ -1,8 +1,8 @@
 // What the media proxy serves: a file of X's media hosts fetched once (bounded in size, redirects not followed)
 // and kept in a cache bounded in bytes, with the upstream's content type when it is a plain media type.
 import { LRUCache } from 'lru-cache';
-import { fetchAddress, type MediaHostMap } from '../media/hosts.ts';
-import { sniff } from '../media/sniff.ts';
+import { fetchAddress, type MediaHostMap } from './hosts.ts';
+import { sniff } from './sniff.ts';
 import { Problem } from '../problems/problem.ts';
 
 export interface MediaFile {
