@@ -2,21 +2,16 @@
 // is stored once. A manifest maps each original URL to its file: a later run that finds the file with the right
 // hash does not fetch it again. Sizes are bounded per file and per run; what is not saved is counted by reason.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MediaRef } from '../domain/media-refs.ts';
+import { MediaFetchFailed, openMedia, refusalOf, type MediaBody } from './fetch.ts';
 import { fetchAddress, type MediaHostMap } from './hosts.ts';
-import { sniff } from './sniff.ts';
+import { FREE, type ChargeMedia, type Payer } from './payer.ts';
+import { spool, type Spooled } from './spool.ts';
+
+/** The CLI's own machine: what its fetches are made for when no payer is named. */
+const LOCAL: Payer = { address: 'local' };
 
 export const ATTACHMENTS = 'attachments';
 const MANIFEST = '.threadmark-media.json';
@@ -55,6 +50,9 @@ export interface MediaStoreOptions {
   onChange?: () => void;
   /** Called once for each URL that is not saved. */
   onSkip?: (ref: MediaRef, skipped: Skipped) => void;
+  /** Who the fetches are made for, and what charges them (none: the CLI on its own machine). */
+  payer?: Payer;
+  charge?: ChargeMedia;
 }
 
 interface Manifest {
@@ -83,7 +81,6 @@ export class MediaStore {
   private readonly manifest: Manifest;
   private readonly done = new Map<string, Promise<SaveResult>>();
   private runLimitHit = false;
-  private seq = 0;
 
   constructor(
     vault: string,
@@ -153,11 +150,11 @@ export class MediaStore {
       this.reused++;
       return { ok: true, path: `${ATTACHMENTS}/${known}`, bytes: 0, fetched: false };
     }
-    const address = fetchAddress(ref.original, this.opts.hosts);
-    if (!address) return { ok: false, reason: 'not_x_media', detail: 'not fetched' };
+    if (!fetchAddress(ref.original, this.opts.hosts))
+      return { ok: false, reason: 'not_x_media', detail: 'not fetched' };
     if (this.runLimitHit) return { ok: false, reason: 'run_limit', detail: 'not fetched' };
     try {
-      const { name, size } = await this.fetchTo(address);
+      const { name, size } = await this.fetchTo(ref.original);
       this.manifest.files[ref.original] = name;
       this.writeManifest();
       this.fetched++;
@@ -168,55 +165,40 @@ export class MediaStore {
     }
   }
 
-  private async fetchTo(address: string): Promise<{ name: string; size: number }> {
+  private async fetchTo(url: string): Promise<{ name: string; size: number }> {
     const { maxFileBytes, maxRunBytes } = this.opts.limits;
-    const res = await fetch(address, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.opts.timeoutMs ?? 120_000),
-      headers: this.opts.userAgent ? { 'user-agent': this.opts.userAgent } : {},
-    });
-    const drop = () => res.body?.cancel().catch(() => undefined);
-    if (res.status === 404 || res.status === 410) {
-      await drop();
-      throw new SkipError('gone', `HTTP ${res.status}`);
+    let file: MediaBody;
+    try {
+      file = await openMedia(url, this.opts.payer ?? LOCAL, {
+        hosts: this.opts.hosts,
+        maxFileBytes,
+        timeoutMs: this.opts.timeoutMs ?? 120_000,
+        ...(this.opts.userAgent ? { userAgent: this.opts.userAgent } : {}),
+        charge: this.opts.charge ?? FREE,
+      });
+    } catch (e) {
+      throw e instanceof MediaFetchFailed ? new SkipError(e.reason, e.message) : e;
     }
-    if (res.status !== 200 || !res.body) {
-      await drop();
-      throw new SkipError('failed', `HTTP ${res.status}`);
-    }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > maxFileBytes) {
-      await drop();
-      throw new SkipError('too_large', `${declared} bytes`);
-    }
-    if (this.bytes + (Number.isFinite(declared) ? declared : 0) > maxRunBytes) {
-      await drop();
+    if (this.bytes + (file.size ?? 0) > maxRunBytes) {
+      file.body.destroy();
       this.runLimitHit = true;
       throw new SkipError('run_limit', 'not fetched');
     }
-    const tmp = join(this.dir, `.partial-${process.pid}-${++this.seq}`);
-    const fd = openSync(tmp, 'wx');
-    const hash = createHash('sha256');
-    let size = 0;
-    let head = Buffer.alloc(0);
-    let kept = false;
-    let open = true;
+    let spooled: Spooled;
     try {
-      for await (const chunk of res.body) {
-        const b = Buffer.from(chunk as Uint8Array);
-        size += b.length;
-        if (size > maxFileBytes) throw new SkipError('too_large', `over ${maxFileBytes} bytes`);
-        if (this.bytes + size > maxRunBytes) {
-          this.runLimitHit = true;
-          throw new SkipError('run_limit', 'cut off');
-        }
-        if (head.length < 16) head = Buffer.concat([head, b.subarray(0, 16)]);
-        hash.update(b);
-        writeSync(fd, b);
-      }
-      closeSync(fd);
-      open = false;
-      const name = `${hash.digest('hex').slice(0, 32)}.${sniff(head).ext}`;
+      spooled = await spool(file.body, this.dir, (size) => {
+        if (this.bytes + size <= maxRunBytes) return;
+        this.runLimitHit = true;
+        throw new SkipError('run_limit', 'cut off');
+      });
+    } catch (e) {
+      if (e instanceof SkipError) throw e;
+      const refused = refusalOf(e);
+      throw new SkipError(refused.reason, refused.message);
+    }
+    const { name, size } = spooled;
+    let kept = false;
+    try {
       const target = join(this.dir, name);
       let existing;
       try {
@@ -228,19 +210,15 @@ export class MediaStore {
         throw new SkipError('failed', `${name} is taken by something that is not a file`);
       // Same hash, same bytes: a file another post already brought stays as it is; a damaged one is replaced.
       if (!existing || !this.present(name)) {
-        renameSync(tmp, target);
+        renameSync(spooled.path, target);
         kept = true;
       }
       this.bytes += size;
       return { name, size };
-    } catch (e) {
-      if (open) closeSync(fd);
-      await drop();
-      throw e;
     } finally {
       if (!kept) {
         try {
-          unlinkSync(tmp);
+          unlinkSync(spooled.path);
         } catch {
           // gone already
         }

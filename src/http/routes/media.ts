@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } from '../../contract/route-decl.ts';
 import { Problem } from '../../problems/problem.ts';
-import type { MediaFile } from '../../media/proxy.ts';
+import type { MediaFile, MediaStream } from '../../media/proxy.ts';
+import { byteSlice } from '../../media/byte-slice.ts';
 import { code } from '../params/common.ts';
 
 export const mediaDecl = {
@@ -17,8 +18,10 @@ export const mediaDecl = {
     'a secret only the service holds, base64url). Only addresses the service issued, unexpired, for pbs.twimg.com, ' +
     'video.twimg.com or abs.twimg.com are served; anything else is refused without fetching. Answers the upstream ' +
     'file with its content type (plain image, video or audio types; otherwise the type its first bytes show), ' +
-    '`Accept-Ranges: bytes`, a single `Range` as 206 with `Content-Range` (416 when unsatisfiable). Files are kept ' +
-    'in memory within THREADMARK_MEDIA_CACHE_MB. Charged to the media-ip allowance, not api-ip.',
+    '`Accept-Ranges: bytes`, a single `Range` as 206 with `Content-Range` (416 when unsatisfiable). Files up to a ' +
+    'sixteenth of THREADMARK_MEDIA_CACHE_MB are kept in memory within it; larger ones are streamed through, and ' +
+    'bytes on their way are bounded by THREADMARK_MEDIA_INFLIGHT_MB (503 media_proxy_busy with Retry-After past ' +
+    'it). Charged to the media-ip allowance, not api-ip: a point per request, and one more per file fetched from X.',
   tags: ['media'],
   params: z.object({
     token: z
@@ -38,6 +41,8 @@ export const mediaDecl = {
     'invalid_media_signature',
     'media_url_expired',
     'media_too_large',
+    'media_proxy_busy',
+    'rate_limited',
     'not_found',
     'upstream_error',
   ],
@@ -71,15 +76,57 @@ export function byteRange(
   return { start, end };
 }
 
-function answer(file: MediaFile, range: string | undefined, maxAgeS: number): Rendered {
-  const size = file.bytes.length;
-  const headers: Record<string, string> = {
+function fileHeaders(maxAgeS: number): Record<string, string> {
+  return {
     'accept-ranges': 'bytes',
     'cache-control': `public, max-age=${maxAgeS}, immutable`,
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; sandbox",
     'cross-origin-resource-policy': 'cross-origin',
   };
+}
+
+/**
+ * A file streamed through: its range cut from the stream when the upstream declared a length (one unknown answers
+ * the whole file, as RFC 9110 allows), and the length sent whenever it is known.
+ */
+function streamAnswer(file: MediaStream, range: string | undefined, maxAgeS: number): Rendered {
+  const headers = fileHeaders(maxAgeS);
+  const size = file.size;
+  const r = size === undefined ? undefined : byteRange(range, size);
+  if (r === 'unsatisfiable') {
+    file.body.destroy();
+    return {
+      status: 416,
+      body: '',
+      contentType: file.contentType,
+      headers: { ...headers, 'content-range': `bytes */${size}` },
+    };
+  }
+  if (r) {
+    return {
+      status: 206,
+      body: '',
+      stream: byteSlice(file.body, r.start, r.end),
+      contentType: file.contentType,
+      headers: {
+        ...headers,
+        'content-range': `bytes ${r.start}-${r.end}/${size}`,
+        'content-length': String(r.end - r.start + 1),
+      },
+    };
+  }
+  return {
+    body: '',
+    stream: file.body,
+    contentType: file.contentType,
+    headers: size === undefined ? headers : { ...headers, 'content-length': String(size) },
+  };
+}
+
+function answer(file: MediaFile, range: string | undefined, maxAgeS: number): Rendered {
+  const size = file.bytes.length;
+  const headers = fileHeaders(maxAgeS);
   const r = byteRange(range, size);
   if (r === 'unsatisfiable') {
     return {
@@ -110,9 +157,10 @@ export const mediaRoutes: RouteDef[] = [
       const [c, detail] = WHY[check.why];
       throw new Problem(c, detail);
     }
-    const file = await proxy.get(check.url);
+    const served = await proxy.get(check.url, ctx.services.guards.payerOf(ctx.req));
     const leftS = Math.max(0, check.exp - Math.floor(Date.now() / 1000));
-    const range = ctx.req.headers.range;
-    return answer(file, typeof range === 'string' ? range : undefined, Math.min(leftS, 86400));
+    const range = typeof ctx.req.headers.range === 'string' ? ctx.req.headers.range : undefined;
+    const maxAgeS = Math.min(leftS, 86400);
+    return 'file' in served ? answer(served.file, range, maxAgeS) : streamAnswer(served.stream, range, maxAgeS);
   }),
 ];
