@@ -1,4 +1,4 @@
-// Reading an answer's body under a size cap, counted as it streams: whole (text or bytes), or passed on as a stream.
+// Reading an answer's body under a size cap, counted as it streams: whole as text, or passed on as a stream.
 import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -18,20 +18,23 @@ function exceeded(status: number, maxBytes: number): NetError {
   return new NetError('too_large', `the answer exceeded the ${maxBytes} byte limit`, { status, limit: maxBytes });
 }
 
+/** An answer whose body is to be read: the response, its (decoded) body, its status, and how much is taken. */
+export interface BodySource {
+  res: IncomingMessage;
+  body: Readable;
+  status: number;
+  maxBytes: number;
+  /** Past `maxBytes`, keep what came before and stop reading instead of failing. */
+  truncate?: boolean;
+}
+
 /**
- * Collects `body` (the decoded stream of `res`) chunk by chunk into `take`, failing past `maxBytes`. Plain stream
- * events rather than an async iterator: the iterator costs a promise and a microtask hop per chunk and a
- * stream-finished watcher per body, on every upstream read.
+ * Collects the body chunk by chunk into `take`, failing past `maxBytes`. Plain stream events rather than an async
+ * iterator: the iterator costs a promise and a microtask hop per chunk and a stream-finished watcher per body, on
+ * every upstream read.
  */
-function collect<T>(
-  res: IncomingMessage,
-  body: Readable,
-  status: number,
-  maxBytes: number,
-  truncate: boolean,
-  take: (chunk: Buffer) => void,
-  finish: () => T,
-): Promise<T> {
+function collect<T>(src: BodySource, take: (chunk: Buffer) => void, finish: () => T): Promise<T> {
+  const { res, body, status, maxBytes, truncate = false } = src;
   const early = truncate ? undefined : declaredTooLarge(res, status, maxBytes);
   if (early) {
     res.destroy();
@@ -77,43 +80,13 @@ function collect<T>(
  * held the event loop long enough to delay every other request; the pieces are joined lazily (a rope) and
  * flattened when first read.
  */
-export function readText(
-  res: IncomingMessage,
-  body: Readable,
-  status: number,
-  maxBytes: number,
-  truncate = false,
-): Promise<string> {
+export function readText(src: BodySource): Promise<string> {
   const text = new StringDecoder('utf8');
   let got = '';
   return collect(
-    res,
-    body,
-    status,
-    maxBytes,
-    truncate,
+    src,
     (chunk) => (got += text.write(chunk)),
     () => got + text.end(),
-  );
-}
-
-/** The body as bytes. */
-export function readBytes(
-  res: IncomingMessage,
-  body: Readable,
-  status: number,
-  maxBytes: number,
-  truncate = false,
-): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  return collect(
-    res,
-    body,
-    status,
-    maxBytes,
-    truncate,
-    (chunk) => chunks.push(chunk),
-    () => Buffer.concat(chunks),
   );
 }
 

@@ -8,7 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { literalAddress, isPublicAddress, notPublic, publicOnlyLookup } from './addresses.ts';
-import { capped, readBytes, readText } from './body.ts';
+import { capped, readText } from './body.ts';
 import { NetError, transportReason } from './errors.ts';
 import { backoffMs, isRetryableStatus, pause, retryAfterSeconds, type Budget, type RetryPolicy } from './retry.ts';
 
@@ -25,7 +25,7 @@ export interface NetRequest {
   signal?: AbortSignal;
   /** Bodies above this many bytes fail as `too_large` (or are cut there, see `truncate`). */
   maxBytes: number;
-  /** Text and bytes: past `maxBytes`, keep what came before and stop reading instead of failing. */
+  /** Text: past `maxBytes`, keep what came before and stop reading instead of failing. */
   truncate?: boolean;
   /** Redirects are followed only when this is given, and only to where it allows; otherwise a 3xx is the answer. */
   follow?: (to: URL) => boolean;
@@ -78,15 +78,9 @@ export function headersForHop(from: URL, to: URL, headers: Record<string, string
 
 /** The whole body as text (decoded as it arrives), retried as `retry` says. */
 export function fetchText(url: string | URL, req: NetRequest): Promise<NetAnswer<string>> {
+  const { maxBytes, truncate = false } = req;
   return withRetries(req, () =>
-    attempt(url, req, (res, body, head) => readText(res, body, head.status, req.maxBytes, req.truncate)),
-  );
-}
-
-/** The whole body as bytes, retried as `retry` says. */
-export function fetchBytes(url: string | URL, req: NetRequest): Promise<NetAnswer<Buffer>> {
-  return withRetries(req, () =>
-    attempt(url, req, (res, body, head) => readBytes(res, body, head.status, req.maxBytes, req.truncate)),
+    attempt(url, req, (res, body, head) => readText({ res, body, status: head.status, maxBytes, truncate })),
   );
 }
 

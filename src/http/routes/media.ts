@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } from '../../contract/route-decl.ts';
 import { Problem } from '../../problems/problem.ts';
-import type { MediaFile, MediaStream } from '../../media/proxy.ts';
+import type { MediaServed } from '../../media/proxy.ts';
 import { byteSlice } from '../../media/byte-slice.ts';
 import { code } from '../params/common.ts';
 
@@ -87,28 +87,28 @@ function fileHeaders(maxAgeS: number): Record<string, string> {
 }
 
 /**
- * A file streamed through: its range cut from the stream when the upstream declared a length (one unknown answers
- * the whole file, as RFC 9110 allows), and the length sent whenever it is known.
+ * The answer for a file held whole or streamed through. A range of a stream is cut from it as it passes; a stream
+ * whose length the upstream did not declare answers whole, as RFC 9110 allows. The length is sent whenever known.
  */
-function streamAnswer(file: MediaStream, range: string | undefined, maxAgeS: number): Rendered {
+function answer(served: MediaServed, range: string | undefined, maxAgeS: number): Rendered {
   const headers = fileHeaders(maxAgeS);
-  const size = file.size;
+  const held = 'file' in served ? served.file : undefined;
+  const streamed = 'stream' in served ? served.stream : undefined;
+  const contentType = (held ?? streamed)!.contentType;
+  const size = held ? held.bytes.length : streamed!.size;
   const r = size === undefined ? undefined : byteRange(range, size);
+  const part = (start: number, end: number) =>
+    held ? { bytes: held.bytes.subarray(start, end + 1) } : { stream: byteSlice(streamed!.body, start, end) };
   if (r === 'unsatisfiable') {
-    file.body.destroy();
-    return {
-      status: 416,
-      body: '',
-      contentType: file.contentType,
-      headers: { ...headers, 'content-range': `bytes */${size}` },
-    };
+    streamed?.body.destroy();
+    return { status: 416, body: '', contentType, headers: { ...headers, 'content-range': `bytes */${size}` } };
   }
   if (r) {
     return {
       status: 206,
       body: '',
-      stream: byteSlice(file.body, r.start, r.end),
-      contentType: file.contentType,
+      ...part(r.start, r.end),
+      contentType,
       headers: {
         ...headers,
         'content-range': `bytes ${r.start}-${r.end}/${size}`,
@@ -118,34 +118,10 @@ function streamAnswer(file: MediaStream, range: string | undefined, maxAgeS: num
   }
   return {
     body: '',
-    stream: file.body,
-    contentType: file.contentType,
+    ...(held ? { bytes: held.bytes } : { stream: streamed!.body }),
+    contentType,
     headers: size === undefined ? headers : { ...headers, 'content-length': String(size) },
   };
-}
-
-function answer(file: MediaFile, range: string | undefined, maxAgeS: number): Rendered {
-  const size = file.bytes.length;
-  const headers = fileHeaders(maxAgeS);
-  const r = byteRange(range, size);
-  if (r === 'unsatisfiable') {
-    return {
-      status: 416,
-      body: '',
-      contentType: file.contentType,
-      headers: { ...headers, 'content-range': `bytes */${size}` },
-    };
-  }
-  if (r) {
-    return {
-      status: 206,
-      body: '',
-      bytes: file.bytes.subarray(r.start, r.end + 1),
-      contentType: file.contentType,
-      headers: { ...headers, 'content-range': `bytes ${r.start}-${r.end}/${size}` },
-    };
-  }
-  return { body: '', bytes: file.bytes, contentType: file.contentType, headers };
 }
 
 export const mediaRoutes: RouteDef[] = [
@@ -161,6 +137,6 @@ export const mediaRoutes: RouteDef[] = [
     const leftS = Math.max(0, check.exp - Math.floor(Date.now() / 1000));
     const range = typeof ctx.req.headers.range === 'string' ? ctx.req.headers.range : undefined;
     const maxAgeS = Math.min(leftS, 86400);
-    return 'file' in served ? answer(served.file, range, maxAgeS) : streamAnswer(served.stream, range, maxAgeS);
+    return answer(served, range, maxAgeS);
   }),
 ];
