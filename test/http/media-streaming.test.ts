@@ -63,6 +63,19 @@ describe('media proxy, files larger than the cache takes', { concurrency: 1 }, (
     assert.equal(host.served.length - asked, 2);
   });
 
+  test('a HEAD answers the length and lets the upstream file go instead of reading it to the end', async () => {
+    const path = fresh();
+    const res = await s.get(path, { method: 'HEAD' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-length'), String(SIZE));
+    assert.equal(res.headers.get('content-type'), 'video/mp4');
+    const upstream = host.served.at(-1)!;
+    for (let i = 0; i < 500 && !host.cut.includes(upstream); i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(host.cut.includes(upstream), 'the upstream answer was cut off');
+    const proxy = s.app.services.media.proxy!;
+    while (proxy.bytesInFlight > 0) await new Promise((r) => setTimeout(r, 20));
+  });
+
   test('ranges are cut from the stream: 206 with Content-Range and Content-Length, 416 past the end', async () => {
     const path = fresh();
     const whole = Buffer.from(await (await s.get(path)).arrayBuffer());

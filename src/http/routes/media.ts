@@ -1,5 +1,6 @@
 // GET /media/{ref}: X media through the service, under addresses it signed (THREADMARK_MEDIA_PROXY). The address
 // is checked before anything else: an unsigned, altered, expired or non-X address never reaches an upstream.
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } from '../../contract/route-decl.ts';
 import { Problem } from '../../problems/problem.ts';
@@ -137,6 +138,13 @@ export const mediaRoutes: RouteDef[] = [
     const leftS = Math.max(0, check.exp - Math.floor(Date.now() / 1000));
     const range = typeof ctx.req.headers.range === 'string' ? ctx.req.headers.range : undefined;
     const maxAgeS = Math.min(leftS, 86400);
-    return answer(served, range, maxAgeS);
+    const out = answer(served, range, maxAgeS);
+    // A HEAD sends no body: the file is let go at once rather than read to the end and dropped (an empty stream in
+    // its place, so no entity tag is made up for a body never read).
+    if (ctx.req.method === 'HEAD' && out.stream) {
+      (out.stream as Readable).destroy();
+      out.stream = Readable.from([]);
+    }
+    return out;
   }),
 ];
