@@ -113,12 +113,16 @@ class ZipMedia {
     this.names.add(spooled.name);
     this.bytes += spooled.size;
     this.written = new Promise<void>((resolve) => {
-      this.out.once('close', resolve);
+      const read = () => {
+        this.out.off('close', read);
+        resolve();
+      };
+      this.out.once('close', read);
       this.zip.addReadStreamLazy(path, { compress: false, size: spooled.size }, (give) => {
         const input = createReadStream(spooled.path);
         input.once('close', () => {
           void unlink(spooled.path).catch(() => undefined);
-          resolve();
+          read();
         });
         give(null, input);
       });
