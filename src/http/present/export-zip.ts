@@ -59,6 +59,8 @@ class ZipMedia {
   /** The last file's entry: read by the archive (or the archive gone). */
   private written: Promise<void> = Promise.resolve();
   private dir: Promise<string> | undefined;
+  /** The body of the file being fetched. */
+  private current: Readable | undefined;
   bytes = 0;
   readonly skipped: Array<{ url: string; reason: SkipReason; detail: string }> = [];
 
@@ -67,7 +69,11 @@ class ZipMedia {
     private readonly out: Writable,
     private readonly opts: ZipMediaOptions,
   ) {
-    out.once('close', () => void this.cleanUp());
+    // A client that went away stops the file under way too, not only the next ones.
+    out.once('close', () => {
+      this.current?.destroy();
+      void this.cleanUp();
+    });
   }
 
   save(ref: MediaRef): Promise<SaveResult> {
@@ -96,6 +102,8 @@ class ZipMedia {
     let spooled: Spooled;
     try {
       const file = await openMedia(ref.original, this.opts.payer, this.opts);
+      if (this.out.destroyed) file.body.destroy();
+      this.current = file.body;
       spooled = await spool(file.body, await this.dir, (size) => {
         if (this.bytes + size > maxRunBytes) throw new ArchiveFull();
       });
@@ -104,6 +112,8 @@ class ZipMedia {
       // A payer's refusal (its allowance used up) leaves the file out like any failed fetch.
       const f = refusalOf(e instanceof Problem ? new MediaFetchFailed('failed', e.detail) : e);
       return { ok: false, reason: f.reason, detail: f.message };
+    } finally {
+      this.current = undefined;
     }
     const path = `${ATTACHMENTS}/${spooled.name}`;
     if (this.names.has(spooled.name)) {
