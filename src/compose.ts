@@ -15,8 +15,9 @@ import { cachedTabSource } from './sources/tab-source.ts';
 import { CachedReader } from './sources/cached-reader.ts';
 import { Guards } from './http/guards.ts';
 import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
-import { MediaSigner } from './sources/media-signer.ts';
-import { MediaProxy } from './sources/media-proxy.ts';
+import { MediaSigner } from './media/signer.ts';
+import { MediaProxy } from './media/proxy.ts';
+import type { ChargeMedia } from './media/payer.ts';
 import { createStores, type StoresConfig } from './stores/index.ts';
 import { redisTargetOf } from './stores/redis/target.ts';
 import { Metrics } from './ops/metrics.ts';
@@ -104,16 +105,20 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const stopSharingCursors = config.cursorSecret ? () => {} : await shareCursorSecret(stores, cursors);
   const signer = new MediaSigner(config.mediaUrlTtlS);
   const stopSharingMediaKey = await shareSecret(stores, 'media-secret', signer);
+  const guards = new Guards(stores.limiter, stores.keys);
+  // The media charge port: for now the payer's client address pays media-ip per upstream fetch.
+  const chargeMedia: ChargeMedia = (payer) => guards.chargeMedia(payer);
   const proxy = config.mediaProxy
     ? new MediaProxy({
         hosts: config.mediaHosts,
         maxFileBytes: config.mediaMaxBytes,
         cacheBytes: config.mediaCacheBytes,
+        inFlightBytes: config.mediaInFlightBytes,
         timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
         userAgent: config.userAgent,
+        charge: chargeMedia,
       })
     : undefined;
-  const guards = new Guards(stores.limiter, stores.keys);
   const services: Services = {
     config,
     version: VERSION,
@@ -134,7 +139,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     renders: responses.slot('render', renderedSize),
     feeds: responses.slot('feed', serializedFeedSize),
     xSessions,
-    media: { signer, ...(proxy ? { proxy } : {}) },
+    media: { signer, charge: chargeMedia, ...(proxy ? { proxy } : {}) },
     metrics: new Metrics({
       providers: () => chain.health(),
       responses: () => responses.stats(),

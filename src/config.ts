@@ -309,6 +309,20 @@ const SETTINGS = {
       .default(256)
       .transform((mb) => mb * 1024 * 1024),
   ),
+  /**
+   * Bytes of media on their way to readers at once (files read whole for the cache, a window per streamed file), set
+   * in megabytes; past it /media/ answers 503 media_proxy_busy.
+   */
+  mediaInFlightBytes: setting(
+    'THREADMARK_MEDIA_INFLIGHT_MB',
+    z.coerce
+      .number({ error: 'must be a number of megabytes' })
+      .int()
+      .min(1)
+      .max(65536)
+      .default(32)
+      .transform((mb) => mb * 1024 * 1024),
+  ),
   /** Largest file the proxy serves, set in megabytes. */
   mediaMaxBytes: setting(
     'THREADMARK_MEDIA_MAX_MB',

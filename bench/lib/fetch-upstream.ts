@@ -4,7 +4,8 @@
 // undici package's own request API. Retries and backoff sit above the attempt and are shared, so they are left out.
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { headersForHop, type UpstreamResponse } from '../../src/providers/http.ts';
+import { headersForHop } from '../../src/net/client.ts';
+import type { UpstreamResponse } from '../../src/providers/http.ts';
 import { ProviderError } from '../../src/providers/types.ts';
 
 export interface Attempt {

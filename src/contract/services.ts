@@ -1,6 +1,7 @@
 // What handlers may use: assembled once at start-up by src/compose.ts.
-import type { MediaSigner } from '../sources/media-signer.ts';
-import type { MediaProxy } from '../sources/media-proxy.ts';
+import type { MediaSigner } from '../media/signer.ts';
+import type { MediaProxy } from '../media/proxy.ts';
+import type { ChargeMedia, Payer } from '../media/payer.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';
@@ -30,6 +31,8 @@ export interface ReadAllowances {
   ): ReadPolicy;
   exportPolicy(req: FastifyRequest): Promise<ReadPolicy>;
   checkExport(req: FastifyRequest): Promise<void>;
+  /** Who the request's upstream calls are made for: its client address, and its key when it sent a valid one. */
+  payerOf(req: FastifyRequest): Payer;
 }
 
 export interface Services {
@@ -56,8 +59,11 @@ export interface Services {
   responses: ResponseCache;
   renders: ResponseSlot<Rendered>;
   feeds: ResponseSlot<SerializedFeed>;
-  /** Signed media addresses, and the proxy that serves them when THREADMARK_MEDIA_PROXY is on. */
-  media: { signer: MediaSigner; proxy?: MediaProxy };
+  /**
+   * Signed media addresses, the proxy that serves them when THREADMARK_MEDIA_PROXY is on, and the charge of one
+   * upstream media fetch to the payer it is made for (the proxy's and the zip export's).
+   */
+  media: { signer: MediaSigner; proxy?: MediaProxy; charge: ChargeMedia };
   /** Run-time X sessions (GET/POST/DELETE /admin/sessions); undefined when x is not a configured provider. */
   xSessions?: SessionAdmin;
 }

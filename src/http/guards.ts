@@ -14,6 +14,7 @@ import { rateLimitHeaders } from '../stores/limits/headers.ts';
 import { clientKey } from '../stores/limits/client-key.ts';
 import { clientAddress } from './client-address.ts';
 import type { KeyStore } from '../stores/keys/types.ts';
+import type { Payer } from '../media/payer.ts';
 import { keyStateOf } from './key-state.ts';
 
 declare module 'fastify' {
@@ -123,6 +124,25 @@ export class Guards {
     const state = await this.limiter.consume('api-ip', this.partition(req), points);
     record(req, [state]);
     if (!state.allowed) throw usedUp(state);
+  }
+
+  /** Who a request's upstream calls are made for: its client address, and its key when the key was verified valid. */
+  payerOf(req: FastifyRequest): Payer {
+    const key = keyStateOf(req);
+    const address = clientAddress(req);
+    return key.status === 'valid' && key.id !== undefined ? { address, keyId: key.id } : { address };
+  }
+
+  /**
+   * The media charge port (media/payer.ts): one media-ip point of the payer's client address per upstream media
+   * fetch, on top of the request's own; refused → 429 rate_limited with Retry-After, before anything is fetched.
+   */
+  async chargeMedia(payer: Payer): Promise<void> {
+    const state = await this.limiter.consume('media-ip', this.partitionOf(payer.address));
+    if (!state.allowed)
+      throw new Problem('rate_limited', `The media-ip allowance is used up; retry in ${state.resetS} s.`, {
+        headers: { 'retry-after': String(state.resetS) },
+      });
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */

@@ -1,56 +1,15 @@
 // Where the service may send a push: a callback must be an http(s) URL without credentials (https for webhooks) whose
 // every address is public — no loopback, private, shared, link-local (cloud metadata), multicast or reserved range —
-// checked after DNS resolution, and checked again on every connection (the lookup below), so a name that later
+// checked after DNS resolution, and checked again on every connection (net/addresses.ts), so a name that later
 // resolves elsewhere is never contacted. THREADMARK_WEBHOOK_ALLOW_PRIVATE=true lifts the address and https rules (tests).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
+import { isPublicAddress } from '../net/addresses.ts';
+
+export { isPublicAddress };
 
 export class CallbackRefused extends Error {
   override name = 'CallbackRefused';
-}
-
-const BLOCKED = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['2002::', 16],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(net, bits, 'ipv6');
-
-/** Whether an address may be contacted: public unicast only (an IPv4-mapped IPv6 address is judged as IPv4). */
-export function isPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return isPublicAddress(mapped);
-  const family = isIP(address);
-  if (family === 0) return false;
-  return !BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 export interface CallbackRules {
@@ -93,23 +52,4 @@ export async function checkCallback(raw: string, rules: CallbackRules): Promise<
       `the callback host resolves to ${bad?.address ?? 'nothing'}, which is not a public address`,
     );
   return url;
-}
-
-/** A DNS lookup for outgoing pushes that refuses non-public addresses at connection time. */
-export function publicOnlyLookup(allowPrivate: boolean): LookupFunction | undefined {
-  if (allowPrivate) return undefined;
-  return ((hostname: string, options: object, callback: (...args: unknown[]) => void) => {
-    dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addrs) => {
-      if (err) return callback(err);
-      const list = addrs;
-      const bad = list.find((a) => !isPublicAddress(a.address));
-      if (bad || list.length === 0)
-        return callback(
-          new CallbackRefused(`${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`),
-        );
-      const all = (options as { all?: boolean }).all;
-      if (all) return callback(null, list);
-      return callback(null, list[0]!.address, list[0]!.family);
-    });
-  }) as LookupFunction;
 }

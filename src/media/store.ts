@@ -2,21 +2,17 @@
 // is stored once. A manifest maps each original URL to its file: a later run that finds the file with the right
 // hash does not fetch it again. Sizes are bounded per file and per run; what is not saved is counted by reason.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import type { MediaRef } from '../domain/media-refs.ts';
+import { MediaFetchFailed, openMedia, refusalOf, type MediaBody } from './fetch.ts';
 import { fetchAddress, type MediaHostMap } from './hosts.ts';
-import { sniff } from './sniff.ts';
+import { FREE, type ChargeMedia, type Payer } from './payer.ts';
+import { spool, type Spooled } from './spool.ts';
+
+/** The CLI's own machine: what its fetches are made for when no payer is named. */
+const LOCAL: Payer = { address: 'local' };
 
 export const ATTACHMENTS = 'attachments';
 const MANIFEST = '.threadmark-media.json';
@@ -46,7 +42,7 @@ export type Saved = { ok: true; path: string; bytes: number; fetched: boolean };
 export type Skipped = { ok: false; reason: SkipReason; detail: string };
 export type SaveResult = Saved | Skipped;
 
-/** A file a run copies instead of fetching (an archive's own media): its size and its bytes. */
+/** A file at hand (an archive's media), copied instead of fetched. */
 export interface LocalMedia {
   size: number;
   open(): Promise<AsyncIterable<Uint8Array>>;
@@ -62,6 +58,9 @@ export interface MediaStoreOptions {
   onChange?: () => void;
   /** Called once for each URL that is not saved. */
   onSkip?: (ref: MediaRef, skipped: Skipped) => void;
+  /** Who the fetches are made for, and what charges them (none: the CLI on its own machine). */
+  payer?: Payer;
+  charge?: ChargeMedia;
   /**
    * Where files come from instead of the network (an archive's media): nothing is fetched, and a file it does not
    * have is skipped.
@@ -95,7 +94,6 @@ export class MediaStore {
   private readonly manifest: Manifest;
   private readonly done = new Map<string, Promise<SaveResult>>();
   private runLimitHit = false;
-  private seq = 0;
 
   constructor(
     vault: string,
@@ -166,17 +164,12 @@ export class MediaStore {
       return { ok: true, path: `${ATTACHMENTS}/${known}`, bytes: 0, fetched: false };
     }
     const file = this.opts.local?.(ref);
-    const address = this.opts.local ? undefined : fetchAddress(ref.original, this.opts.hosts);
     if (this.opts.local && !file) return { ok: false, reason: 'not_in_archive', detail: 'not copied' };
-    if (!this.opts.local && !address) return { ok: false, reason: 'not_x_media', detail: 'not fetched' };
+    if (!this.opts.local && !fetchAddress(ref.original, this.opts.hosts))
+      return { ok: false, reason: 'not_x_media', detail: 'not fetched' };
     if (this.runLimitHit) return { ok: false, reason: 'run_limit', detail: 'not fetched' };
     try {
-      let kept: { name: string; size: number };
-      if (file) {
-        this.checkDeclared(file.size);
-        kept = await this.keep(await file.open(), () => undefined);
-      } else kept = await this.fetchTo(address!);
-      const { name, size } = kept;
+      const { name, size } = file ? await this.copyFrom(file) : await this.fetchTo(ref.original);
       this.manifest.files[ref.original] = name;
       this.writeManifest();
       this.fetched++;
@@ -187,66 +180,53 @@ export class MediaStore {
     }
   }
 
-  /** Refuses a file whose announced size is over the per-file limit or past the run's. */
-  private checkDeclared(declared: number): void {
+  private async copyFrom(file: LocalMedia): Promise<{ name: string; size: number }> {
+    const { maxFileBytes } = this.opts.limits;
+    if (file.size > maxFileBytes) throw new SkipError('too_large', `${file.size} bytes`);
+    return this.keep(file.size, Readable.from(await file.open()));
+  }
+
+  private async fetchTo(url: string): Promise<{ name: string; size: number }> {
+    const { maxFileBytes } = this.opts.limits;
+    let file: MediaBody;
+    try {
+      file = await openMedia(url, this.opts.payer ?? LOCAL, {
+        hosts: this.opts.hosts,
+        maxFileBytes,
+        timeoutMs: this.opts.timeoutMs ?? 120_000,
+        ...(this.opts.userAgent ? { userAgent: this.opts.userAgent } : {}),
+        charge: this.opts.charge ?? FREE,
+      });
+    } catch (e) {
+      throw e instanceof MediaFetchFailed ? new SkipError(e.reason, e.message) : e;
+    }
+    return this.keep(file.size, file.body);
+  }
+
+  /** Spools a file's bytes to a temporary file, then moves it to its name by content hash (unless already there). */
+  private async keep(declared: number | undefined, body: Readable): Promise<{ name: string; size: number }> {
     const { maxFileBytes, maxRunBytes } = this.opts.limits;
-    if (declared > maxFileBytes) throw new SkipError('too_large', `${declared} bytes`);
-    if (this.bytes + (Number.isFinite(declared) ? declared : 0) > maxRunBytes) {
+    if (this.bytes + (declared ?? 0) > maxRunBytes) {
+      body.destroy();
       this.runLimitHit = true;
       throw new SkipError('run_limit', 'not fetched');
     }
-  }
-
-  private async fetchTo(address: string): Promise<{ name: string; size: number }> {
-    const res = await fetch(address, {
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.opts.timeoutMs ?? 120_000),
-      headers: this.opts.userAgent ? { 'user-agent': this.opts.userAgent } : {},
-    });
-    const drop = () => res.body?.cancel().catch(() => undefined);
-    if (res.status === 404 || res.status === 410) {
-      await drop();
-      throw new SkipError('gone', `HTTP ${res.status}`);
-    }
-    if (res.status !== 200 || !res.body) {
-      await drop();
-      throw new SkipError('failed', `HTTP ${res.status}`);
-    }
+    let spooled: Spooled;
     try {
-      this.checkDeclared(Number(res.headers.get('content-length') ?? NaN));
-    } catch (e) {
-      await drop();
-      throw e;
-    }
-    return this.keep(res.body, drop);
-  }
-
-  /** Streams a file's bytes to a temporary file, then moves it to its name by content hash (unless already there). */
-  private async keep(body: AsyncIterable<Uint8Array>, drop: () => unknown): Promise<{ name: string; size: number }> {
-    const { maxFileBytes, maxRunBytes } = this.opts.limits;
-    const tmp = join(this.dir, `.partial-${process.pid}-${++this.seq}`);
-    const fd = openSync(tmp, 'wx');
-    const hash = createHash('sha256');
-    let size = 0;
-    let head = Buffer.alloc(0);
-    let kept = false;
-    let open = true;
-    try {
-      for await (const chunk of body) {
-        const b = Buffer.from(chunk);
-        size += b.length;
+      spooled = await spool(body, this.dir, (size) => {
         if (size > maxFileBytes) throw new SkipError('too_large', `over ${maxFileBytes} bytes`);
-        if (this.bytes + size > maxRunBytes) {
-          this.runLimitHit = true;
-          throw new SkipError('run_limit', 'cut off');
-        }
-        if (head.length < 16) head = Buffer.concat([head, b.subarray(0, 16)]);
-        hash.update(b);
-        writeSync(fd, b);
-      }
-      closeSync(fd);
-      open = false;
-      const name = `${hash.digest('hex').slice(0, 32)}.${sniff(head).ext}`;
+        if (this.bytes + size <= maxRunBytes) return;
+        this.runLimitHit = true;
+        throw new SkipError('run_limit', 'cut off');
+      });
+    } catch (e) {
+      if (e instanceof SkipError) throw e;
+      const refused = refusalOf(e);
+      throw new SkipError(refused.reason, refused.message);
+    }
+    const { name, size } = spooled;
+    let kept = false;
+    try {
       const target = join(this.dir, name);
       let existing;
       try {
@@ -258,19 +238,15 @@ export class MediaStore {
         throw new SkipError('failed', `${name} is taken by something that is not a file`);
       // Same hash, same bytes: a file another post already brought stays as it is; a damaged one is replaced.
       if (!existing || !this.present(name)) {
-        renameSync(tmp, target);
+        renameSync(spooled.path, target);
         kept = true;
       }
       this.bytes += size;
       return { name, size };
-    } catch (e) {
-      if (open) closeSync(fd);
-      await drop();
-      throw e;
     } finally {
       if (!kept) {
         try {
-          unlinkSync(tmp);
+          unlinkSync(spooled.path);
         } catch {
           // gone already
         }

@@ -227,6 +227,12 @@ export const CATALOG = {
     title: 'Media file too large',
     resolution: 'The file is over the size this service proxies (THREADMARK_MEDIA_MAX_MB); open the original URL on X.',
   },
+  media_proxy_busy: {
+    status: 503,
+    title: 'Media proxy busy',
+    resolution:
+      'Wait Retry-After seconds: the proxy is passing on as many bytes as it holds at once (THREADMARK_MEDIA_INFLIGHT_MB); or open the original URL on X.',
+  },
   media_proxy_disabled: {
     status: 404,
     title: 'Media proxy not enabled',

@@ -3,6 +3,8 @@
 // unbounded wait. It is separate from the caller's abort signal: running out of time is a provider
 // failure (`<provider>_network`), a caller abort is not a failure at all.
 
+import { MIN_ATTEMPT_MS } from '../net/retry.ts';
+
 /**
  * Budget of one read across every provider, retry and Retry-After wait. A read whose upstreams all stall
  * answers (stale copy, else the provider problem) a little after this: under 10 s, before most clients and
@@ -15,8 +17,7 @@ export const DEFAULT_DEADLINE_MS = 9_000;
  */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 4_000;
 
-/** Below this much time left, another attempt cannot produce an answer worth waiting for. */
-export const MIN_ATTEMPT_MS = 50;
+export { MIN_ATTEMPT_MS };
 
 export class Deadline {
   /** Epoch ms at which the read must give up. */

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { readZip } from '../helpers/zip.ts';
+import { clientKey } from '../../src/stores/limits/client-key.ts';
 
 let s: Stack;
 before(async () => {
@@ -70,4 +71,23 @@ test('format=zip alone links X; media without format=zip, or another value, is 4
     assert.equal(res.status, 400, q);
     assert.equal(((await res.json()) as { code: string }).code, 'invalid_media', q);
   }
+});
+
+test("media=local charges the caller's media-ip per file: with it used up, the files are left out, named as refused", async () => {
+  const calls = s.sim.calls({ target: 'media' });
+  const limiter = s.app.services.stores.limiter;
+  const partition = clientKey('127.0.0.1');
+  const left = (await limiter.peek('media-ip', partition)).remaining;
+  await limiter.consume('media-ip', partition, left);
+  const zip = await archive('format=zip&media=local');
+  assert.equal([...zip.keys()].filter((n) => n.startsWith('attachments/')).length, 0);
+  const summary = JSON.parse(zip.get('export.json')!.toString('utf8')) as {
+    media: { skipped: Array<{ reason: string; detail: string }> };
+  };
+  assert.ok(summary.media.skipped.length >= 6);
+  for (const k of summary.media.skipped) {
+    assert.equal(k.reason, 'failed');
+    assert.match(k.detail, /media-ip allowance is used up/);
+  }
+  assert.equal(s.sim.calls({ target: 'media' }), calls, 'nothing fetched');
 });

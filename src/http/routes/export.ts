@@ -1,6 +1,5 @@
 // GET /api/v1/profiles/{handle}/posts: an account's posts in one go, streamed as NDJSON (or one JSON document).
 import { presentExportZip, ZIP_TYPE } from '../present/export-zip.ts';
-import { MediaProxy } from '../../sources/media-proxy.ts';
 import { z } from 'zod';
 import {
   DEFAULT_EXPORT_POSTS,
@@ -182,14 +181,12 @@ export const exportRoutes: RouteDef[] = [
       const media =
         q.media === 'local'
           ? {
-              fetcher: new MediaProxy({
-                hosts: config.mediaHosts,
-                maxFileBytes: config.mediaMaxBytes,
-                // Each file is added to the archive once: nothing needs keeping after that.
-                cacheBytes: 1,
-                timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
-                userAgent: config.userAgent,
-              }),
+              hosts: config.mediaHosts,
+              maxFileBytes: config.mediaMaxBytes,
+              timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
+              userAgent: config.userAgent,
+              charge: services.media.charge,
+              payer: guards.payerOf(req),
               maxRunBytes: ZIP_MEDIA_BYTES,
             }
           : undefined;

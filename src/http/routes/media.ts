@@ -1,9 +1,11 @@
 // GET /media/{ref}: X media through the service, under addresses it signed (THREADMARK_MEDIA_PROXY). The address
 // is checked before anything else: an unsigned, altered, expired or non-X address never reaches an upstream.
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } from '../../contract/route-decl.ts';
 import { Problem } from '../../problems/problem.ts';
-import type { MediaFile } from '../../sources/media-proxy.ts';
+import type { MediaServed } from '../../media/proxy.ts';
+import { byteSlice } from '../../media/byte-slice.ts';
 import { code } from '../params/common.ts';
 
 export const mediaDecl = {
@@ -17,8 +19,10 @@ export const mediaDecl = {
     'a secret only the service holds, base64url). Only addresses the service issued, unexpired, for pbs.twimg.com, ' +
     'video.twimg.com or abs.twimg.com are served; anything else is refused without fetching. Answers the upstream ' +
     'file with its content type (plain image, video or audio types; otherwise the type its first bytes show), ' +
-    '`Accept-Ranges: bytes`, a single `Range` as 206 with `Content-Range` (416 when unsatisfiable). Files are kept ' +
-    'in memory within THREADMARK_MEDIA_CACHE_MB. Charged to the media-ip allowance, not api-ip.',
+    '`Accept-Ranges: bytes`, a single `Range` as 206 with `Content-Range` (416 when unsatisfiable). Files up to a ' +
+    'sixteenth of THREADMARK_MEDIA_CACHE_MB are kept in memory within it; larger ones are streamed through, and ' +
+    'bytes on their way are bounded by THREADMARK_MEDIA_INFLIGHT_MB (503 media_proxy_busy with Retry-After past ' +
+    'it). Charged to the media-ip allowance, not api-ip: a point per request, and one more per file fetched from X.',
   tags: ['media'],
   params: z.object({
     token: z
@@ -38,6 +42,8 @@ export const mediaDecl = {
     'invalid_media_signature',
     'media_url_expired',
     'media_too_large',
+    'media_proxy_busy',
+    'rate_limited',
     'not_found',
     'upstream_error',
   ],
@@ -71,34 +77,52 @@ export function byteRange(
   return { start, end };
 }
 
-function answer(file: MediaFile, range: string | undefined, maxAgeS: number): Rendered {
-  const size = file.bytes.length;
-  const headers: Record<string, string> = {
+function fileHeaders(maxAgeS: number): Record<string, string> {
+  return {
     'accept-ranges': 'bytes',
     'cache-control': `public, max-age=${maxAgeS}, immutable`,
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; sandbox",
     'cross-origin-resource-policy': 'cross-origin',
   };
-  const r = byteRange(range, size);
+}
+
+/**
+ * The answer for a file held whole or streamed through. A range of a stream is cut from it as it passes; a stream
+ * whose length the upstream did not declare answers whole, as RFC 9110 allows. The length is sent whenever known.
+ */
+function answer(served: MediaServed, range: string | undefined, maxAgeS: number): Rendered {
+  const headers = fileHeaders(maxAgeS);
+  const held = 'file' in served ? served.file : undefined;
+  const streamed = 'stream' in served ? served.stream : undefined;
+  const contentType = (held ?? streamed)!.contentType;
+  const size = held ? held.bytes.length : streamed!.size;
+  const r = size === undefined ? undefined : byteRange(range, size);
+  const part = (start: number, end: number) =>
+    held ? { bytes: held.bytes.subarray(start, end + 1) } : { stream: byteSlice(streamed!.body, start, end) };
   if (r === 'unsatisfiable') {
-    return {
-      status: 416,
-      body: '',
-      contentType: file.contentType,
-      headers: { ...headers, 'content-range': `bytes */${size}` },
-    };
+    streamed?.body.destroy();
+    return { status: 416, body: '', contentType, headers: { ...headers, 'content-range': `bytes */${size}` } };
   }
   if (r) {
     return {
       status: 206,
       body: '',
-      bytes: file.bytes.subarray(r.start, r.end + 1),
-      contentType: file.contentType,
-      headers: { ...headers, 'content-range': `bytes ${r.start}-${r.end}/${size}` },
+      ...part(r.start, r.end),
+      contentType,
+      headers: {
+        ...headers,
+        'content-range': `bytes ${r.start}-${r.end}/${size}`,
+        'content-length': String(r.end - r.start + 1),
+      },
     };
   }
-  return { body: '', bytes: file.bytes, contentType: file.contentType, headers };
+  return {
+    body: '',
+    ...(held ? { bytes: held.bytes } : { stream: streamed!.body }),
+    contentType,
+    headers: size === undefined ? headers : { ...headers, 'content-length': String(size) },
+  };
 }
 
 export const mediaRoutes: RouteDef[] = [
@@ -110,9 +134,17 @@ export const mediaRoutes: RouteDef[] = [
       const [c, detail] = WHY[check.why];
       throw new Problem(c, detail);
     }
-    const file = await proxy.get(check.url);
+    const served = await proxy.get(check.url, ctx.services.guards.payerOf(ctx.req));
     const leftS = Math.max(0, check.exp - Math.floor(Date.now() / 1000));
-    const range = ctx.req.headers.range;
-    return answer(file, typeof range === 'string' ? range : undefined, Math.min(leftS, 86400));
+    const range = typeof ctx.req.headers.range === 'string' ? ctx.req.headers.range : undefined;
+    const maxAgeS = Math.min(leftS, 86400);
+    const out = answer(served, range, maxAgeS);
+    // A HEAD sends no body: the file is let go at once rather than read to the end and dropped (an empty stream in
+    // its place, so no entity tag is made up for a body never read).
+    if (ctx.req.method === 'HEAD' && out.stream) {
+      (out.stream as Readable).destroy();
+      out.stream = Readable.from([]);
+    }
+    return out;
   }),
 ];
