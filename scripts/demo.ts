@@ -6,6 +6,7 @@ import { startSimulator } from '../sim/server.ts';
 import { loadConfig } from '../src/config.ts';
 import { composeRuntime } from '../src/compose.ts';
 import { POLICIES } from '../src/stores/limits/policies.ts';
+import { launchedByScript, whenLauncherGone } from '../src/ops/launcher.ts';
 
 const HELP = `npm run demo [-- --help]
 
@@ -34,8 +35,25 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.exit(0);
 }
 
+/** A start-up failure in one line, as `npm start` gives it: a taken port names the setting that moves it. */
+function failStart(err: unknown, port: number, setting: string): never {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const why =
+    code === 'EADDRINUSE'
+      ? `port ${port} (${setting}) is in use: stop what holds it or set ${setting} to a free port`
+      : code === 'EACCES'
+        ? `port ${port} (${setting}) may not be opened by this user: set ${setting} to a port above 1023`
+        : err instanceof Error
+          ? err.message
+          : String(err);
+  process.stderr.write(`threadmark demo: ${why}\n`);
+  process.exit(1);
+}
+
 const simPort = Number(process.env.SIM_PORT ?? 8090);
-const sim = await startSimulator({ host: '127.0.0.1', port: simPort });
+const sim = await startSimulator({ host: '127.0.0.1', port: simPort }).catch((err: unknown) =>
+  failStart(err, simPort, 'SIM_PORT'),
+);
 // The simulator accepts any session, so the account-backed reads (X Lists, photo/video/user search) work in the
 // demo too, unless the caller brought a sessions file of their own.
 let sessions = process.env.THREADMARK_X_SESSIONS;
@@ -52,7 +70,22 @@ const config = loadConfig({
   THREADMARK_X_WEB_URL: sim.xWebUrl,
 });
 const app = await composeRuntime(config, { quotas: DEMO_QUOTAS });
-await app.server.listen({ port: config.port, host: config.host });
+let closing = false;
+const stop = async () => {
+  if (closing) return;
+  closing = true;
+  await Promise.allSettled([app.close(), sim.close()]);
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
+// `npm run demo` ended by its pid: the demo lives no longer than the npm that started it, as `npm start` does.
+if (launchedByScript(process.env)) whenLauncherGone(() => void stop());
+await app.server.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
+  closing = true;
+  await Promise.allSettled([app.close(), sim.close()]);
+  failStart(err, config.port, 'PORT');
+});
 
 const per = (s: number) => (s === 60 ? 'a minute' : `per ${s / 60} minutes`);
 const allowances = Object.entries(DEMO_QUOTAS)
@@ -76,10 +109,3 @@ process.stdout.write(
     `  npx threadmark profile alice_dev --since 2026-03-01 --until 2026-03-03 --with-replies\n\n` +
     `more examples: README.md and ${base}/docs\n\n`,
 );
-const stop = async () => {
-  await app.close();
-  await sim.close();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
