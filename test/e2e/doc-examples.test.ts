@@ -94,11 +94,11 @@ async function run(example: Example, cwd: string): Promise<string | undefined> {
 const CLIENT_SOURCE = join(ROOT, 'src/client/index.ts');
 
 /**
- * A TypeScript example as a module of its own: `threadmark/client` is the clone's source, the documented base this
+ * A TypeScript example as a module of its own: `threadmark-client` is the clone's source, the documented base this
  * service. A preloaded module gives the program's requests a client address of their own, as .curlrc does for curl.
  */
 function tsProgram(block: string): string {
-  return block.replaceAll("'threadmark/client'", `'${CLIENT_SOURCE}'`).replaceAll(DOCUMENTED_BASE, base);
+  return block.replaceAll("'threadmark-client'", `'${CLIENT_SOURCE}'`).replaceAll(DOCUMENTED_BASE, base);
 }
 
 async function runTypeScript(blocks: { file: string; block: string }[]): Promise<void> {
@@ -190,7 +190,7 @@ describe('the documentation examples run against the demo set-up', () => {
     for (const file of ['README.md', 'docs/client.md']) {
       const blocks = markdownTypeScriptBlocks(readFileSync(join(ROOT, file), 'utf8'));
       assert.ok(
-        blocks.some((b) => b.includes("from 'threadmark/client'")),
+        blocks.some((b) => b.includes("from 'threadmark-client'")),
         `${file} shows the client`,
       );
     }

@@ -17,7 +17,7 @@ export function markdownShellBlocks(markdown: string): string[] {
   return blocks;
 }
 
-/** TypeScript blocks of a Markdown file (fenced with `ts` or `typescript`): programs using threadmark/client. */
+/** TypeScript blocks of a Markdown file (fenced with `ts` or `typescript`): programs using threadmark-client. */
 export function markdownTypeScriptBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^ *```(ts|typescript)\n([\s\S]*?)^ *```/gm)].map((m) => m[2]!);
 }
