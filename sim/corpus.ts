@@ -526,7 +526,7 @@ function build(): SimCorpus {
     author: 'alice_dev',
     at: T0 + DAY + 6 * HOUR,
     likes: 75,
-    text: 'Wrote up the stampede story: https://blog.example.com/posts/cache-stampede',
+    text: 'Wrote up the cache stampede story: https://blog.example.com/posts/cache-stampede',
     card: {
       url: 'https://blog.example.com/posts/cache-stampede',
       title: 'Taming cache stampedes',
