@@ -763,6 +763,17 @@ function build(): SimCorpus {
     b.post({ ...post, replyToId: replyTo, at: T0 + 5 * DAY + i * HOUR, likes: 10 - i });
   });
 
+  // --- the example the home page and guides give (x.com/jack/status/20), so its links work on the demo; placed
+  // after every random draw above, so it shifts nothing ---
+  b.user({ id: '12', handle: 'jack', name: 'jack', bio: 'no state is the best state' });
+  b.post({
+    id: '20',
+    author: 'jack',
+    at: Date.UTC(2006, 2, 21, 20, 50, 14),
+    likes: 300_000,
+    text: 'just setting up my twttr',
+  });
+
   // --- timelines (own posts + reposts), newest first ---------------------------------------------
   const reposts: [string, string, number][] = [
     // Readers reposting the thread root after bigaccount, so its reposts list pages.
