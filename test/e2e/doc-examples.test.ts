@@ -175,7 +175,8 @@ async function runAll(examples: Example[], label: string): Promise<void> {
   assert.deepEqual(failures, [], `${label}: ${failures.length} of ${examples.length} examples failed`);
 }
 
-describe('the documentation examples run against the demo set-up', () => {
+// Well over a hundred examples, each a process of its own: more than the runner's five minutes on a loaded machine.
+describe('the documentation examples run against the demo set-up', { timeout: 900_000 }, () => {
   for (const file of MARKDOWN) {
     const examples = markdownShellBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(examplesOf);
     if (!examples.length) continue;
