@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { IDS } from '../../sim/corpus.ts';
 import { runBin, runProcess } from '../helpers/cli-bin.ts';
 import { startReceiver } from '../helpers/receiver.ts';
+import { readZip } from '../helpers/zip.ts';
 import { until } from '../helpers/wait.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -170,3 +171,13 @@ test(
     }
   },
 );
+
+test("the demo's service fetches media from the simulator: format=zip&media=local holds attachments", async () => {
+  const res = await fetch(`${base}/api/v1/profiles/alice_dev/posts?max_posts=30&format=zip&media=local`);
+  assert.equal(res.status, 200);
+  const zip = readZip(Buffer.from(await res.arrayBuffer()));
+  assert.ok(
+    [...zip.keys()].some((n) => /^attachments\/[0-9a-f]{32}\.\w+$/.test(n)),
+    [...zip.keys()].join(' '),
+  );
+});
