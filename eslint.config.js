@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const NODE_SCRIPTS = ['bin/*.mjs', 'scripts/*.mjs'];
 
 export default defineConfig(
-  globalIgnores(['node_modules/', 'dist/', 'data/', 'coverage/', 'test/fixtures/']),
+  globalIgnores(['node_modules/', 'dist/', 'packages/*/dist/', 'data/', 'coverage/', 'test/fixtures/']),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -5,11 +5,11 @@
 // Tests and `npm run dev`-style tools keep running the sources through tsx.
 // esbuild is a dev dependency: a production install (`npm ci --omit=dev`) runs a bundle built beforehand (the
 // Docker build stage does that), so without esbuild an existing bundle is used as it is.
-// `node scripts/build.mjs --package` (npm's `prepack`) also builds what the published package adds: the typed
-// client for any JavaScript runtime (dist/client.mjs) and its declaration files (dist/types/, emitted by tsc).
+// `node scripts/build.mjs --client` (`npm run build`) also builds the typed client's own package, packages/client
+// (threadmark-client): its ES module for any JavaScript runtime and its declarations (scripts/build-client.mjs).
+// `npm start` (prestart) leaves that out: the service and the CLI bundle the client's sources themselves.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildClient } from './build-client.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -57,6 +57,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     await bundle('src/main.ts', 'main');
     // The CLI for installs without tsx (dev dependency): bin/threadmark.mjs falls back to this bundle.
     await bundle('src/cli/program.ts', 'cli');
-    if (process.argv.includes('--package')) await buildClient(ROOT);
+    if (process.argv.includes('--client')) {
+      // Imported only here: the image's build stage copies this file alone (deploy/Dockerfile).
+      const { buildClient } = await import('./build-client.mjs');
+      await buildClient(ROOT);
+    }
   }
 }

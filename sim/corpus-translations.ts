@@ -33,7 +33,10 @@ export const TRANSLATED_POSTS: TranslatedPostSeed[] = [
     author: TRANSLATED_HANDLES.kenji,
     lang: 'ja',
     text: '今日はキャッシュの話をします。まずTTLにはジッターを入れましょう。',
-    into: { en: "Today I'll talk about caching. First, add jitter to your TTLs." },
+    into: {
+      en: "Today I'll talk about caching. First, add jitter to your TTLs.",
+      pt: 'Hoje vou falar sobre cache. Primeiro, coloque jitter nos seus TTLs.',
+    },
   },
   {
     id: TRANSLATED_IDS.jaSecond,
@@ -41,7 +44,10 @@ export const TRANSLATED_POSTS: TranslatedPostSeed[] = [
     lang: 'ja',
     text: '次に、同時のミスはまとめて一回だけ取りに行きます。',
     replyTo: TRANSLATED_IDS.jaRoot,
-    into: { en: 'Next, coalesce concurrent misses and fetch only once.' },
+    into: {
+      en: 'Next, coalesce concurrent misses and fetch only once.',
+      pt: 'Depois, junte as falhas simultâneas e busque só uma vez.',
+    },
   },
   {
     id: TRANSLATED_IDS.frReply,
@@ -49,7 +55,7 @@ export const TRANSLATED_POSTS: TranslatedPostSeed[] = [
     lang: 'fr',
     text: 'Merci, très utile pour notre équipe !',
     replyTo: TRANSLATED_IDS.jaSecond,
-    into: { en: 'Thanks, very useful for our team!' },
+    into: { en: 'Thanks, very useful for our team!', pt: 'Obrigado, muito útil para a nossa equipe!' },
   },
   {
     id: TRANSLATED_IDS.enReply,

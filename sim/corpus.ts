@@ -526,7 +526,7 @@ function build(): SimCorpus {
     author: 'alice_dev',
     at: T0 + DAY + 6 * HOUR,
     likes: 75,
-    text: 'Wrote up the stampede story: https://blog.example.com/posts/cache-stampede',
+    text: 'Wrote up the cache stampede story: https://blog.example.com/posts/cache-stampede',
     card: {
       url: 'https://blog.example.com/posts/cache-stampede',
       title: 'Taming cache stampedes',
@@ -761,6 +761,17 @@ function build(): SimCorpus {
   TRANSLATED_POSTS.forEach((seed, i) => {
     const { into: _into, replyTo, ...post } = seed;
     b.post({ ...post, replyToId: replyTo, at: T0 + 5 * DAY + i * HOUR, likes: 10 - i });
+  });
+
+  // --- the example the home page and guides give (x.com/jack/status/20), so its links work on the demo; placed
+  // after every random draw above, so it shifts nothing ---
+  b.user({ id: '12', handle: 'jack', name: 'jack', bio: 'no state is the best state' });
+  b.post({
+    id: '20',
+    author: 'jack',
+    at: Date.UTC(2006, 2, 21, 20, 50, 14),
+    likes: 300_000,
+    text: 'just setting up my twttr',
   });
 
   // --- timelines (own posts + reposts), newest first ---------------------------------------------

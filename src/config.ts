@@ -15,6 +15,11 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .transform((u) => u.replace(/\/+$/, ''));
 
+/** Where documentation lives: a site (http, https) or a folder of the Markdown guides (file). */
+const docsUrl = z
+  .url({ protocol: /^(https?|file)$/, error: 'must be an http(s) or file URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
 /** An address or CIDR block: `10.0.0.0/8`, `192.168.1.1`, `2001:db8::/32`. */
 function isAddressOrBlock(s: string): boolean {
   const [addr = '', bits, ...rest] = s.split('/');
@@ -104,7 +109,7 @@ const watchIntervals = z
     return out;
   });
 
-const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
+export const PROVIDER_NAMES = ['fxtwitter', 'syndication', 'x'] as const;
 
 /** One setting: the environment variable it is read from and the schema of its value. */
 function setting<S extends z.ZodType>(variable: string, schema: S): { variable: string; schema: S } {
@@ -120,6 +125,12 @@ const SETTINGS = {
   host: setting('HOST', z.string().min(1).default('0.0.0.0')),
   /** Public base for links, `type` URIs, oEmbed and discovery; default `http://localhost:$PORT`. */
   baseUrl: setting('THREADMARK_BASE_URL', httpUrl.optional()),
+  /**
+   * Where the CLI and stdio MCP run in-process link problem documents (`{docs}/reliability#<code>`); default
+   * THREADMARK_BASE_URL's /docs when that is set, else the docs/ folder the package ships. The service's own
+   * problems always link its /docs.
+   */
+  docsUrl: setting('THREADMARK_DOCS_URL', docsUrl.optional()),
   fxtwitterUrl: setting('THREADMARK_FXTWITTER_URL', httpUrl.default('https://api.fxtwitter.com')),
   syndicationUrl: setting('THREADMARK_SYNDICATION_URL', httpUrl.default('https://cdn.syndication.twimg.com')),
   xApiUrl: setting('THREADMARK_X_API_URL', httpUrl.default('https://x.com/i/api')),

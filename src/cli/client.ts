@@ -1,4 +1,4 @@
-// The service's REST routes as the command sees them, through the typed client (threadmark/client): a 2xx body,
+// The service's REST routes as the command sees them, through the typed client (threadmark-client): a 2xx body,
 // or a CliError worded from the problem.
 import {
   createClient,

@@ -1,7 +1,11 @@
 // How the command reaches the service: over HTTP to a running instance, or in-process by injecting requests
 // into an app built from the same configuration (same domain code, embedded stores, no port).
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { ConfigError, loadConfig } from '../config.ts';
+import { PACKAGED_DOCS_URL } from '../packaged-docs.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 
 /** Query parameters as the commands fill them (undefined = not sent). */
@@ -49,9 +53,28 @@ export interface InProcessOptions {
   logTo?: NodeJS.WritableStream;
 }
 
+/**
+ * Where in-process runs keep their state (keys, watches, secrets): the user's state directory
+ * (`$XDG_STATE_HOME/threadmark`, else `~/.local/state/threadmark`), not whatever directory the command runs in.
+ */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state'), 'threadmark');
+}
+
+/** The reliability reference under a documentation URL: a page on a site, a Markdown file in a folder. */
+export function reliabilityPage(docs: string): string {
+  return `${docs}/reliability${docs.startsWith('file:') ? '.md' : ''}`;
+}
+
 export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcessOptions = {}): Promise<Transport> {
   let config;
   try {
+    if (!env.THREADMARK_KEYS_DB) {
+      const dir = stateDir(env);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      env = { ...env, THREADMARK_KEYS_DB: join(dir, 'keys.db') };
+    }
     config = loadConfig(env);
   } catch (e) {
     if (e instanceof ConfigError) throw new CliError('config', e.message, EXIT.usage);
@@ -60,6 +83,10 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
   // Nothing listens at the default base (http://localhost:PORT) in-process: without THREADMARK_BASE_URL, links go
   // to X's own permalinks, whose paths the service's mirror (/{handle}, /{handle}/status/{id}, /{handle}/followers).
   const baseUrl = env.THREADMARK_BASE_URL ? config.baseUrl : X_BASE;
+  // Nor does anything serve /docs there: problems link the documentation setting, else the packaged guides.
+  const docs = config.docsUrl ?? (env.THREADMARK_BASE_URL ? `${config.baseUrl}/docs` : PACKAGED_DOCS_URL);
+  const served = `${baseUrl}/docs/reliability#`;
+  const linked = `${reliabilityPage(docs)}#`;
   config = { ...config, baseUrl };
   // Loaded lazily: server mode never pays for building the app (stores, providers, routes).
   const { composeRuntime } = await import('../compose.ts');
@@ -74,7 +101,7 @@ export async function inProcessTransport(env: NodeJS.ProcessEnv, opts: InProcess
     target: 'in-process',
     baseUrl: config.baseUrl,
     requestBase: IN_PROCESS_BASE,
-    fetch: injectFetch(app.server),
+    fetch: injectFetch(app.server, served === linked ? undefined : { served, linked }),
     close: () => app.close(),
   };
 }
@@ -84,8 +111,31 @@ const IN_PROCESS_BASE = 'http://in-process.invalid';
 
 type Injector = Awaited<ReturnType<typeof import('../compose.ts').composeRuntime>>['server'];
 
+/** Problem links as the in-process app writes them, and as the command gives them. */
+interface DocsLinks {
+  served: string;
+  linked: string;
+}
+
+/** A problem document's links to the reliability reference, pointed at documentation that exists. */
+function relinkProblem(body: string, docs: DocsLinks): string {
+  let problem: unknown;
+  try {
+    problem = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof problem !== 'object' || problem === null || Array.isArray(problem)) return body;
+  const out: Record<string, unknown> = { ...problem };
+  for (const k of ['type', 'documentation_url']) {
+    const v = out[k];
+    if (typeof v === 'string' && v.startsWith(docs.served)) out[k] = docs.linked + v.slice(docs.served.length);
+  }
+  return JSON.stringify(out);
+}
+
 /** A fetch answered by injecting the request into the app: no socket, the same routes and hooks. */
-function injectFetch(server: Injector): Fetch {
+function injectFetch(server: Injector, docs?: DocsLinks): Fetch {
   return async (input, init) => {
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     init?.signal?.throwIfAborted();
@@ -97,6 +147,15 @@ function injectFetch(server: Injector): Fetch {
       if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : String(v));
     }
     const empty = res.statusCode === 204 || res.statusCode === 304;
+    const link = out.get('link');
+    if (docs && res.statusCode >= 400 && link?.includes(docs.served)) {
+      out.set('link', link.replaceAll(docs.served, docs.linked));
+      if (/json/.test(out.get('content-type') ?? '')) {
+        const text = relinkProblem(await new Response(Readable.toWeb(res.stream()) as ReadableStream).text(), docs);
+        out.delete('content-length');
+        return new Response(text, { status: res.statusCode, headers: out });
+      }
+    }
     const body = empty ? null : (Readable.toWeb(res.stream()) as ReadableStream<Uint8Array>);
     return new Response(body, { status: res.statusCode, headers: out });
   };

@@ -1,8 +1,7 @@
 // Parameter and result types of the client's methods, derived from the schemas the routes declare
-// (src/read-contract.ts): z.input of a read's query schema, z.output of its JSON body schema. Nothing here names a
-// field of its own.
-import type { z } from 'zod';
-import type { EXPORT_LINES, ReadContract, ReadName } from '../read-contract.ts';
+// (src/read-contract.ts, through contract-types.ts): what a read's query schema accepts, what its JSON body schema
+// gives. Nothing here names a field of its own.
+import type { ExportLine, JsonBody, QueryInput, ReadName } from './contract-types.ts';
 
 type FlagWord = 'true' | '1' | 'yes' | 'false' | '0' | 'no';
 
@@ -11,8 +10,6 @@ type FlagWord = 'true' | '1' | 'yes' | 'false' | '0' | 'no';
  * (limit, max_posts, min_likes), serialised with String() on the wire.
  */
 export type Loose<V> = V extends FlagWord ? V | boolean : V extends string ? (string extends V ? V | number : V) : V;
-
-type QueryInput<N extends ReadName> = z.input<ReadContract[N]['query']>;
 
 /**
  * A read's query parameters, without `format`: the client picks the representation it parses (JSON, NDJSON, or
@@ -23,9 +20,7 @@ export type ParamsOf<N extends ReadName> = {
 };
 
 /** The JSON body of a read (the feeds, which answer RSS, Atom or JSON Feed, are text). */
-export type ResultOf<N extends ReadName> = ReadContract[N] extends { json: infer J extends z.ZodType }
-  ? z.output<J>
-  : string;
+export type ResultOf<N extends ReadName> = JsonBody<N>;
 
 /** One element of the list a paged read answers in `key`. */
 export type ItemOf<N extends ReadName, K extends keyof ResultOf<N>> = ResultOf<N>[K] extends readonly (infer T)[]
@@ -33,9 +28,9 @@ export type ItemOf<N extends ReadName, K extends keyof ResultOf<N>> = ResultOf<N
   : never;
 
 /** A post line of an NDJSON export. */
-export type ExportPost = z.output<(typeof EXPORT_LINES)['post']>;
+export type ExportPost = ExportLine<'post'>;
 /** The last line of an NDJSON export: why it stopped and the cursor that continues it. */
-export type ExportEnd = z.output<(typeof EXPORT_LINES)['end']>;
+export type ExportEnd = ExportLine<'end'>;
 
 /** Per-call options. */
 export interface CallOptions {

@@ -1,4 +1,4 @@
-// The typed client (threadmark/client) against the real service and the platform simulator: paging across
+// The typed client (threadmark-client) against the real service and the platform simulator: paging across
 // pages, since_id, exports, problem documents as typed errors, Retry-After retries, rate-limit fields and abort.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -13,8 +13,13 @@ import { BIN, runProcess } from '../helpers/cli-bin.ts';
 import { typeCheck } from '../helpers/consumer-tsc.ts';
 import { aliceArchive, writeZip } from '../fixtures/archive/make-archive.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
+import { openKeyStore } from '../../src/stores/index.ts';
+import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { until } from '../helpers/wait.ts';
 import {
   DOCUMENTED_BASE,
+  DOCUMENTED_CALLBACK,
+  DOCUMENTED_SIM,
   examplesOf,
   htmlCodeBlocks,
   markdownShellBlocks,
@@ -42,6 +47,9 @@ let dir: string;
 let stack: Stack;
 let base: string;
 let client = 0;
+let receiver: Receiver;
+/** What the demo's start-up output tells a reader to export (scripts/demo.ts), with this stack's values. */
+let demoExports: Record<string, string>;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'threadmark-doc-examples-'));
@@ -58,12 +66,24 @@ before(async () => {
       // Each example is charged to an address of its own (see .curlrc below): a reader trying them over an
       // afternoon does not meet the per-minute allowances that running them all at once would.
       THREADMARK_TRUST_PROXY: 'true',
+      // As the demo: callbacks on this machine accepted, watched sources read every few seconds.
+      THREADMARK_WEBHOOK_ALLOW_PRIVATE: 'true',
+      THREADMARK_WATCH_INTERVALS_MS: 'profile=2000,search=2000,thread=2000,list=2000',
     },
     { port },
   );
+  receiver = await startReceiver();
+  const store = await openKeyStore({ keysDb: stack.app.services.config.keysDb });
+  const key = await store.keys.create({ name: 'demo' }).finally(() => store.close());
+  demoExports = {
+    THREADMARK_SERVER: DOCUMENTED_BASE,
+    THREADMARK_MEDIA_HOSTS: stack.sim.mediaHosts,
+    THREADMARK_API_KEY: key.key,
+  };
 });
 
 after(async () => {
+  await receiver?.close();
   await stack?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -81,11 +101,21 @@ async function run(example: Example, cwd: string): Promise<string | undefined> {
     `fail-with-body\nshow-error\nsilent\nheader = "X-Forwarded-For: 10.${client >> 8}.${client & 255}.1"\n`,
   );
   const script = [...example.setup, example.command]
-    .map((l) => l.replaceAll(DOCUMENTED_BASE, base).replace(/^npx threadmark /, `node '${BIN}' `))
+    .map((l) =>
+      l
+        .replaceAll(DOCUMENTED_BASE, base)
+        .replaceAll(DOCUMENTED_SIM, stack.sim.url)
+        .replaceAll(DOCUMENTED_CALLBACK, receiver.url)
+        .replace(/^npx threadmark /, `node '${BIN}' `),
+    )
     .join('\n');
+  // The reader has pasted the demo's export lines; a block's own assignments come after them.
+  const exports = Object.fromEntries(
+    Object.entries(demoExports).map(([k, v]) => [k, v.replaceAll(DOCUMENTED_BASE, base)]),
+  );
   const r = await runProcess('bash', ['-o', 'pipefail', '-c', script], {
     cwd,
-    env: { HOME: cwd, CURL_HOME: curlHome, LOG_LEVEL: 'silent' },
+    env: { ...exports, HOME: cwd, CURL_HOME: curlHome, LOG_LEVEL: 'silent' },
     timeoutMs: 120_000,
   });
   if (r.code === 0) return undefined;
@@ -95,11 +125,11 @@ async function run(example: Example, cwd: string): Promise<string | undefined> {
 const CLIENT_SOURCE = join(ROOT, 'src/client/index.ts');
 
 /**
- * A TypeScript example as a module of its own: `threadmark/client` is the clone's source, the documented base this
+ * A TypeScript example as a module of its own: `threadmark-client` is the clone's source, the documented base this
  * service. A preloaded module gives the program's requests a client address of their own, as .curlrc does for curl.
  */
 function tsProgram(block: string): string {
-  return block.replaceAll("'threadmark/client'", `'${CLIENT_SOURCE}'`).replaceAll(DOCUMENTED_BASE, base);
+  return block.replaceAll("'threadmark-client'", `'${CLIENT_SOURCE}'`).replaceAll(DOCUMENTED_BASE, base);
 }
 
 async function runTypeScript(blocks: { file: string; block: string }[]): Promise<void> {
@@ -148,7 +178,8 @@ async function runAll(examples: Example[], label: string): Promise<void> {
   assert.deepEqual(failures, [], `${label}: ${failures.length} of ${examples.length} examples failed`);
 }
 
-describe('the documentation examples run against the demo set-up', () => {
+// Well over a hundred examples, each a process of its own: more than the runner's five minutes on a loaded machine.
+describe('the documentation examples run against the demo set-up', { timeout: 900_000 }, () => {
   for (const file of MARKDOWN) {
     const examples = markdownShellBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(examplesOf);
     if (!examples.length) continue;
@@ -185,6 +216,16 @@ describe('the documentation examples run against the demo set-up', () => {
     }
   });
 
+  test("docs/cli.md's demo watch fired: the simulated post reached the watch's callback", async () => {
+    const cli = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    assert.match(cli, /watch create \/alice_dev --callback http:\/\/127\.0\.0\.1:9099\/hook/);
+    assert.match(cli, /__sim\/posts.*A new post/);
+    await until(() => receiver.of('POST').some((r) => r.body.includes('A new post')), 'the webhook', {
+      limitMs: 60_000,
+      stepMs: 250,
+    });
+  });
+
   test('the README and the guides have examples to run', () => {
     for (const file of ['README.md', 'docs/api.md', 'docs/feeds.md', 'docs/cli.md', 'docs/mcp.md']) {
       const examples = markdownShellBlocks(readFileSync(join(ROOT, file), 'utf8')).flatMap(examplesOf);
@@ -193,7 +234,7 @@ describe('the documentation examples run against the demo set-up', () => {
     for (const file of ['README.md', 'docs/client.md']) {
       const blocks = markdownTypeScriptBlocks(readFileSync(join(ROOT, file), 'utf8'));
       assert.ok(
-        blocks.some((b) => b.includes("from 'threadmark/client'")),
+        blocks.some((b) => b.includes("from 'threadmark-client'")),
         `${file} shows the client`,
       );
     }

@@ -107,7 +107,8 @@ describe('threadmark mcp, in-process (no service running)', () => {
     assert.equal(server.command, 'node');
     assert.deepEqual(server.args, [BIN, 'mcp']);
     const { THREADMARK_API_KEY: _optional, ...env } = server.env;
-    assert.equal(env.THREADMARK_KEYS_DB, join(ROOT, 'data', 'keys.db'));
+    // No path to set: in-process state goes to the user's state directory (test/e2e/in-process-state.test.ts).
+    assert.deepEqual(env, {});
     ({ client, stderr } = await connect([], inProcessEnv()));
   });
   after(() => client?.close());

@@ -1,4 +1,4 @@
-// Type-checking a program that uses threadmark/client, as a reader's project would: strict, ES modules, the
+// Type-checking a program that uses threadmark-client, as a reader's project would: strict, ES modules, the
 // project's own TypeScript.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,6 +3,10 @@
 
 /** The address the README and docs/*.md examples use (the demo's); the runner points it at the test service. */
 export const DOCUMENTED_BASE = 'http://localhost:8080';
+/** The demo's simulator as the docs name it (SIM_PORT's default), for its control routes. */
+export const DOCUMENTED_SIM = 'http://127.0.0.1:8090';
+/** The webhook callback the docs' watch examples name; the runner points it at a receiver of its own. */
+export const DOCUMENTED_CALLBACK = 'http://127.0.0.1:9099';
 
 export interface Example {
   /** `export X=…` / `X=…` lines of the block above the command, in order. */
@@ -17,7 +21,7 @@ export function markdownShellBlocks(markdown: string): string[] {
   return blocks;
 }
 
-/** TypeScript blocks of a Markdown file (fenced with `ts` or `typescript`): programs using threadmark/client. */
+/** TypeScript blocks of a Markdown file (fenced with `ts` or `typescript`): programs using threadmark-client. */
 export function markdownTypeScriptBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^ *```(ts|typescript)\n([\s\S]*?)^ *```/gm)].map((m) => m[2]!);
 }

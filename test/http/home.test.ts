@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'parse5';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
-import { startStack, type Stack } from '../helpers/stack.ts';
+import { startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
@@ -31,6 +31,22 @@ describe('GET /', () => {
   });
   after(async () => {
     await s.close();
+  });
+
+  test("every link of the page that reads from this service answers on the simulator (the demo's corpus)", async () => {
+    const res = await s.get('/', { headers: { accept: BROWSER_ACCEPT } });
+    const doc = parse(await res.text()) as unknown as Node;
+    const own = [...walk(doc)]
+      .map((n) => (n.tagName === 'a' ? attr(n, 'href') : undefined))
+      .filter((h): h is string => h !== undefined && (h.startsWith(TEST_BASE) || h.startsWith('/')))
+      .map((h) => (h.startsWith(TEST_BASE) ? h.slice(TEST_BASE.length) || '/' : h));
+    const reads = own.filter((p) => /status\//.test(p));
+    assert.ok(reads.length >= 2, own.join(' '));
+    for (const path of own) {
+      const r = await s.get(path);
+      assert.equal(r.status, 200, path);
+      await r.arrayBuffer();
+    }
   });
 
   test('a browser gets the page: a labelled form, no inline script or style, a strict CSP, cacheable', async () => {

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startStack, type Stack, TEST_BASE } from '../helpers/stack.ts';
 import { HANDLES, IDS, SEARCH_TERMS } from '../../sim/corpus.ts';
 import { LIST_IDS } from '../../sim/corpus-lists.ts';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PUBLIC_ROUTES } from '../../src/route-table.ts';
@@ -52,6 +52,15 @@ describe('handshake and tool list', () => {
     assert.equal(client.getServerVersion()?.name, 'threadmark');
     assert.ok(client.getServerCapabilities()?.tools);
     assert.match(client.getInstructions() ?? '', /Markdown/);
+  });
+
+  test('docs/mcp.md lists exactly the tools the server lists', async () => {
+    const { tools } = await client.listTools();
+    const doc = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+    const sentence = /Each tool \(([^)]*)\)/.exec(doc);
+    assert.ok(sentence, 'docs/mcp.md names its tools in one sentence');
+    const documented = [...sentence[1]!.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    assert.deepEqual(documented.sort(), tools.map((t) => t.name).sort());
   });
 
   test('tools are generated from the declarations that name one', async () => {

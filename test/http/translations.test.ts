@@ -75,8 +75,8 @@ describe('translations', () => {
       await s.get(`/${TH.kenji}/status/${TI.jaRoot}?thread=off&lang=pt-br&format=json`)
     ).json()) as PostBody;
     assert.equal(pt.post.translation?.to, 'pt-BR');
-    assert.equal(pt.post.translation?.service, 'Google Translate');
-    assert.match(pt.post.translation.text, /^\[pt-br\] 今日は/, 'the upstream was asked for pt-br');
+    assert.equal(pt.post.translation?.text, 'Hoje vou falar sobre cache. Primeiro, coloque jitter nos seus TTLs.');
+    assert.ok(s.sim.calls({ target: 'fxtwitter', path: 'lang=pt-br' }) > 0, 'the upstream was asked for pt-br');
   });
 
   test('translations are cached per post and language: a second read asks the upstream nothing', async () => {

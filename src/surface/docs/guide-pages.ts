@@ -26,7 +26,7 @@ export const GUIDES: readonly Guide[] = [
   {
     slug: 'client',
     title: 'TypeScript client',
-    summary: 'threadmark/client: typed reads, paging, exports, errors and retries for Node, Bun, Deno and browsers.',
+    summary: 'threadmark-client: typed reads, paging, exports, errors and retries for Node, Bun, Deno and browsers.',
   },
 ];
 

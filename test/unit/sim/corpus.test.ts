@@ -94,6 +94,8 @@ test('search corpora have the documented sizes and orders', () => {
   assert.ok(search(c, 'caching', 'media').every((p) => p.media.length > 0));
   const tm = search(c, 'THREADMARK', 'latest').length;
   assert.ok(tm >= 25 && tm <= 30, String(tm));
+  // docs/cli.md's `threadmark search cache stampede --feed top` finds something on the demo.
+  assert.ok(search(c, 'cache stampede', 'top').length > 0);
 });
 
 test('the corpus is deterministic', async () => {
