@@ -29,8 +29,11 @@ for (const [net, bits] of [
 ] as const)
   BLOCKED.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (::a.b.c.d, deprecated) and IPv4-translated (::ffff:0:a.b.c.d) forms: no public host is reached
+  // through them, and they can name any IPv4 address, private ones included. (IPv4-mapped ::ffff:a.b.c.d is judged
+  // as the IPv4 address it carries.)
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
@@ -81,17 +84,16 @@ export async function checkCallback(raw: string, rules: CallbackRules): Promise<
   if (url.hash) throw new CallbackRefused('the callback must not have a fragment');
   if (rules.allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // One answer whether the name does not resolve or resolves to a private address, and never the address itself:
+  // otherwise anyone could resolve the deployment's internal names through it.
+  const refused = new CallbackRefused('the callback host is not a public address');
   let addrs: LookupAddress[];
   try {
     addrs = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveAll(host);
   } catch {
-    throw new CallbackRefused(`the callback host ${host} does not resolve`);
+    throw refused;
   }
-  const bad = addrs.find((a) => !isPublicAddress(a.address));
-  if (addrs.length === 0 || bad)
-    throw new CallbackRefused(
-      `the callback host resolves to ${bad?.address ?? 'nothing'}, which is not a public address`,
-    );
+  if (addrs.length === 0 || addrs.some((a) => !isPublicAddress(a.address))) throw refused;
   return url;
 }
 
@@ -102,11 +104,9 @@ export function publicOnlyLookup(allowPrivate: boolean): LookupFunction | undefi
     dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addrs) => {
       if (err) return callback(err);
       const list = addrs;
-      const bad = list.find((a) => !isPublicAddress(a.address));
-      if (bad || list.length === 0)
-        return callback(
-          new CallbackRefused(`${hostname} resolves to ${bad?.address ?? 'nothing'}, not a public address`),
-        );
+      // The reason is kept with the delivery and shown to the watch's owner: it names the host, not its addresses.
+      if (list.length === 0 || list.some((a) => !isPublicAddress(a.address)))
+        return callback(new CallbackRefused(`${hostname} is not a public address`));
       const all = (options as { all?: boolean }).all;
       if (all) return callback(null, list);
       return callback(null, list[0]!.address, list[0]!.family);
