@@ -29,6 +29,7 @@ import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
 import { createPush, type Push } from './jobs/index.ts';
+import { followerPayers } from './jobs/payers.ts';
 import { DEFAULT_REDIS_PREFIX } from './stores/redis/connect.ts';
 import { HUB_PATH } from './contract/watch-body.ts';
 
@@ -146,6 +147,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const push = createPush({
     store: stores.watches,
     sources: { lists: services.lists, posts: services.posts },
+    payers: followerPayers(stores.limiter, stores.keys),
     settings: {
       intervalsMs: config.watchIntervalsMs,
       attempts: config.webhookAttempts,

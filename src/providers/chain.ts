@@ -1,3 +1,4 @@
+import { CALL_KINDS, PAYER_KINDS, type CallKind, type Payer, type PayerKind } from '../domain/payer.ts';
 import { Problem } from '../problems/problem.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
@@ -28,7 +29,14 @@ export interface RunOptions {
   deadline?: Deadline;
   /** Charges the requesting client one session-backed call (handed to providers as `chargeSession`). */
   chargeSession?: () => Promise<void>;
+  /** Who the run's upstream calls are made for: each call is charged to them before it is made, and counted. */
+  payer: Payer;
+  /** What the calls are for, which decides the allowance they are charged to. */
+  call: CallKind;
 }
+
+/** Upstream calls the chain made, by who they were charged to and what they were for. */
+export type CallCounts = Record<PayerKind, Record<CallKind, number>>;
 
 /** One provider's line in GET /api, /readyz and metrics. */
 export interface ProviderHealth {
@@ -73,6 +81,9 @@ export class ProviderChain {
   >();
   private readonly deadlineMs: number;
   private readonly now: () => number;
+  private readonly callCounts: CallCounts = Object.fromEntries(
+    PAYER_KINDS.map((p) => [p, Object.fromEntries(CALL_KINDS.map((c) => [c, 0]))]),
+  ) as CallCounts;
 
   constructor(
     readonly providers: Provider[],
@@ -122,6 +133,11 @@ export class ProviderChain {
     });
   }
 
+  /** Upstream calls made so far by payer and purpose, for metrics (every call has a payer: `RunOptions.payer`). */
+  calls(): CallCounts {
+    return this.callCounts;
+  }
+
   private countsOf(name: string) {
     let c = this.counts.get(name);
     if (!c) this.counts.set(name, (c = { successes: 0, failures: 0 }));
@@ -148,7 +164,7 @@ export class ProviderChain {
   async run<T>(
     capability: Capability,
     call: (p: Provider, opts: CallOptions) => Promise<T>,
-    opts: RunOptions = {},
+    opts: RunOptions,
   ): Promise<ChainOutcome<T>> {
     const candidates = this.candidates(capability, opts.only);
     if (candidates.length === 0) return { ok: false, failure: this.noProvider(capability, opts.only) };
@@ -184,6 +200,16 @@ export class ProviderChain {
       }
       // Only "not found" without a voucher so far: asking this provider would merely confirm it.
       const confirming = failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed');
+      // The one place an upstream call is charged: to the run's payer, for its kind, before it is made. A refusal
+      // (the 429 problem) ends the run as the caller's own, like any Problem below.
+      try {
+        const paid = opts.payer.charge(opts.call);
+        this.callCounts[typeof paid === 'string' ? paid : await paid][opts.call]++;
+      } catch (err) {
+        circuit?.release(ticket);
+        settleEmpty(true);
+        throw err;
+      }
       try {
         const value = await call(p, confirming ? { ...base, confirming } : base);
         circuit?.success(ticket);
