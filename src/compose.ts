@@ -138,6 +138,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     media: { signer, ...(proxy ? { proxy } : {}) },
     metrics: new Metrics({
       providers: () => chain.health(),
+      callsByPayer: () => chain.calls(),
       responses: () => responses.stats(),
       limitTableBytes: () => stores.limiter.tableBytes(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),

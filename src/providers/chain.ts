@@ -133,6 +133,24 @@ export class ProviderChain {
     });
   }
 
+  /**
+   * The one place an upstream call is charged: each request a provider's transport sends for this run is charged to
+   * the run's payer, for its kind, before it goes out, and counted by who paid. A refusal (the 429 problem) ends
+   * the run as the caller's own, like any Problem a call throws.
+   */
+  private charger(payer: Payer, call: CallKind): () => void | Promise<void> {
+    return () => {
+      const paid = payer.charge(call);
+      if (typeof paid === 'string') {
+        this.callCounts[paid][call]++;
+        return;
+      }
+      return paid.then((kind) => {
+        this.callCounts[kind][call]++;
+      });
+    };
+  }
+
   /** Upstream calls made so far by payer and purpose, for metrics (every call has a payer: `RunOptions.payer`). */
   calls(): CallCounts {
     return this.callCounts;
@@ -173,6 +191,7 @@ export class ProviderChain {
       signal: opts.signal,
       deadline,
       ...(opts.chargeSession ? { chargeSession: opts.chargeSession } : {}),
+      beforeRequest: this.charger(opts.payer, opts.call),
     };
 
     const failures: Failure[] = [];
@@ -200,16 +219,6 @@ export class ProviderChain {
       }
       // Only "not found" without a voucher so far: asking this provider would merely confirm it.
       const confirming = failures.length > 0 && failures.every((f) => f.kind === 'unconfirmed');
-      // The one place an upstream call is charged: to the run's payer, for its kind, before it is made. A refusal
-      // (the 429 problem) ends the run as the caller's own, like any Problem below.
-      try {
-        const paid = opts.payer.charge(opts.call);
-        this.callCounts[typeof paid === 'string' ? paid : await paid][opts.call]++;
-      } catch (err) {
-        circuit?.release(ticket);
-        settleEmpty(true);
-        throw err;
-      }
       try {
         const value = await call(p, confirming ? { ...base, confirming } : base);
         circuit?.success(ticket);

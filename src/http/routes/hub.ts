@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../../problems/problem.ts';
 import type { Limiter } from '../../stores/limits/limiter.ts';
-import { HUB_REQUESTS } from '../../stores/limits/policies.ts';
+import { HUB_REQUESTS, HUB_SOURCES_PER_ADDRESS } from '../../stores/limits/policies.ts';
 import { clientKey } from '../../stores/limits/client-key.ts';
 import { CallbackRefused, checkCallback } from '../../jobs/callback-guard.ts';
 import { LEASE_BOUNDS_S, MAX_HUB_SECRET_BYTES, type Hub } from '../../jobs/hub.ts';
@@ -67,7 +67,8 @@ export async function hubRoutes(app: FastifyInstance, opts: HubRoutesOptions): P
         .toLowerCase();
       if (type !== 'application/x-www-form-urlencoded')
         throw bad('The body must be application/x-www-form-urlencoded.');
-      const state = await opts.limiter.consume(HUB_REQUESTS, clientKey(clientAddress(req)));
+      const subscriber = clientKey(clientAddress(req));
+      const state = await opts.limiter.consume(HUB_REQUESTS, subscriber);
       req.rateStates = [state];
       if (!state.allowed)
         throw new Problem(
@@ -100,7 +101,13 @@ export async function hubRoutes(app: FastifyInstance, opts: HubRoutesOptions): P
         throw bad(`\`hub.secret\` must be 1 to ${MAX_HUB_SECRET_BYTES} bytes.`);
       // A durable store may refuse to keep a NUL; a secret is text a subscriber can type.
       if (secret !== undefined && hasControlChar(secret)) throw bad('`hub.secret` must not hold control characters.');
+      if (mode === 'subscribe' && !(await opts.hub.mayHold(subscriber, topic, callback.href)))
+        throw new Problem(
+          'too_many_subscriptions',
+          `An address holds at most ${HUB_SOURCES_PER_ADDRESS} live subscriptions, each a source read in the background.`,
+        );
       opts.hub.accept({
+        subscriber,
         mode,
         topic,
         callback: callback.href,
