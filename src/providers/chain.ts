@@ -134,11 +134,12 @@ export class ProviderChain {
   }
 
   /**
-   * The one place an upstream call is charged: each request a provider's transport sends for this run is charged to
+   * The one place an upstream call is charged: each request a provider's transport sends for a run is charged to
    * the run's payer, for its kind, before it goes out, and counted by who paid. A refusal (the 429 problem) ends
-   * the run as the caller's own, like any Problem a call throws.
+   * the run as the caller's own, like any Problem a call throws. Also the charge of upstream calls made outside a
+   * run (a media file fetched from X's media hosts: `chargeFor(payer, 'media')`), so they are counted alike.
    */
-  private charger(payer: Payer, call: CallKind): () => void | Promise<void> {
+  chargeFor(payer: Payer, call: CallKind): () => void | Promise<void> {
     return () => {
       const paid = payer.charge(call);
       if (typeof paid === 'string') {
@@ -191,7 +192,7 @@ export class ProviderChain {
       signal: opts.signal,
       deadline,
       ...(opts.chargeSession ? { chargeSession: opts.chargeSession } : {}),
-      beforeRequest: this.charger(opts.payer, opts.call),
+      beforeRequest: this.chargeFor(opts.payer, opts.call),
     };
 
     const failures: Failure[] = [];
