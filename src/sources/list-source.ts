@@ -25,8 +25,7 @@ export function pagedRead(chain: ProviderChain, reader: CachedReader): PagedRead
     reader.read(
       `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
       chargedOnlyIfServable(chain, capability, call, answer),
-      async () =>
-        served(await chain.run(capability, fn, { only: call.provider, ...paidBy(call.policy) }), answer),
+      async () => served(await chain.run(capability, fn, { only: call.provider, ...paidBy(call.policy) }), answer),
     );
 }
 

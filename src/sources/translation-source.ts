@@ -16,11 +16,10 @@ export function cachedTranslationSource(chain: ProviderChain, reader: CachedRead
       const { beforeLive: _paid, ...free } = policy;
       return reader.read<Translation>(`xlate:${post.id}:${lang}`, free, async () => {
         const got = served(
-          await chain.run(
-            'translate',
-            (p, c) => p.translatePost!(post.id, upstreamLang(lang), c),
-            { ...paidBy(policy), call: 'translation' },
-          ),
+          await chain.run('translate', (p, c) => p.translatePost!(post.id, upstreamLang(lang), c), {
+            ...paidBy(policy),
+            call: 'translation',
+          }),
         );
         return { value: { ...got.value, to: lang, provider: got.source }, source: got.source };
       });

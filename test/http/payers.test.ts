@@ -47,9 +47,9 @@ describe('background reads are charged to the followers that keep them alive', (
   let s: Stack;
   let r: Receiver;
 
-  before(async () => {
-    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
-    s = await startStack(
+  /** The service with X sessions, on the one simulator and key store (a restart finds what the last one kept). */
+  const withSessions = () =>
+    startStack(
       {
         ...FAST,
         THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
@@ -58,6 +58,10 @@ describe('background reads are charged to the followers that keep them alive', (
       },
       { sim },
     );
+
+  before(async () => {
+    sim = await startSimulator({ host: '127.0.0.1', port: 0 });
+    s = await withSessions();
     r = await startReceiver(echo);
   });
   after(async () => {
@@ -164,15 +168,7 @@ describe('background reads are charged to the followers that keep them alive', (
     };
     await store.putSubscription(expired);
     await s.close();
-    s = await startStack(
-      {
-        ...FAST,
-        THREADMARK_PROVIDERS: 'fxtwitter,syndication,x',
-        THREADMARK_X_SESSIONS: writeSessions(dir, 'payers'),
-        THREADMARK_KEYS_DB: join(dir, 'keys.db'),
-      },
-      { sim },
-    );
+    s = await withSessions();
     await until(
       async () => (await s.app.services.stores.watches.getSubscriptionById(expired.id)) === undefined,
       'purged',

@@ -17,13 +17,14 @@ import {
  * request already paid api-ip, and per live read live-key (keys), search-ip or search-key (lookups), or the account
  * allowance (account-backed reads).
  */
-export const CALL_ALLOWANCES: Readonly<Record<Exclude<CallKind, 'read'>, Readonly<Record<PayerKind, FixedPolicyName>>>> =
-  {
-    poll: { key: 'poll-key', address: 'poll-ip' },
-    translation: { key: 'translate-key', address: 'translate-ip' },
-    // The media route charges media-ip per request; a file fetched from X's media hosts costs one point more.
-    media: { key: 'live-key', address: 'media-ip' },
-  };
+export const CALL_ALLOWANCES: Readonly<
+  Record<Exclude<CallKind, 'read'>, Readonly<Record<PayerKind, FixedPolicyName>>>
+> = {
+  poll: { key: 'poll-key', address: 'poll-ip' },
+  translation: { key: 'translate-key', address: 'translate-ip' },
+  // The media route charges media-ip per request; a file fetched from X's media hosts costs one point more.
+  media: { key: 'live-key', address: 'media-ip' },
+};
 
 /** Charges every policy or none, and rejects with the 429 problem when one refuses. */
 export type ChargeAll = (charges: Array<[Policy | FixedPolicyName, string]>) => Promise<void>;

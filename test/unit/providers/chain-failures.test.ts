@@ -26,10 +26,13 @@ test('an answer carries its source; a definite "not found" is gone, naming who s
     value: { id: '7' },
     source: 'b',
   });
-  assert.deepEqual(await new ProviderChain([fake('a', 'unconfirmed'), fake('b', 'not_found')]).run('post', getPost, FREE_READ), {
-    ok: false,
-    failure: { kind: 'gone', provider: 'b', message: 'b said not_found' },
-  });
+  assert.deepEqual(
+    await new ProviderChain([fake('a', 'unconfirmed'), fake('b', 'not_found')]).run('post', getPost, FREE_READ),
+    {
+      ok: false,
+      failure: { kind: 'gone', provider: 'b', message: 'b said not_found' },
+    },
+  );
 });
 
 test('"not found" nobody vouched for is unconfirmed, with what each provider said', async () => {
@@ -80,8 +83,9 @@ test('providers skipped by their breaker carry the wait; with others asked they 
     now: () => 0,
   });
   assert.ok((await pair.run('post', getPost, FREE_READ)).ok, 'a failed and opened; b answered');
-  const mixed = await pair.run('post', (p, o) =>
-    p.name === 'b' ? Promise.reject(new Error('boom')) : p.getPost!('7', o),
+  const mixed = await pair.run(
+    'post',
+    (p, o) => (p.name === 'b' ? Promise.reject(new Error('boom')) : p.getPost!('7', o)),
     FREE_READ,
   );
   assert.ok(!mixed.ok && mixed.failure.kind === 'failed');

@@ -41,7 +41,8 @@ test('an empty answer still counts when another provider had the content, or whe
     circuit: { threshold: 2, cooldownMs: 30_000 },
     now: () => 0,
   });
-  for (let i = 0; i < 2; i++) assert.equal((await serve(served.run('post', (p) => p.getPost!('1', {}), FREE_READ))).source, 'b');
+  for (let i = 0; i < 2; i++)
+    assert.equal((await serve(served.run('post', (p) => p.getPost!('1', {}), FREE_READ))).source, 'b');
   assert.equal((served.health() as { breaker: string }[])[0]!.breaker, 'open');
 
   const none = new ProviderChain([fake('a', 'empty'), fake('b', 'error')], {

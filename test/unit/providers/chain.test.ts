@@ -58,19 +58,31 @@ test('error, empty, network and unavailable fall through; not_found stops the ch
     assert.equal(r.source, 'b', kind);
   }
   const c = fake('c', ['post'], 'ok');
-  const p = await problemOf(serve(new ProviderChain([fake('a', ['post'], 'not_found'), c]).run('post', getPost, FREE_READ)));
+  const p = await problemOf(
+    serve(new ProviderChain([fake('a', ['post'], 'not_found'), c]).run('post', getPost, FREE_READ)),
+  );
   assert.equal(p.code, 'not_found');
   assert.equal(p.status, 404);
   assert.deepEqual(c.calls, []);
 });
 
 test('one failed provider gives <name>_<kind>; unavailable reads as <name>_error', async () => {
-  const net = await problemOf(serve(new ProviderChain([fake('fxtwitter', ['post'], 'network')]).run('post', getPost, FREE_READ)));
+  const net = await problemOf(
+    serve(new ProviderChain([fake('fxtwitter', ['post'], 'network')]).run('post', getPost, FREE_READ)),
+  );
   assert.deepEqual([net.code, net.status], ['fxtwitter_network', 502]);
-  const un = await problemOf(serve(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost, FREE_READ)));
+  const un = await problemOf(
+    serve(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost, FREE_READ)),
+  );
   assert.equal(un.code, 'x_error');
   const empty = await problemOf(
-    serve(new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run('post', getPost, FREE_READ)),
+    serve(
+      new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run(
+        'post',
+        getPost,
+        FREE_READ,
+      ),
+    ),
   );
   assert.equal(empty.code, 'fxtwitter_empty');
 });
@@ -96,7 +108,11 @@ test('several failures give all_providers_failed listing each one', async () => 
 
 test('an unexpected exception counts as that provider failing; Problems and aborts pass straight through', async () => {
   const r = await serve(
-    new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run('post', getPost, FREE_READ),
+    new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run(
+      'post',
+      getPost,
+      FREE_READ,
+    ),
   );
   assert.equal(r.source, 'b');
 
@@ -111,13 +127,17 @@ test('an unexpected exception counts as that provider failing; Problems and abor
   const ac = new AbortController();
   ac.abort();
   await assert.rejects(
-    serve(new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { ...FREE_READ, signal: ac.signal })),
+    serve(
+      new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { ...FREE_READ, signal: ac.signal }),
+    ),
     ProviderError,
   );
 });
 
 test('no capable provider: upstream_error, or search_unavailable with Retry-After for search', async () => {
-  const none = await problemOf(serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost, FREE_READ)));
+  const none = await problemOf(
+    serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost, FREE_READ)),
+  );
   assert.deepEqual([none.code, none.status], ['upstream_error', 502]);
   const s = await problemOf(
     serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost, FREE_READ), { search: true }),
@@ -231,7 +251,10 @@ test('half-open lets exactly one trial through; concurrent reads keep skipping; 
   now = 1000;
   mode = 'hold';
   const trial = serve(chain.run('post', getPost, FREE_READ));
-  const others = await Promise.all([serve(chain.run('post', getPost, FREE_READ)), serve(chain.run('post', getPost, FREE_READ))]);
+  const others = await Promise.all([
+    serve(chain.run('post', getPost, FREE_READ)),
+    serve(chain.run('post', getPost, FREE_READ)),
+  ]);
   assert.deepEqual(
     others.map((r) => r.source),
     ['b', 'b'],
