@@ -115,12 +115,14 @@ export class Follow {
     await this.#purge(now);
     const { watches, subscriptions } = await this.store.followers(sourceKey, now);
     const target = (watches[0] ?? subscriptions[0])?.target;
-    const payers = await this.#payersOf(watches, subscriptions);
-    // A source nobody can pay for is not read: its followers are gone, or none of them has a payer at all.
-    if (!target || payers.length === 0) {
+    if (!target) {
       await this.queue.unschedule(sourceKey);
       return;
     }
+    // A source none of its followers can pay for (every key disabled, say) is not read, but stays scheduled: a key
+    // enabled again pays for the next turn.
+    const payers = await this.#payersOf(watches, subscriptions);
+    if (payers.length === 0) return;
     // After failures (an upstream refusing, a session window spent) the source waits longer than one interval.
     const skip = this.#skips.get(sourceKey);
     if (skip && skip.until > now) return;
