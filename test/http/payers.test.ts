@@ -234,6 +234,32 @@ describe('translations are charged per upstream call; variants of a language sha
   });
 });
 
+describe('a used-up translation allowance', () => {
+  let s: Stack;
+  before(async () => {
+    s = await startStack({ THREADMARK_TRUST_PROXY: 'true' });
+  });
+  after(() => s.close());
+
+  test('asks the upstream nothing: the read is answered untranslated, with a warning', async () => {
+    const address = '10.39.3.1';
+    await s.app.services.stores.limiter.consume('translate-ip', address, 100);
+    const before = s.sim.calls({ target: 'fxtwitter', path: 'lang=' });
+    const res = await s.get(`/${TH.kenji}/status/${TI.jaRoot}?format=json&lang=it`, {
+      headers: { 'x-forwarded-for': address },
+    });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { post: { translation?: unknown }; warnings: string[] };
+    assert.equal(body.post.translation, undefined);
+    assert.ok(
+      body.warnings.some((w) => w.includes('translate-ip')),
+      body.warnings.join(' | '),
+    );
+    assert.match(res.headers.get('ratelimit-policy') ?? '', /"translate-ip";q=100;w=60/);
+    assert.equal(s.sim.calls({ target: 'fxtwitter', path: 'lang=' }), before, 'no translation call went out');
+  });
+});
+
 describe('upstream calls by payer kind in /metrics', () => {
   let s: Stack;
   let r: Receiver;
