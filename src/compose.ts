@@ -30,6 +30,7 @@ import { assembledSize } from './domain/read-post.ts';
 import { renderedSize } from './http/present/memo.ts';
 import { serializedFeedSize } from './http/present/feeds.ts';
 import { createPush, type Push } from './jobs/index.ts';
+import { followerPayers } from './jobs/payers.ts';
 import { DEFAULT_REDIS_PREFIX } from './stores/redis/connect.ts';
 import { HUB_PATH } from './contract/watch-body.ts';
 
@@ -106,8 +107,10 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const signer = new MediaSigner(config.mediaUrlTtlS);
   const stopSharingMediaKey = await shareSecret(stores, 'media-secret', signer);
   const guards = new Guards(stores.limiter, stores.keys);
-  // The media charge port: for now the payer's client address pays media-ip per upstream fetch.
-  const chargeMedia: ChargeMedia = (payer) => guards.chargeMedia(payer);
+  // Media fetches are charged where every other upstream call is, and counted with them.
+  const chargeMedia: ChargeMedia = async (payer) => {
+    await chain.chargeFor(payer, 'media')();
+  };
   const proxy = config.mediaProxy
     ? new MediaProxy({
         hosts: config.mediaHosts,
@@ -142,6 +145,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     media: { signer, charge: chargeMedia, ...(proxy ? { proxy } : {}) },
     metrics: new Metrics({
       providers: () => chain.health(),
+      callsByPayer: () => chain.calls(),
       responses: () => responses.stats(),
       limitTableBytes: () => stores.limiter.tableBytes(),
       ...(stores.mode === 'distributed' ? { sharedStoreUp: () => stores.sharedStoreUp() } : {}),
@@ -151,6 +155,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const push = createPush({
     store: stores.watches,
     sources: { lists: services.lists, posts: services.posts },
+    payers: followerPayers(stores.limiter, stores.keys),
     settings: {
       intervalsMs: config.watchIntervalsMs,
       attempts: config.webhookAttempts,

@@ -9,6 +9,7 @@ import { MemoryCache, DEFAULT_CACHE_MAX_BYTES } from '../../src/stores/cache/mem
 import type { Post } from '../../src/domain/models.ts';
 import type { Sourced } from '../../src/domain/sourced.ts';
 import { IDS } from '../../sim/corpus.ts';
+import { limiterPayer, refusingCharge } from '../../src/stores/limits/payers.ts';
 
 const POSTS = Number(process.env.BENCH_FILL_POSTS ?? 10_000);
 const SMALL_BOUND = 1024 * 1024;
@@ -30,8 +31,9 @@ const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0
 // Real posts from the simulator corpus (text, media, polls, quotes) as templates; each copy gets its own
 // id and text so nothing is shared between entries.
 const templates: Sourced<Post>[] = [];
+const payer = limiterPayer({ kind: 'address', id: '127.0.0.1' }, refusingCharge(app.services.stores.limiter));
 for (const id of [...IDS.thread, IDS.noteTweet, IDS.article, IDS.cardLink, IDS.communityNote]) {
-  templates.push(await app.services.posts.post(id, { mode: 'shared' }));
+  templates.push(await app.services.posts.post(id, { mode: 'shared', payer }));
 }
 const idle = settle();
 

@@ -1,7 +1,8 @@
 // What handlers may use: assembled once at start-up by src/compose.ts.
 import type { MediaSigner } from '../media/signer.ts';
 import type { MediaProxy } from '../media/proxy.ts';
-import type { ChargeMedia, Payer } from '../media/payer.ts';
+import type { ChargeMedia } from '../media/payer.ts';
+import type { Payer } from '../domain/payer.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';
@@ -32,7 +33,7 @@ export interface ReadAllowances {
   exportPolicy(req: FastifyRequest): Promise<ReadPolicy>;
   checkExport(req: FastifyRequest): Promise<void>;
   /** Who the request's upstream calls are made for: its client address, and its key when it sent a valid one. */
-  payerOf(req: FastifyRequest): Payer;
+  payer(req: FastifyRequest): Payer;
 }
 
 export interface Services {

@@ -65,13 +65,39 @@ export function needsNoTranslation(postLang: string | undefined, target: string)
   return primary(lower) === primary(target);
 }
 
+/** Regions whose Chinese is written in Traditional characters when the tag names no script. */
+const TRADITIONAL_REGIONS = new Set(['TW', 'HK', 'MO']);
+
 /**
- * The code upstreams take for a target: language, and region when there is one, lower case (`zh-tw`, `pt-br`,
- * `ja`): FxTwitter and X take ISO 639-1 codes with an optional region, not scripts or variants.
+ * What a canonical tag asks the upstreams to translate into, as a tag: the language alone, except where the
+ * upstreams translate differently within it (Chinese by script, `zh-Hant`/`zh-Hans`; Portuguese by region,
+ * `pt-BR`/`pt-PT`). `de-AT`, `de-CH`, `de-1996` and `de-Latn` are all `de`, so they share one cache entry and one
+ * upstream read. A pure function of the tag, for every read that takes a target language.
+ */
+export function translationTarget(tag: string): string {
+  let l: Intl.Locale;
+  try {
+    l = new Intl.Locale(tag);
+  } catch {
+    return tag;
+  }
+  if (l.language === 'zh') {
+    const script = l.script ?? (l.region && TRADITIONAL_REGIONS.has(l.region) ? 'Hant' : 'Hans');
+    return script === 'Hant' ? 'zh-Hant' : 'zh-Hans';
+  }
+  if (l.language === 'pt' && l.region) return l.region === 'BR' ? 'pt-BR' : 'pt-PT';
+  return l.language;
+}
+
+/**
+ * The code upstreams take for a target: language, and region when there is one, lower case (`pt-br`, `ja`):
+ * FxTwitter and X take ISO 639-1 codes with an optional region, not scripts, so Chinese goes by the region that
+ * writes its script (`zh-Hant` as `zh-tw`, `zh-Hans` as `zh-cn`).
  */
 export function upstreamLang(tag: string): string {
   try {
     const l = new Intl.Locale(tag);
+    if (l.language === 'zh' && l.script) return l.script === 'Hant' ? 'zh-tw' : 'zh-cn';
     return (l.region ? `${l.language}-${l.region}` : l.language).toLowerCase();
   } catch {
     return tag.toLowerCase();

@@ -1,4 +1,6 @@
 // A value read through the provider chain and the cache, with its provenance.
+import type { Payer } from './payer.ts';
+
 export type CacheStatus = 'hit' | 'miss' | 'stale' | 'bypass';
 
 /** The most telling cache status of several reads: any stale read makes the answer stale, then any miss. */
@@ -23,6 +25,10 @@ export type CacheMode = 'shared' | 'refresh' | 'private';
 
 export interface ReadPolicy {
   mode: CacheMode;
+  /** Who every upstream call of the read is made for and charged to (domain/payer.ts). */
+  payer: Payer;
+  /** `poll`: a background read of a watched source, charged per upstream call to the payer's poll allowance. */
+  purpose?: 'poll';
   /** Runs just before a live upstream lookup (never on a cache hit); throws rate_limited when exhausted. */
   beforeLive?: () => Promise<void>;
   /**

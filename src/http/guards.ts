@@ -12,9 +12,10 @@ import {
 } from '../stores/limits/policies.ts';
 import { rateLimitHeaders } from '../stores/limits/headers.ts';
 import { clientKey } from '../stores/limits/client-key.ts';
+import { chargeAllOrNone, limiterPayer, usedUp, type PayerIdentity } from '../stores/limits/payers.ts';
+import type { Payer } from '../domain/payer.ts';
 import { clientAddress } from './client-address.ts';
 import type { KeyStore } from '../stores/keys/types.ts';
-import type { Payer } from '../media/payer.ts';
 import { keyStateOf } from './key-state.ts';
 
 declare module 'fastify' {
@@ -45,11 +46,6 @@ export function bearerOf(req: FastifyRequest): string | undefined {
 function record(req: FastifyRequest, states: LimitState[]): void {
   const names = new Set(states.map((s) => s.policy));
   req.rateStates = [...(req.rateStates ?? []).filter((s) => !names.has(s.policy)), ...states];
-}
-
-/** The 429 of a refused (or already used-up) allowance. */
-function usedUp(state: LimitState): Problem {
-  return new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
 }
 
 export class Guards {
@@ -96,24 +92,9 @@ export class Guards {
    * back, so a refused request never uses up another allowance.
    */
   private async chargeAll(req: FastifyRequest, charges: Array<[Policy | FixedPolicyName, string]>): Promise<void> {
-    const taken: Array<{ state: LimitState; policy: Policy | FixedPolicyName; partition: string }> = [];
-    for (const [policy, partition] of charges) {
-      const state = await this.limiter.consume(policy, partition);
-      if (state.allowed) {
-        taken.push({ state, policy, partition });
-        continue;
-      }
-      for (const t of taken) {
-        const back = await this.limiter.refund(t.policy, t.partition, t.state.windowEndsAt ?? 0);
-        if (back) t.state = { ...t.state, remaining: Math.min(t.state.limit, t.state.remaining + 1) };
-      }
-      record(req, [...taken.map((t) => t.state), state]);
-      throw usedUp(state);
-    }
-    record(
-      req,
-      taken.map((t) => t.state),
-    );
+    const { states, refused } = await chargeAllOrNone(this.limiter, charges);
+    record(req, states);
+    if (refused) throw usedUp(refused);
   }
 
   /**
@@ -124,25 +105,6 @@ export class Guards {
     const state = await this.limiter.consume('api-ip', this.partition(req), points);
     record(req, [state]);
     if (!state.allowed) throw usedUp(state);
-  }
-
-  /** Who a request's upstream calls are made for: its client address, and its key when the key was verified valid. */
-  payerOf(req: FastifyRequest): Payer {
-    const key = keyStateOf(req);
-    const address = clientAddress(req);
-    return key.status === 'valid' && key.id !== undefined ? { address, keyId: key.id } : { address };
-  }
-
-  /**
-   * The media charge port (media/payer.ts): one media-ip point of the payer's client address per upstream media
-   * fetch, on top of the request's own; refused → 429 rate_limited with Retry-After, before anything is fetched.
-   */
-  async chargeMedia(payer: Payer): Promise<void> {
-    const state = await this.limiter.consume('media-ip', this.partitionOf(payer.address));
-    if (!state.allowed)
-      throw new Problem('rate_limited', `The media-ip allowance is used up; retry in ${state.resetS} s.`, {
-        headers: { 'retry-after': String(state.resetS) },
-      });
   }
 
   /** preValidation hooks for a declared route: key first (key-aware routes only), then api-ip. */
@@ -199,6 +161,19 @@ export class Guards {
   }
 
   /**
+   * Who pays for the upstream calls of one request: its key when it is valid, else its client address. What the
+   * payer is charged is recorded on the request for its RateLimit fields.
+   */
+  payer(req: FastifyRequest): Payer {
+    const key = keyStateOf(req);
+    const who: PayerIdentity =
+      key.status === 'valid' && key.id !== undefined
+        ? { kind: 'key', id: key.id, ...(key.accountQuota !== undefined ? { accountQuota: key.accountQuota } : {}) }
+        : { kind: 'address', id: this.partition(req) };
+    return limiterPayer(who, (charges) => this.chargeAll(req, charges));
+  }
+
+  /**
    * The read policy of one request. Keyed callers never touch the shared cache, so every live upstream read they
    * cause is charged to their live-key budget. Account-backed reads (search feeds, X Lists) charge account-ip or
    * account-key per upstream page (a page=N walk is N pages of an X session's window); every other read charges
@@ -223,16 +198,18 @@ export class Guards {
     ];
     // Any other read that reaches a logged-in session (a fallback, or the confirmation of a "not found") pays for
     // that call from the same allowance: the sessions are one shared pool, however a read comes to use them.
-    const chargeSession = account ? undefined : () => this.chargeAll(req, [accountCharge]);
+    const payer = this.payer(req);
+    const chargeSession = account ? undefined : () => payer.chargeSession();
     if (!lookup && !keyed && !account)
       return mode === 'shared'
         ? {
             mode,
+            payer,
             dependsOn: (k, e, f) => (req.dependsOn ??= []).push([k, e, f]),
             onDegraded: () => (req.degraded = true),
             chargeSession,
           }
-        : { mode, chargeSession };
+        : { mode, payer, chargeSession };
     const perRead: Array<[Policy | FixedPolicyName, string]> = [];
     if (keyed) perRead.push(['live-key', partition]);
     if (account) perRead.push(accountCharge);
@@ -241,6 +218,7 @@ export class Guards {
     let first: Promise<void> | undefined;
     return {
       mode,
+      payer,
       ...(chargeSession ? { chargeSession } : {}),
       beforeLive: async () => {
         if (!first) return (first = this.chargeAll(req, perRead));
@@ -259,8 +237,9 @@ export class Guards {
   async exportPolicy(req: FastifyRequest): Promise<ReadPolicy> {
     const { keyed, policy, partition } = this.exportQuota(req);
     await this.charge(req, policy, partition);
-    if (!keyed) return { mode: 'shared' };
-    return { mode: 'private', beforeLive: () => this.chargeAll(req, [['live-key', partition]]) };
+    const payer = this.payer(req);
+    if (!keyed) return { mode: 'shared', payer };
+    return { mode: 'private', payer, beforeLive: () => this.chargeAll(req, [['live-key', partition]]) };
   }
 
   /**

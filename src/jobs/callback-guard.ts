@@ -40,16 +40,15 @@ export async function checkCallback(raw: string, rules: CallbackRules): Promise<
   if (url.hash) throw new CallbackRefused('the callback must not have a fragment');
   if (rules.allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // One answer whether the name does not resolve or resolves to a private address, and never the address itself:
+  // otherwise anyone could resolve the deployment's internal names through it.
+  const refused = new CallbackRefused('the callback host is not a public address');
   let addrs: LookupAddress[];
   try {
     addrs = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolveAll(host);
   } catch {
-    throw new CallbackRefused(`the callback host ${host} does not resolve`);
+    throw refused;
   }
-  const bad = addrs.find((a) => !isPublicAddress(a.address));
-  if (addrs.length === 0 || bad)
-    throw new CallbackRefused(
-      `the callback host resolves to ${bad?.address ?? 'nothing'}, which is not a public address`,
-    );
+  if (addrs.length === 0 || addrs.some((a) => !isPublicAddress(a.address))) throw refused;
   return url;
 }

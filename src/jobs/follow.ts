@@ -6,7 +6,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { applyFilter } from '../domain/feed-filters.ts';
 import type { Post } from '../domain/models.ts';
 import { idAfter } from '../domain/since.ts';
+import { distinctPayers, payerInTurn, type Payer } from '../domain/payer.ts';
 import { newestId, newSince, readWatched, type SourceKind, type WatchSources } from '../domain/watch.ts';
+import type { FollowerPayers } from './payers.ts';
 import type { DeliveryRecord, HubSubscription, WatchRecord, WatchStore } from '../stores/watches/types.ts';
 import type { JobQueue } from './queue.ts';
 import { pushTo, type PushOptions } from './post-callback.ts';
@@ -44,10 +46,15 @@ export interface FollowStats {
 
 /** Consecutive failed reads of a source before it waits more than one interval (doubling, at most 16). */
 const MAX_SKIP = 16;
+/** How often expired subscriptions are purged from the store while the service runs (and once at start). */
+const PURGE_EVERY_MS = 60_000;
 
 export class Follow {
   readonly stats: FollowStats = { reads: 0, readFailures: 0, deliveries: 0, attempts: 0 };
   readonly #skips = new Map<string, { failures: number; until: number }>();
+  /** Moves on with every read, so the followers of a source take turns paying for it. */
+  #turn = 0;
+  #purgedAt = 0;
 
   constructor(
     readonly store: WatchStore,
@@ -56,6 +63,7 @@ export class Follow {
     readonly settings: FollowSettings,
     private readonly log: FollowLog,
     private readonly renderTopic: TopicRenderer,
+    private readonly payers: FollowerPayers,
   ) {}
 
   #queueStarted = false;
@@ -67,6 +75,7 @@ export class Follow {
       this.#queueStarted = true;
     }
     const now = Date.now();
+    await this.#purge(now);
     for (const s of await this.store.sources(now)) await this.follow(s.sourceKey, s.target.kind);
     // Deliveries cut short by a restart are attempted again (the queue of distributed mode keeps its own).
     if (this.queue.kind === 'in-process')
@@ -86,21 +95,49 @@ export class Follow {
     return `whsec_${randomBytes(24).toString('base64')}`;
   }
 
+  /** Expired subscriptions leave the store (at start, then at most once a minute from the reads). */
+  async #purge(now: number): Promise<void> {
+    if (now - this.#purgedAt < PURGE_EVERY_MS) return;
+    this.#purgedAt = now;
+    const purged = await this.store.purgeExpired(now);
+    if (purged > 0) this.log.info({ purged }, 'expired hub subscriptions purged');
+  }
+
+  /** The followers that pay for a source's reads, each once: watches' keys and subscribers' addresses. */
+  async #payersOf(watches: WatchRecord[], subscriptions: HubSubscription[]): Promise<Payer[]> {
+    const keys = await Promise.all([...new Set(watches.map((w) => w.keyId))].map((id) => this.payers.ofKey(id)));
+    const addresses = subscriptions.flatMap((s) => (s.subscriber ? [this.payers.ofAddress(s.subscriber)] : []));
+    return distinctPayers([...keys.filter((p): p is Payer => p !== undefined), ...addresses]);
+  }
+
   async readSource(sourceKey: string): Promise<void> {
     const now = Date.now();
+    await this.#purge(now);
     const { watches, subscriptions } = await this.store.followers(sourceKey, now);
     const target = (watches[0] ?? subscriptions[0])?.target;
     if (!target) {
       await this.queue.unschedule(sourceKey);
       return;
     }
+    // A source none of its followers can pay for (every key disabled, say) is not read, but stays scheduled: a key
+    // enabled again pays for the next turn.
+    const payers = await this.#payersOf(watches, subscriptions);
+    if (payers.length === 0) return;
     // After failures (an upstream refusing, a session window spent) the source waits longer than one interval.
     const skip = this.#skips.get(sourceKey);
     if (skip && skip.until > now) return;
     let posts: Post[];
     try {
       this.stats.reads += 1;
-      posts = await readWatched(this.sources, target, { mode: 'refresh' });
+      // Each upstream call of the read is charged to a follower (poll-key or poll-ip, and the account allowance for
+      // a call that spends an X session); when none has allowance left the read fails here and the source waits.
+      const payer = payerInTurn(payers, this.#turn++);
+      posts = await readWatched(this.sources, target, {
+        mode: 'refresh',
+        payer,
+        purpose: 'poll',
+        chargeSession: () => payer.chargeSession(),
+      });
     } catch (err) {
       this.stats.readFailures += 1;
       const failures = (skip?.failures ?? 0) + 1;

@@ -6,8 +6,13 @@ import type { FeedFilter } from '../domain/feed-filters.ts';
 import { sourceKeyOf, type WatchTarget } from '../domain/watch.ts';
 import type { Follow } from './follow.ts';
 import { getFrom } from './post-callback.ts';
+import { HUB_SOURCES_PER_ADDRESS } from '../stores/limits/policies.ts';
 
-export const LEASE_BOUNDS_S = { min: 60, default: 86_400 * 10, max: 86_400 * 30 } as const;
+/**
+ * Leases are short: a subscription keeps its source read (and its subscriber paying) only while it is renewed, and a
+ * dead callback is never told so when its source has nothing new, so it lapses within a day instead.
+ */
+export const LEASE_BOUNDS_S = { min: 60, default: 86_400, max: 86_400 } as const;
 /** hub.secret longer than this is refused (the recommendation's bound). */
 export const MAX_HUB_SECRET_BYTES = 200;
 
@@ -19,6 +24,8 @@ export interface HubRequest {
   filter: FeedFilter;
   leaseSeconds?: number;
   secret?: string;
+  /** The subscribing client address's partition: the payer of the source's reads. */
+  subscriber: string;
 }
 
 export function boundedLease(asked: number | undefined): number {
@@ -29,6 +36,17 @@ export class Hub {
   readonly #pending = new Set<Promise<void>>();
 
   constructor(private readonly follow: Follow) {}
+
+  /**
+   * Whether `subscriber` may subscribe `callback` to `topic`: a renewal always may; a new subscription only while the
+   * address holds fewer than `HUB_SOURCES_PER_ADDRESS` live ones.
+   */
+  async mayHold(subscriber: string, topic: string, callback: string): Promise<boolean> {
+    const { store } = this.follow;
+    const known = await store.getSubscription(topic, callback);
+    if (known && known.subscriber === subscriber && Date.parse(known.expiresAt) > Date.now()) return true;
+    return (await store.countSubscriptions(subscriber, Date.now())) < HUB_SOURCES_PER_ADDRESS;
+  }
 
   /** Starts the verification of intent in the background; the caller has already answered 202. */
   accept(req: HubRequest): void {
@@ -63,6 +81,8 @@ export class Hub {
       if (known) await store.deleteSubscription(known.id);
       return;
     }
+    // Checked again now that intent is confirmed: subscriptions asked for at once are counted as each one is stored.
+    if (!(await this.mayHold(req.subscriber, req.topic, req.callback))) return;
     const now = Date.now();
     const sourceKey = sourceKeyOf(req.target);
     await store.putSubscription({
@@ -74,6 +94,7 @@ export class Hub {
       callback: req.callback,
       ...(req.secret ? { secret: req.secret } : {}),
       leaseSeconds: lease,
+      subscriber: req.subscriber,
       expiresAt: new Date(now + lease * 1000).toISOString(),
       createdAt: known?.createdAt ?? new Date(now).toISOString(),
     });

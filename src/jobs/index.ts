@@ -7,6 +7,7 @@ import { Follow, type FollowLog, type FollowSettings, type TopicRenderer } from 
 import { Hub } from './hub.ts';
 import { InProcessQueue } from './in-process-queue.ts';
 import type { JobQueue } from './queue.ts';
+import type { FollowerPayers } from './payers.ts';
 import type { RedisTarget } from '../stores/redis/connect.ts';
 
 export type { Follow } from './follow.ts';
@@ -18,6 +19,8 @@ export interface PushOptions {
   settings: FollowSettings;
   log: FollowLog & { error(obj: object, msg: string): void };
   renderTopic: TopicRenderer;
+  /** Who pays for each follower's share of the background reads. */
+  payers: FollowerPayers;
   /** Distributed mode: the shared queue lives here, under this prefix. */
   redis?: { target: RedisTarget; prefix: string };
 }
@@ -39,7 +42,7 @@ export function createPush(opts: PushOptions): Push {
   const queue: JobQueue = opts.redis
     ? new BullQueue({ target: opts.redis.target, prefix: opts.redis.prefix, lockMs: lockMs(opts.settings), onError })
     : new InProcessQueue(onError);
-  const follow = new Follow(opts.store, queue, opts.sources, opts.settings, opts.log, opts.renderTopic);
+  const follow = new Follow(opts.store, queue, opts.sources, opts.settings, opts.log, opts.renderTopic, opts.payers);
   const hub = new Hub(follow);
   return {
     follow,

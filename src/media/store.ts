@@ -8,11 +8,8 @@ import { Readable } from 'node:stream';
 import type { MediaRef } from '../domain/media-refs.ts';
 import { MediaFetchFailed, openMedia, refusalOf, type MediaBody } from './fetch.ts';
 import { fetchAddress, type MediaHostMap } from './hosts.ts';
-import { FREE, type ChargeMedia, type Payer } from './payer.ts';
+import { FREE, LOCAL, type ChargeMedia, type Payer } from './payer.ts';
 import { spool, type Spooled } from './spool.ts';
-
-/** The CLI's own machine: what its fetches are made for when no payer is named. */
-const LOCAL: Payer = { address: 'local' };
 
 export const ATTACHMENTS = 'attachments';
 const MANIFEST = '.threadmark-media.json';

@@ -25,8 +25,11 @@ for (const [net, bits] of [
 ] as const)
   BLOCKED.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (::a.b.c.d, deprecated, which covers :: and ::1 too) and IPv4-translated (::ffff:0:a.b.c.d)
+  // forms: no public host is reached through them, and they can name any IPv4 address, private ones included.
+  // (IPv4-mapped ::ffff:a.b.c.d is judged as the IPv4 address it carries.)
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

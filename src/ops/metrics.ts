@@ -2,7 +2,7 @@
 // CLI's in-process mode) never collide; process-wide metrics (CPU, memory, event loop, GC) live in one shared
 // registry, created on the first scrape and merged into every exposition.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ProviderHealth } from '../providers/chain.ts';
+import type { CallCounts, ProviderHealth } from '../providers/chain.ts';
 
 export interface MetricsSources {
   /** Per-provider counters and breaker state of the chain (chain.health()). */
@@ -13,6 +13,8 @@ export interface MetricsSources {
   responses?: () => { entries: number; bytes: number; hits: number; misses: number };
   /** Bytes of the in-process rate-limit tables (stores/limits/window-table.ts). */
   limitTableBytes?: () => number;
+  /** Upstream calls by the kind of payer charged and what they were for (chain.calls()). */
+  callsByPayer?: () => CallCounts;
 }
 
 /** What one finished HTTP exchange contributes. */
@@ -194,6 +196,20 @@ export class Metrics {
         for (const p of sources.providers()) this.inc({ provider: p.name }, p.successes + p.failures);
       },
     });
+    if (sources.callsByPayer) {
+      const counts = sources.callsByPayer;
+      new Counter({
+        name: 'threadmark_upstream_calls_by_payer_total',
+        help: 'Upstream calls the provider chain made, by the kind of payer they were charged to (key, address) and what they were for (read, poll, translation, media). Every call has a payer.',
+        labelNames: ['payer', 'call'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [payer, calls] of Object.entries(counts()))
+            for (const [call, n] of Object.entries(calls)) this.inc({ payer, call }, n);
+        },
+      });
+    }
     new Counter({
       name: 'threadmark_upstream_failures_total',
       help: "Provider calls that failed (error, empty answer, network, 5xx, 429); each one counts toward its capability's breaker.",

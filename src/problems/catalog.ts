@@ -112,6 +112,12 @@ export const CATALOG = {
     title: 'Too many watches',
     resolution: 'Delete a watch (DELETE /api/v1/watches/{id}) or ask the operator for a higher limit.',
   },
+  too_many_subscriptions: {
+    status: 409,
+    title: 'Too many WebSub subscriptions',
+    resolution:
+      'An address holds a bounded number of live subscriptions: unsubscribe one (hub.mode=unsubscribe) or let one lapse; renewing one it holds is always accepted.',
+  },
   invalid_key: {
     status: 401,
     title: 'Invalid or disabled API key',

@@ -1,3 +1,4 @@
+import { CALL_KINDS, PAYER_KINDS, type CallKind, type Payer, type PayerKind } from '../domain/payer.ts';
 import { Problem } from '../problems/problem.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
@@ -28,7 +29,14 @@ export interface RunOptions {
   deadline?: Deadline;
   /** Charges the requesting client one session-backed call (handed to providers as `chargeSession`). */
   chargeSession?: () => Promise<void>;
+  /** Who the run's upstream calls are made for: each call is charged to them before it is made, and counted. */
+  payer: Payer;
+  /** What the calls are for, which decides the allowance they are charged to. */
+  call: CallKind;
 }
+
+/** Upstream calls the chain made, by who they were charged to and what they were for. */
+export type CallCounts = Record<PayerKind, Record<CallKind, number>>;
 
 /** One provider's line in GET /api, /readyz and metrics. */
 export interface ProviderHealth {
@@ -73,6 +81,9 @@ export class ProviderChain {
   >();
   private readonly deadlineMs: number;
   private readonly now: () => number;
+  private readonly callCounts: CallCounts = Object.fromEntries(
+    PAYER_KINDS.map((p) => [p, Object.fromEntries(CALL_KINDS.map((c) => [c, 0]))]),
+  ) as CallCounts;
 
   constructor(
     readonly providers: Provider[],
@@ -122,6 +133,30 @@ export class ProviderChain {
     });
   }
 
+  /**
+   * The one place an upstream call is charged: each request a provider's transport sends for a run is charged to
+   * the run's payer, for its kind, before it goes out, and counted by who paid. A refusal (the 429 problem) ends
+   * the run as the caller's own, like any Problem a call throws. Also the charge of upstream calls made outside a
+   * run (a media file fetched from X's media hosts: `chargeFor(payer, 'media')`), so they are counted alike.
+   */
+  chargeFor(payer: Payer, call: CallKind): () => void | Promise<void> {
+    return () => {
+      const paid = payer.charge(call);
+      if (typeof paid === 'string') {
+        this.callCounts[paid][call]++;
+        return;
+      }
+      return paid.then((kind) => {
+        this.callCounts[kind][call]++;
+      });
+    };
+  }
+
+  /** Upstream calls made so far by payer and purpose, for metrics (every call has a payer: `RunOptions.payer`). */
+  calls(): CallCounts {
+    return this.callCounts;
+  }
+
   private countsOf(name: string) {
     let c = this.counts.get(name);
     if (!c) this.counts.set(name, (c = { successes: 0, failures: 0 }));
@@ -148,7 +183,7 @@ export class ProviderChain {
   async run<T>(
     capability: Capability,
     call: (p: Provider, opts: CallOptions) => Promise<T>,
-    opts: RunOptions = {},
+    opts: RunOptions,
   ): Promise<ChainOutcome<T>> {
     const candidates = this.candidates(capability, opts.only);
     if (candidates.length === 0) return { ok: false, failure: this.noProvider(capability, opts.only) };
@@ -157,6 +192,7 @@ export class ProviderChain {
       signal: opts.signal,
       deadline,
       ...(opts.chargeSession ? { chargeSession: opts.chargeSession } : {}),
+      beforeRequest: this.chargeFor(opts.payer, opts.call),
     };
 
     const failures: Failure[] = [];

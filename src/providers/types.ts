@@ -19,6 +19,12 @@ export interface CallOptions {
    */
   chargeSession?: () => Promise<void>;
   /**
+   * Set by the chain: the transport calls it before each upstream request it sends (retries within one request
+   * aside). It charges the run's payer for that call and counts it, synchronously when nothing is charged (a read
+   * its request paid for), else as a promise that rejects with the 429 problem when the allowance is used up.
+   */
+  beforeRequest?: () => void | Promise<void>;
+  /**
    * Set by the chain when every provider asked before this one answered a "not found" it could not vouch for: the
    * call would only confirm it, so a session-backed provider may decline (kind `unconfirmed`) instead of spending
    * a session.

@@ -25,8 +25,7 @@ export function pagedRead(chain: ProviderChain, reader: CachedReader): PagedRead
     reader.read(
       `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
       chargedOnlyIfServable(chain, capability, call, answer),
-      async () =>
-        served(await chain.run(capability, fn, { only: call.provider, ...sessionCharge(call.policy) }), answer),
+      async () => served(await chain.run(capability, fn, { only: call.provider, ...paidBy(call.policy) }), answer),
     );
 }
 
@@ -40,7 +39,7 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
   return {
     async profile(handle, policy) {
       const got = await reader.read(`profile:${handle.toLowerCase()}`, policy, async () =>
-        served(await chain.run('profile', (p, c) => p.getProfile!(handle, c), sessionCharge(policy))),
+        served(await chain.run('profile', (p, c) => p.getProfile!(handle, c), paidBy(policy))),
       );
       return publicOnly(got, `@${handle}`);
     },
@@ -48,7 +47,7 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       // Every by-id entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an impossible id.
       if (!canBeAccountId(id)) throw new Problem('not_found', impossibleIdDetail('account', id));
       const got = await reader.read(`profile-id:${id}`, policy, async () =>
-        served(await chain.run('profileById', (p, c) => p.getProfileById!(id, c), sessionCharge(policy))),
+        served(await chain.run('profileById', (p, c) => p.getProfileById!(id, c), paidBy(policy))),
       );
       return publicOnly(got, `account ${id}`);
     },
@@ -76,7 +75,7 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     },
     list(id, policy) {
       return reader.read(`list:${id}`, chargedOnlyIfServable(chain, 'list', { policy }, LISTS), async () =>
-        served(await chain.run('list', (p, c) => p.getList!(id, c), sessionCharge(policy)), LISTS),
+        served(await chain.run('list', (p, c) => p.getList!(id, c), paidBy(policy)), LISTS),
       );
     },
     listPosts(id, call) {
@@ -88,9 +87,16 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
   };
 }
 
-/** The chain option that charges the client for each session call its read makes (see ReadPolicy). */
-export function sessionCharge(policy: ReadPolicy): RunOptions {
-  return policy.chargeSession ? { chargeSession: policy.chargeSession } : {};
+/**
+ * The chain options that charge the read's payer for each upstream call (as a poll when the read is one) and for
+ * each session call its read makes (see ReadPolicy).
+ */
+export function paidBy(policy: ReadPolicy): RunOptions {
+  return {
+    payer: policy.payer,
+    call: policy.purpose ?? 'read',
+    ...(policy.chargeSession ? { chargeSession: policy.chargeSession } : {}),
+  };
 }
 
 /** How a read that needs logged-in sessions says it cannot be served now (search keeps its own 503 rules). */

@@ -11,7 +11,7 @@ import { canBeStatusId, impossibleIdDetail } from '../domain/ids.ts';
 import { Problem } from '../problems/problem.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { problemFor, served } from './chain-problem.ts';
-import { sessionCharge } from './list-source.ts';
+import { paidBy } from './list-source.ts';
 
 export function cachedPostSource(
   chain: ProviderChain,
@@ -19,7 +19,7 @@ export function cachedPostSource(
   assembled?: Derived<PostRead>,
 ): PostSource {
   const single = async (id: string, policy: ReadPolicy, deadline?: Deadline) =>
-    served(await chain.run('post', (p, c) => p.getPost!(id, c), { deadline, ...sessionCharge(policy) }));
+    served(await chain.run('post', (p, c) => p.getPost!(id, c), { deadline, ...paidBy(policy) }));
   // The budgets handed out below are the chain's own deadlines; anything else means "no shared budget".
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
@@ -44,7 +44,7 @@ export function cachedPostSource(
         const got = await chain
           .run('conversation', (p, c) => p.getConversation!(id, { ...o, ...c }), {
             deadline,
-            ...sessionCharge(policy),
+            ...paidBy(policy),
           })
           .catch(() => undefined);
         const primary = chain.capable('conversation')[0]?.name;

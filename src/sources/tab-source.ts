@@ -6,7 +6,7 @@ import type { AboutSource } from '../domain/about.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { served, type FailureAnswer } from './chain-problem.ts';
-import { pagedRead, pageRequest, sessionCharge } from './list-source.ts';
+import { pagedRead, pageRequest, paidBy } from './list-source.ts';
 
 const TABS: FailureAnswer = { unavailable: 'read_unavailable' };
 
@@ -28,7 +28,7 @@ export function cachedTabSource(chain: ProviderChain, reader: CachedReader): Tab
       ),
     about: (handle, policy) =>
       reader.read(`about:${handle.toLowerCase()}`, policy, async () =>
-        served(await chain.run('about', (p, c) => p.getAbout!(handle, c), sessionCharge(policy)), TABS),
+        served(await chain.run('about', (p, c) => p.getAbout!(handle, c), paidBy(policy)), TABS),
       ),
   };
 }

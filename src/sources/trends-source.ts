@@ -5,7 +5,7 @@ import { Problem } from '../problems/problem.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { DEFAULT_SEARCH_RETRY_AFTER_S, served } from './chain-problem.ts';
-import { sessionCharge } from './list-source.ts';
+import { paidBy } from './list-source.ts';
 
 export function cachedTrendSource(chain: ProviderChain, reader: CachedReader): TrendSource {
   return {
@@ -22,7 +22,7 @@ export function cachedTrendSource(chain: ProviderChain, reader: CachedReader): T
         );
       }
       return reader.read<Trend[]>('trends:trending', policy, async () =>
-        served(await chain.run('trends', (p, c) => p.getTrends!(c), sessionCharge(policy)), {
+        served(await chain.run('trends', (p, c) => p.getTrends!(c), paidBy(policy)), {
           unavailable: 'trends_unavailable',
         }),
       );

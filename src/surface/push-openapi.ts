@@ -76,7 +76,11 @@ export function pushPaths(): Record<string, Record<string, unknown>> {
       post: {
         operationId: 'createWatch',
         summary: 'Watch a source: new posts pushed to a signed webhook',
-        description: PUSH_NOTE + ' Charged to the key: watch-key, 60 creations an hour (RateLimit headers).',
+        description:
+          PUSH_NOTE +
+          ' Charged to the key: watch-key, 60 creations an hour (RateLimit headers); each background read of the ' +
+          'source is charged to a key that watches it (poll-key, and account-key for a call that spends an X ' +
+          'session), and a source none of its followers can pay for waits until one can.',
         tags: ['push'],
         security,
         requestBody: { required: true, ...json(body) },
@@ -136,10 +140,13 @@ export function pushPaths(): Record<string, Record<string, unknown>> {
         summary: 'Subscribe to a feed or unsubscribe (W3C WebSub)',
         description:
           'Form-encoded `hub.mode` (subscribe|unsubscribe), `hub.topic` (a feed URL of this service), `hub.callback`, ' +
-          'optional `hub.lease_seconds` (60 s to 30 days, 10 days by default; subscribe again to renew) and `hub.secret` ' +
-          '(pushes then carry `X-Hub-Signature-256`). Answered 202; the hub then verifies intent with a GET carrying ' +
-          '`hub.challenge`, which the callback must echo. When the topic gains posts the hub POSTs the feed document. ' +
-          'Charged per client address: hub-ip, 60 requests an hour.',
+          'optional `hub.lease_seconds` (60 s to one day, one day by default; subscribe again to renew) and ' +
+          '`hub.secret` (pushes then carry `X-Hub-Signature-256`). Answered 202; the hub then verifies intent with a ' +
+          'GET carrying `hub.challenge`, which the callback must echo. When the topic gains posts the hub POSTs the ' +
+          'feed document. Charged per client address: hub-ip, 60 requests an hour. The subscribing address pays for ' +
+          "the topic's background reads (poll-ip, and account-ip for a call that spends an X session; a source none " +
+          'of its subscribers can pay for waits until one can) and holds at most 10 live subscriptions (409 ' +
+          '`too_many_subscriptions`; a renewal is always accepted).',
         tags: ['push'],
         requestBody: {
           required: true,
@@ -167,6 +174,7 @@ export function pushPaths(): Record<string, Record<string, unknown>> {
             'invalid_source',
             'invalid_filter',
             'invalid_callback',
+            'too_many_subscriptions',
           ]),
         },
       },

@@ -11,6 +11,7 @@ import { buildProviders } from '../../src/providers/registry.ts';
 import { SyndicationProvider } from '../../src/providers/syndication/provider.ts';
 import { ProviderError } from '../../src/providers/types.ts';
 import { Problem } from '../../src/problems/problem.ts';
+import { FREE_READ } from '../helpers/payer.ts';
 
 let sim: Simulator;
 let fx: FxTwitterProvider;
@@ -173,11 +174,11 @@ test('the chain built from the registry falls back to syndication when FxTwitter
     { circuit: false },
   );
   sim.addFault({ target: 'fxtwitter', kind: 'status', status: 500, times: 1 });
-  const r = await serve(chain.run('post', (p) => p.getPost!(IDS.threadRoot, {})));
+  const r = await serve(chain.run('post', (p) => p.getPost!(IDS.threadRoot, {}), FREE_READ));
   assert.equal(r.source, 'syndication');
   assert.equal(r.value.id, IDS.threadRoot);
   await assert.rejects(
-    serve(chain.run('post', (p) => p.getPost!(IDS.deleted, {}))),
+    serve(chain.run('post', (p) => p.getPost!(IDS.deleted, {}), FREE_READ)),
     (e: unknown) => e instanceof Problem && e.code === 'not_found',
   );
 });

@@ -91,7 +91,7 @@ describe('WebSub', () => {
     const q = query(r.of('GET')[0]!);
     assert.equal(q.get('hub.mode'), 'subscribe');
     assert.equal(q.get('hub.topic'), topic);
-    assert.equal(q.get('hub.lease_seconds'), String(30 * 86400), 'the lease is bounded');
+    assert.equal(q.get('hub.lease_seconds'), String(86400), 'the lease is bounded');
     const store = s.app.services.stores.watches;
     await until(async () => (await store.getSubscription(topic, `${r.url}/sub`)) !== undefined, 'stored');
     await until(async () => (await store.getMark(`profile:${HANDLES.alice}:posts`)) !== undefined, 'first read');

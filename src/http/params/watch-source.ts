@@ -41,9 +41,30 @@ function handleOf(raw: string): string {
   return raw;
 }
 
+/** Control characters (NUL included) name nothing on this service, and a durable store may refuse to keep them. */
+export function hasControlChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** A path segment decoded, or a refusal when its percent-encoding is malformed or it decodes to a control character. */
+function decodeSegment(raw: string): string {
+  let out: string;
+  try {
+    out = decodeURIComponent(raw);
+  } catch {
+    return refuse('The source has a malformed percent-encoding.');
+  }
+  if (hasControlChar(out)) refuse('The source holds a control character.');
+  return out;
+}
+
 /** The route a path names, or a refusal: segments after stripping a feed suffix (/rss, /feed). */
 function targetOf(segments: string[], q: z.output<typeof sourceQuery>): WatchTarget {
-  const s = segments.map((x) => decodeURIComponent(x));
+  const s = segments.map(decodeSegment);
   const [a, b, c, d, e] = s;
   if (a === 'api' && b === 'v1') {
     if (c === 'profiles' && d && e === 'feed' && s.length === 5)
@@ -94,15 +115,34 @@ function pathOf(t: WatchTarget): { path: string; params: Record<string, string |
   }
 }
 
+/**
+ * A WebSub topic as it is stored, verified and rendered: the URL as WHATWG URL reads it, without its fragment (which
+ * names nothing on the server, and which the service's own rendering would read as part of the query).
+ */
+export function canonicalTopic(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return refuse('`hub.topic` is not an absolute URL.');
+  }
+  url.hash = '';
+  return url.href;
+}
+
 /** `raw`: a path (or a URL on `baseUrl`); a problem from the catalog when it names nothing watchable. */
 export function parseSource(raw: string, baseUrl: string): ParsedSource {
   const text = raw.startsWith(baseUrl + '/') ? raw.slice(baseUrl.length) : raw;
   if (!text.startsWith('/') || text.startsWith('//') || text.length > 2048)
     refuse('Name the source by its path on this service, such as /alice_dev or /search?q=caching.');
+  if (hasControlChar(text)) refuse('The source holds a control character.');
   const url = new URL(text, 'http://source.invalid');
+  // URLSearchParams turns a malformed escape into U+FFFD instead of failing: a query that does not decode is refused.
+  for (const part of url.search.slice(1).split('&')) decodeSegment(part.replaceAll('+', ' '));
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) {
     if (k in query) refuse(`\`${k}\` is given twice.`);
+    if (hasControlChar(k + v)) refuse(`\`${k.slice(0, 40)}\` holds a control character.`);
     query[k] = v;
   }
   const parsed = sourceQuery.safeParse(query);

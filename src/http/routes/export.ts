@@ -186,7 +186,7 @@ export const exportRoutes: RouteDef[] = [
               timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
               userAgent: config.userAgent,
               charge: services.media.charge,
-              payer: guards.payerOf(req),
+              payer: guards.payer(req),
               maxRunBytes: ZIP_MEDIA_BYTES,
             }
           : undefined;

@@ -4,13 +4,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../../problems/problem.ts';
 import type { Limiter } from '../../stores/limits/limiter.ts';
-import { HUB_REQUESTS } from '../../stores/limits/policies.ts';
+import { HUB_REQUESTS, HUB_SOURCES_PER_ADDRESS } from '../../stores/limits/policies.ts';
 import { clientKey } from '../../stores/limits/client-key.ts';
 import { CallbackRefused, checkCallback } from '../../jobs/callback-guard.ts';
 import { LEASE_BOUNDS_S, MAX_HUB_SECRET_BYTES, type Hub } from '../../jobs/hub.ts';
 import { clientAddress } from '../client-address.ts';
 import { CORS_HEADERS, methodNotAllowed } from '../conventions.ts';
-import { parseSource } from '../params/watch-source.ts';
+import { canonicalTopic, hasControlChar, parseSource } from '../params/watch-source.ts';
 import { HUB_PATH } from '../../contract/watch-body.ts';
 
 const ALLOW = 'GET, HEAD, OPTIONS, POST';
@@ -67,7 +67,8 @@ export async function hubRoutes(app: FastifyInstance, opts: HubRoutesOptions): P
         .toLowerCase();
       if (type !== 'application/x-www-form-urlencoded')
         throw bad('The body must be application/x-www-form-urlencoded.');
-      const state = await opts.limiter.consume(HUB_REQUESTS, clientKey(clientAddress(req)));
+      const subscriber = clientKey(clientAddress(req));
+      const state = await opts.limiter.consume(HUB_REQUESTS, subscriber);
       req.rateStates = [state];
       if (!state.allowed)
         throw new Problem(
@@ -77,8 +78,9 @@ export async function hubRoutes(app: FastifyInstance, opts: HubRoutesOptions): P
       const form = new URLSearchParams(typeof req.body === 'string' ? req.body : '');
       const mode = one(form, 'hub.mode');
       if (mode !== 'subscribe' && mode !== 'unsubscribe') throw bad('`hub.mode` must be subscribe or unsubscribe.');
-      const topic = one(form, 'hub.topic');
-      if (!topic) throw bad('`hub.topic` is required.');
+      const asked = one(form, 'hub.topic');
+      if (!asked) throw bad('`hub.topic` is required.');
+      const topic = canonicalTopic(asked);
       if (!topic.startsWith(`${opts.baseUrl}/`))
         throw new Problem('invalid_source', `\`hub.topic\` must be a feed URL of this service (${opts.baseUrl}/…).`);
       const parsed = parseSource(topic, opts.baseUrl);
@@ -97,7 +99,15 @@ export async function hubRoutes(app: FastifyInstance, opts: HubRoutesOptions): P
       const secret = one(form, 'hub.secret');
       if (secret !== undefined && (secret.length === 0 || Buffer.byteLength(secret) > MAX_HUB_SECRET_BYTES))
         throw bad(`\`hub.secret\` must be 1 to ${MAX_HUB_SECRET_BYTES} bytes.`);
+      // A durable store may refuse to keep a NUL; a secret is text a subscriber can type.
+      if (secret !== undefined && hasControlChar(secret)) throw bad('`hub.secret` must not hold control characters.');
+      if (mode === 'subscribe' && !(await opts.hub.mayHold(subscriber, topic, callback.href)))
+        throw new Problem(
+          'too_many_subscriptions',
+          `An address holds at most ${HUB_SOURCES_PER_ADDRESS} live subscriptions, each a source read in the background.`,
+        );
       opts.hub.accept({
+        subscriber,
         mode,
         topic,
         callback: callback.href,

@@ -134,7 +134,7 @@ export const mediaRoutes: RouteDef[] = [
       const [c, detail] = WHY[check.why];
       throw new Problem(c, detail);
     }
-    const served = await proxy.get(check.url, ctx.services.guards.payerOf(ctx.req));
+    const served = await proxy.get(check.url, ctx.services.guards.payer(ctx.req));
     const leftS = Math.max(0, check.exp - Math.floor(Date.now() / 1000));
     const range = typeof ctx.req.headers.range === 'string' ? ctx.req.headers.range : undefined;
     const maxAgeS = Math.min(leftS, 86400);

@@ -34,6 +34,8 @@ export class FxTwitterClient {
   }
 
   async get(path: string, call: CallOptions): Promise<Answer> {
+    const charged = call.beforeRequest?.();
+    if (charged) await charged;
     const res = await fetchUpstream(this.name, this.base + path, {
       signal: call.signal,
       deadline: call.deadline,

@@ -30,6 +30,8 @@ export class SyndicationClient {
 
   async fetchTweet(id: string, call: CallOptions): Promise<SynTweet> {
     const q = new URLSearchParams({ id, token: syndicationToken(id), lang: 'en' });
+    const charged = call.beforeRequest?.();
+    if (charged) await charged;
     const res = await fetchUpstream(this.name, `${this.base}/tweet-result?${q}`, {
       signal: call.signal,
       deadline: call.deadline,

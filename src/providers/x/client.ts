@@ -57,6 +57,8 @@ export interface XCallOptions {
   chargeSession?: () => Promise<void>;
   /** The call would only confirm another provider's unvouched "not found" (see CallOptions). */
   confirming?: boolean;
+  /** Charges and counts each request for the run's payer (see CallOptions). */
+  beforeRequest?: () => void | Promise<void>;
   /** `x-twitter-client-language` of the request (English when unset): the language X translates posts into. */
   clientLanguage?: string;
 }
@@ -122,6 +124,8 @@ export class XGraphqlClient {
         const inputs = await this.opts.web?.signingInputs();
         if (inputs) headers['x-client-transaction-id'] = transactionId(inputs, 'GET', new URL(url).pathname);
       }
+      const charged = call.beforeRequest?.();
+      if (charged) await charged;
       const res = await fetchUpstream(PROVIDER, url, {
         signal: call.signal,
         deadline: call.deadline,

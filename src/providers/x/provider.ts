@@ -359,10 +359,10 @@ export class XProvider implements Provider {
   }
 }
 
-/** The parts of a call's options the transport needs (abort, deadline, session charge, confirming). */
+/** The parts of a call's options the transport needs (abort, deadline, charges, confirming). */
 function callOf(opts: CallOptions): CallOptions {
-  const { signal, deadline, chargeSession, confirming } = opts;
-  return { signal, deadline, chargeSession, confirming };
+  const { signal, deadline, chargeSession, beforeRequest, confirming } = opts;
+  return { signal, deadline, chargeSession, beforeRequest, confirming };
 }
 
 function clampCount(op: OperationName, count: number): number {

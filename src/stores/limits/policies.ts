@@ -15,6 +15,10 @@ export type PolicyName =
   | 'export-ip'
   | 'export-key'
   | 'media-ip'
+  | 'translate-ip'
+  | 'translate-key'
+  | 'poll-ip'
+  | 'poll-key'
   | 'admin-fail'
   | 'watch-key'
   | 'hub-ip';
@@ -32,6 +36,13 @@ export const POLICIES: Readonly<Record<FixedPolicyName, Policy>> = {
   'export-key': { name: 'export-key', quota: 30, windowS: 900 },
   // A page or feed names a few media files each; video players ask for a file in many ranges.
   'media-ip': { name: 'media-ip', quota: 1200, windowS: 60 },
+  // One point per upstream translation call (a cached translation costs nothing): a long thread asks up to 50.
+  'translate-ip': { name: 'translate-ip', quota: 100, windowS: 60 },
+  'translate-key': { name: 'translate-key', quota: 600, windowS: 60 },
+  // One point per background read of a watched source, charged to a follower that keeps it alive: an address's
+  // subscriptions (at most HUB_SOURCES_PER_ADDRESS) read every minute, a key's watches likewise.
+  'poll-ip': { name: 'poll-ip', quota: 150, windowS: 900 },
+  'poll-key': { name: 'poll-key', quota: 1500, windowS: 900 },
 };
 
 /** Wrong admin tokens per client address before the admin routes refuse it (right token included) for the window. */
@@ -41,6 +52,8 @@ export const ADMIN_FAILURES: Policy = { name: 'admin-fail', quota: 10, windowS: 
 export const WATCH_CREATES: Policy = { name: 'watch-key', quota: 60, windowS: 3600 };
 /** WebSub subscribe and unsubscribe requests per client address per hour (POST /api/v1/hub). */
 export const HUB_REQUESTS: Policy = { name: 'hub-ip', quota: 60, windowS: 3600 };
+/** Live WebSub subscriptions one client address may hold at once (each one a source read in the background). */
+export const HUB_SOURCES_PER_ADDRESS = 10;
 
 export const ACCOUNT_KEY_WINDOW_S = 900;
 /** Quota of the account-backed feeds for a key issued without `--account-quota`. */

@@ -103,6 +103,23 @@ export class PgWatchStore implements WatchStore {
     return ((await this.pool.query('DELETE FROM tm_hub_subscriptions WHERE id = $1', [id])).rowCount ?? 0) > 0;
   }
 
+  async countSubscriptions(subscriber: string, now: number): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      "SELECT COUNT(*) AS n FROM tm_hub_subscriptions WHERE doc->>'subscriber' = $1 AND expires_at > $2",
+      [subscriber, now],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async purgeExpired(now: number): Promise<number> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      'SELECT id FROM tm_hub_subscriptions WHERE expires_at <= $1',
+      [now],
+    );
+    for (const { id } of rows) await this.deleteSubscription(id);
+    return rows.length;
+  }
+
   async followers(sourceKey: string, now: number): Promise<Followers> {
     const [watches, subscriptions] = await Promise.all([
       this.#docs<WatchRecord>(

@@ -115,6 +115,19 @@ export class RedisWatchStore implements WatchStore {
     return removed > 0;
   }
 
+  async countSubscriptions(subscriber: string, now: number): Promise<number> {
+    const all = parsed<HubSubscription>(await this.#redis.hvals(this.#k('subs')));
+    return all.filter((s) => s.subscriber === subscriber && Date.parse(s.expiresAt) > now).length;
+  }
+
+  async purgeExpired(now: number): Promise<number> {
+    const expired = parsed<HubSubscription>(await this.#redis.hvals(this.#k('subs'))).filter(
+      (s) => Date.parse(s.expiresAt) <= now,
+    );
+    for (const s of expired) await this.deleteSubscription(s.id);
+    return expired.length;
+  }
+
   async followers(sourceKey: string, now: number): Promise<Followers> {
     const members = await this.#redis.smembers(this.#k(`src:${sourceKey}`));
     const wIds = members.filter((m) => m.startsWith('w:')).map((m) => m.slice(2));

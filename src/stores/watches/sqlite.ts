@@ -99,6 +99,23 @@ export class SqliteWatchStore implements WatchStore {
     return Number(this.#db.prepare('DELETE FROM hub_subscriptions WHERE id = ?').run(id).changes) > 0;
   }
 
+  async countSubscriptions(subscriber: string, now: number): Promise<number> {
+    const row = this.#db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM hub_subscriptions WHERE json_extract(doc, '$.subscriber') = ? AND expires_at > ?",
+      )
+      .get(subscriber, now) as { n: number } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  async purgeExpired(now: number): Promise<number> {
+    const ids = this.#db.prepare('SELECT id FROM hub_subscriptions WHERE expires_at <= ?').all(now) as Array<{
+      id: string;
+    }>;
+    for (const { id } of ids) await this.deleteSubscription(id);
+    return ids.length;
+  }
+
   async followers(sourceKey: string, now: number): Promise<Followers> {
     return {
       watches: docs(

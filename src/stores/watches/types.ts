@@ -36,6 +36,12 @@ export interface HubSubscription {
   /** ISO 8601 UTC. */
   expiresAt: string;
   createdAt: string;
+  /**
+   * The subscribing client address (its rate-limit partition): the payer of the source's background reads, and
+   * what the live subscriptions an address may hold are counted by. Absent on subscriptions stored before payers:
+   * those pay for nothing, so they keep no source alive and lapse with their lease.
+   */
+  subscriber?: string;
 }
 
 export type FollowerKind = 'webhook' | 'websub';
@@ -84,6 +90,10 @@ export interface WatchStore {
   getSubscription(topic: string, callback: string): Promise<HubSubscription | undefined>;
   getSubscriptionById(id: string): Promise<HubSubscription | undefined>;
   deleteSubscription(id: string): Promise<boolean>;
+  /** Subscriptions of `subscriber` whose lease has not run out at `now` (epoch ms). */
+  countSubscriptions(subscriber: string, now: number): Promise<number>;
+  /** Deletes the subscriptions whose lease ran out at or before `now`, with their deliveries; how many it deleted. */
+  purgeExpired(now: number): Promise<number>;
   /** Active watches and subscriptions whose lease has not run out at `now` (epoch ms). */
   followers(sourceKey: string, now: number): Promise<Followers>;
   /** Every source with at least one active watch or subscription, each once. */

@@ -10,6 +10,7 @@ import {
 } from '../../problems/catalog.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { esc, page, prose } from './html.ts';
+import { renderAllowances } from './allowances.ts';
 import { renderSafeguards } from './safeguards.ts';
 
 function codeSection(code: string, entry: CatalogEntry, typeUri: string, note = ''): string {
@@ -44,6 +45,7 @@ ${catalog}
 <h2 id="provider-codes">Provider codes</h2>
 <p>A 502 or 503 may name the provider that failed: <code>&lt;provider&gt;_error</code> (it answered with an error), <code>&lt;provider&gt;_empty</code> (it returned nothing usable), <code>&lt;provider&gt;_network</code> (it could not be reached), or <code>all_providers_failed</code>. They share the resolution of <a href="#upstream-error"><code>upstream_error</code></a>.</p>
 ${providers}
+${renderAllowances()}
 ${renderSafeguards()}
 `;
   return page({ title: 'Errors and reliability', baseUrl: opts.baseUrl, path: DISCOVERY_PATHS.reliability }, body);

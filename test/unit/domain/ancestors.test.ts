@@ -5,8 +5,9 @@ import { ancestorChain, type AncestorSource } from '../../../src/domain/ancestor
 import { readPost, type PostSource } from '../../../src/domain/read-post.ts';
 import type { ConversationBundle, Post } from '../../../src/domain/models.ts';
 import { Problem } from '../../../src/problems/problem.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
-const policy = { mode: 'shared' } as const;
+const policy = { mode: 'shared', payer: FREE_PAYER } as const;
 
 function post(id: string, handle: string, parent?: { id?: string; handle: string }): Post {
   return {

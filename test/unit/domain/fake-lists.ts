@@ -7,8 +7,9 @@ import type { SearchItem } from '../../../src/domain/capabilities.ts';
 import type { ReadPolicy, Sourced } from '../../../src/domain/sourced.ts';
 import { Problem } from '../../../src/problems/problem.ts';
 import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
-export const POLICY: ReadPolicy = { mode: 'shared' };
+export const POLICY: ReadPolicy = { mode: 'shared', payer: FREE_PAYER };
 
 export interface Call {
   method: string;

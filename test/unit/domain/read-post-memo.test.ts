@@ -8,6 +8,7 @@ import type { ConversationBundle } from '../../../src/domain/models.ts';
 import type { PostReadOptions } from '../../../src/domain/reads.ts';
 import type { Sourced } from '../../../src/domain/sourced.ts';
 import { parentPost, replies, selfThread } from '../../fixtures/render/corpus.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
 const OPTS: PostReadOptions = {
   thread: 'full',
@@ -42,7 +43,7 @@ function sourceOf(got: () => Sourced<ConversationBundle>): PostSource {
 test('the same bundle and options give the same read; other options and bundles their own', async () => {
   const b = bundle();
   const src = sourceOf(() => ({ value: b, source: 'fxtwitter', cache: 'hit', warnings: [] }));
-  const policy = { mode: 'shared' } as const;
+  const policy = { mode: 'shared', payer: FREE_PAYER } as const;
   const first = await readPost(src, b.post.id, OPTS, policy);
   const again = await readPost(src, b.post.id, OPTS, policy);
   assert.equal(again.read, first.read);
@@ -66,7 +67,7 @@ test('warnings of one read are its own and never reach the shared read', async (
   const b = bundle();
   let warnings: string[] = ['stale: upstream failed'];
   const src = sourceOf(() => ({ value: b, source: 'fxtwitter', cache: 'stale', warnings }));
-  const policy = { mode: 'shared' } as const;
+  const policy = { mode: 'shared', payer: FREE_PAYER } as const;
   const stale = await readPost(src, b.post.id, OPTS, policy);
   assert.deepEqual(stale.read.warnings, ['stale: upstream failed']);
   warnings = [];

@@ -6,8 +6,9 @@ import { readPost, type PostSource } from '../../../src/domain/read-post.ts';
 import type { ConversationBundle, Post, ReplyNode } from '../../../src/domain/models.ts';
 import type { PostReadOptions } from '../../../src/domain/reads.ts';
 import { Problem } from '../../../src/problems/problem.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
-const policy = { mode: 'shared' } as const;
+const policy = { mode: 'shared', payer: FREE_PAYER } as const;
 const FULL: PostReadOptions = {
   thread: 'full',
   context: 'full',

@@ -6,6 +6,7 @@ import { canonicalLang, needsNoTranslation, upstreamLang, languageName } from '.
 import { MAX_TRANSLATED, translateRead, type TranslationSource } from '../../../src/domain/translate-read.ts';
 import type { Post } from '../../../src/domain/models.ts';
 import type { PostRead } from '../../../src/domain/reads.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
 const post = (id: string, lang: string | undefined, extra: Partial<Post> = {}): Post => ({
   id,
@@ -49,7 +50,7 @@ function fakeSource(fail: Set<string> = new Set()): TranslationSource & { asked:
   };
 }
 
-const policy = { mode: 'shared' as const };
+const policy = { mode: 'shared' as const, payer: FREE_PAYER };
 
 test('language tags: canonical forms, bounds, and what is no language', () => {
   assert.equal(canonicalLang('ZH-tw'), 'zh-TW');

@@ -14,6 +14,7 @@ import type { WatchStore } from '../../../src/stores/watches/types.ts';
 import { watchOf } from '../stores/watch-store.contract.ts';
 import { author, post } from '../feeds/posts.ts';
 import { fakeLists } from '../domain/fake-lists.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'threadmark-follow-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -70,6 +71,7 @@ async function setUp(name: string) {
     },
     quiet,
     async () => undefined,
+    { ofKey: async () => FREE_PAYER, ofAddress: () => FREE_PAYER },
   );
   const watches = [watchOf(), watchOf(), watchOf()];
   for (const w of watches) await base.addWatch(w);

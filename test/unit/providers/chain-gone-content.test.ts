@@ -7,6 +7,7 @@ import { ProviderChain } from '../../../src/providers/chain.ts';
 import { serve } from '../../helpers/chain.ts';
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
+import { FREE_READ } from '../../helpers/payer.ts';
 
 function fake(name: string, outcome: FailureKind | 'ok'): Provider {
   return {
@@ -26,7 +27,7 @@ test('an empty answer followed by a positive not_found elsewhere does not count 
   });
   for (let i = 0; i < 5; i++) {
     await assert.rejects(
-      serve(chain.run('post', (p) => p.getPost!('1', {}))),
+      serve(chain.run('post', (p) => p.getPost!('1', {}), FREE_READ)),
       (e: unknown) => e instanceof Problem && e.code === 'not_found',
     );
   }
@@ -40,13 +41,14 @@ test('an empty answer still counts when another provider had the content, or whe
     circuit: { threshold: 2, cooldownMs: 30_000 },
     now: () => 0,
   });
-  for (let i = 0; i < 2; i++) assert.equal((await serve(served.run('post', (p) => p.getPost!('1', {})))).source, 'b');
+  for (let i = 0; i < 2; i++)
+    assert.equal((await serve(served.run('post', (p) => p.getPost!('1', {}), FREE_READ))).source, 'b');
   assert.equal((served.health() as { breaker: string }[])[0]!.breaker, 'open');
 
   const none = new ProviderChain([fake('a', 'empty'), fake('b', 'error')], {
     circuit: { threshold: 2, cooldownMs: 30_000 },
     now: () => 0,
   });
-  for (let i = 0; i < 2; i++) await assert.rejects(serve(none.run('post', (p) => p.getPost!('1', {}))));
+  for (let i = 0; i < 2; i++) await assert.rejects(serve(none.run('post', (p) => p.getPost!('1', {}), FREE_READ)));
   assert.equal((none.health() as { breaker: string }[])[0]!.breaker, 'open');
 });

@@ -7,6 +7,7 @@ import { Deadline } from '../../../src/providers/deadline.ts';
 import { buildProviders, registerProvider, registeredProviders } from '../../../src/providers/registry.ts';
 import { Problem } from '../../../src/problems/problem.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
+import { FREE_READ } from '../../helpers/payer.ts';
 
 function fake(
   name: string,
@@ -44,7 +45,7 @@ async function problemOf(p: Promise<unknown>): Promise<Problem> {
 test('first capable provider that answers wins; incapable ones are not called', async () => {
   const a = fake('a', ['profile'], 'ok');
   const b = fake('b', ['post'], 'ok');
-  const r = await serve(new ProviderChain([a, b]).run('post', getPost));
+  const r = await serve(new ProviderChain([a, b]).run('post', getPost, FREE_READ));
   assert.equal(r.source, 'b');
   assert.deepEqual(a.calls, []);
 });
@@ -52,24 +53,36 @@ test('first capable provider that answers wins; incapable ones are not called', 
 test('error, empty, network and unavailable fall through; not_found stops the chain', async () => {
   for (const kind of ['error', 'empty', 'network', 'unavailable'] as const) {
     const r = await serve(
-      new ProviderChain([fake('a', ['post'], kind), fake('b', ['post'], 'ok')]).run('post', getPost),
+      new ProviderChain([fake('a', ['post'], kind), fake('b', ['post'], 'ok')]).run('post', getPost, FREE_READ),
     );
     assert.equal(r.source, 'b', kind);
   }
   const c = fake('c', ['post'], 'ok');
-  const p = await problemOf(serve(new ProviderChain([fake('a', ['post'], 'not_found'), c]).run('post', getPost)));
+  const p = await problemOf(
+    serve(new ProviderChain([fake('a', ['post'], 'not_found'), c]).run('post', getPost, FREE_READ)),
+  );
   assert.equal(p.code, 'not_found');
   assert.equal(p.status, 404);
   assert.deepEqual(c.calls, []);
 });
 
 test('one failed provider gives <name>_<kind>; unavailable reads as <name>_error', async () => {
-  const net = await problemOf(serve(new ProviderChain([fake('fxtwitter', ['post'], 'network')]).run('post', getPost)));
+  const net = await problemOf(
+    serve(new ProviderChain([fake('fxtwitter', ['post'], 'network')]).run('post', getPost, FREE_READ)),
+  );
   assert.deepEqual([net.code, net.status], ['fxtwitter_network', 502]);
-  const un = await problemOf(serve(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost)));
+  const un = await problemOf(
+    serve(new ProviderChain([fake('x', ['post'], 'unavailable')]).run('post', getPost, FREE_READ)),
+  );
   assert.equal(un.code, 'x_error');
   const empty = await problemOf(
-    serve(new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run('post', getPost)),
+    serve(
+      new ProviderChain([fake('fxtwitter', ['post'], 'empty'), fake('y', ['profile'], 'ok')]).run(
+        'post',
+        getPost,
+        FREE_READ,
+      ),
+    ),
   );
   assert.equal(empty.code, 'fxtwitter_empty');
 });
@@ -80,7 +93,7 @@ test('several failures give all_providers_failed listing each one', async () => 
       new ProviderChain([
         fake('fxtwitter', ['post'], 'error', { status: 500 }),
         fake('syndication', ['post'], 'network'),
-      ]).run('post', getPost),
+      ]).run('post', getPost, FREE_READ),
     ),
   );
   assert.equal(p.code, 'all_providers_failed');
@@ -95,14 +108,18 @@ test('several failures give all_providers_failed listing each one', async () => 
 
 test('an unexpected exception counts as that provider failing; Problems and aborts pass straight through', async () => {
   const r = await serve(
-    new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run('post', getPost),
+    new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run(
+      'post',
+      getPost,
+      FREE_READ,
+    ),
   );
   assert.equal(r.source, 'b');
 
   const abort = Object.assign(new Error('aborted'), { name: 'AbortError' });
   const b = fake('b', ['post'], 'ok');
   await assert.rejects(
-    serve(new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost)),
+    serve(new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost, FREE_READ)),
     (e: unknown) => e === abort,
   );
   assert.deepEqual(b.calls, []);
@@ -110,23 +127,27 @@ test('an unexpected exception counts as that provider failing; Problems and abor
   const ac = new AbortController();
   ac.abort();
   await assert.rejects(
-    serve(new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { signal: ac.signal })),
+    serve(
+      new ProviderChain([fake('a', ['post'], 'error'), b]).run('post', getPost, { ...FREE_READ, signal: ac.signal }),
+    ),
     ProviderError,
   );
 });
 
 test('no capable provider: upstream_error, or search_unavailable with Retry-After for search', async () => {
-  const none = await problemOf(serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost)));
+  const none = await problemOf(
+    serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('profile', getPost, FREE_READ)),
+  );
   assert.deepEqual([none.code, none.status], ['upstream_error', 502]);
   const s = await problemOf(
-    serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost), { search: true }),
+    serve(new ProviderChain([fake('a', ['post'], 'ok')]).run('search:users', getPost, FREE_READ), { search: true }),
   );
   assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '30']);
 });
 
 test('search failures answer 503; all-unavailable becomes search_unavailable with the shortest Retry-After', async () => {
   const err = await problemOf(
-    serve(new ProviderChain([fake('fxtwitter', ['search:latest'], 'error')]).run('search:latest', getPost), {
+    serve(new ProviderChain([fake('fxtwitter', ['search:latest'], 'error')]).run('search:latest', getPost, FREE_READ), {
       search: true,
     }),
   );
@@ -136,7 +157,7 @@ test('search failures answer 503; all-unavailable becomes search_unavailable wit
       new ProviderChain([
         fake('x', ['search:latest'], 'unavailable', { retryAfterS: 120 }),
         fake('y', ['search:latest'], 'unavailable', { retryAfterS: 45 }),
-      ]).run('search:latest', getPost),
+      ]).run('search:latest', getPost, FREE_READ),
       { search: true },
     ),
   );
@@ -146,10 +167,10 @@ test('search failures answer 503; all-unavailable becomes search_unavailable wit
 test('`only` pins the run to the provider that issued a cursor', async () => {
   const a = fake('a', ['post'], 'ok');
   const b = fake('b', ['post'], 'ok');
-  const r = await serve(new ProviderChain([a, b]).run('post', getPost, { only: 'b' }));
+  const r = await serve(new ProviderChain([a, b]).run('post', getPost, { ...FREE_READ, only: 'b' }));
   assert.equal(r.source, 'b');
   assert.deepEqual(a.calls, []);
-  const p = await problemOf(serve(new ProviderChain([a]).run('post', getPost, { only: 'gone' })));
+  const p = await problemOf(serve(new ProviderChain([a]).run('post', getPost, { ...FREE_READ, only: 'gone' })));
   assert.equal(p.code, 'upstream_error');
 });
 
@@ -158,18 +179,18 @@ test('repeated failures open the circuit: the provider is skipped until the cool
   const a = fake('a', ['post'], 'network');
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([a, b], { circuit: { threshold: 2, cooldownMs: 1000 }, now: () => now });
-  await serve(chain.run('post', getPost));
-  await serve(chain.run('post', getPost));
+  await serve(chain.run('post', getPost, FREE_READ));
+  await serve(chain.run('post', getPost, FREE_READ));
   assert.equal(a.calls.length, 2);
   assert.equal(chain.health()[0]!.breaker, 'open');
-  await serve(chain.run('post', getPost));
+  await serve(chain.run('post', getPost, FREE_READ));
   assert.equal(a.calls.length, 2, 'skipped while open');
   now = 1500;
   assert.equal(chain.health()[0]!.breaker, 'half-open');
-  await serve(chain.run('post', getPost));
+  await serve(chain.run('post', getPost, FREE_READ));
   assert.equal(a.calls.length, 3, 'one trial after the cooldown');
   assert.equal(chain.health()[0]!.breaker, 'open', 'the failed trial re-opens the circuit');
-  await serve(chain.run('post', getPost));
+  await serve(chain.run('post', getPost, FREE_READ));
   assert.equal(a.calls.length, 3);
 });
 
@@ -177,17 +198,17 @@ test('a skipped provider is named in the detail when another one was tried and f
   const a = fake('a', ['post'], 'network');
   const b = fake('b', ['post'], 'error');
   const chain = new ProviderChain([a, b], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
-  assert.equal((await problemOf(serve(chain.run('post', getPost)))).code, 'all_providers_failed');
-  const p = await problemOf(serve(chain.run('post', getPost)));
+  assert.equal((await problemOf(serve(chain.run('post', getPost, FREE_READ)))).code, 'all_providers_failed');
+  const p = await problemOf(serve(chain.run('post', getPost, FREE_READ)));
   assert.equal(a.calls.length, 1);
   assert.equal(p.code, 'all_providers_failed', 'b is open too: both reported from their last failures');
   const c = fake('c', ['post'], 'empty');
   const mixed = new ProviderChain([a, c], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => 0 });
   const first = await serve(
-    mixed.run('post', (p, o) => (p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o))),
+    mixed.run('post', (p, o) => (p === c ? Promise.resolve({ id: '7' } as never) : p.getPost!('7', o)), FREE_READ),
   );
   assert.equal(first.source, 'c', 'a failed and opened; c answered');
-  const one = await problemOf(serve(mixed.run('post', getPost)));
+  const one = await problemOf(serve(mixed.run('post', getPost, FREE_READ)));
   assert.equal(one.code, 'c_empty');
   assert.match(one.detail, /Skipped while failing repeatedly: a\./);
 });
@@ -196,14 +217,14 @@ test('with every capable provider open the read fails at once with their last fa
   let now = 0;
   const lone = fake('fxtwitter', ['search:latest'], 'network');
   const solo = new ProviderChain([lone], { circuit: { threshold: 1, cooldownMs: 10_000 }, now: () => now });
-  assert.equal((await problemOf(serve(solo.run('search:latest', getPost)))).code, 'fxtwitter_network');
-  const fast = await problemOf(serve(solo.run('search:latest', getPost), { search: true }));
+  assert.equal((await problemOf(serve(solo.run('search:latest', getPost, FREE_READ)))).code, 'fxtwitter_network');
+  const fast = await problemOf(serve(solo.run('search:latest', getPost, FREE_READ), { search: true }));
   assert.equal(lone.calls.length, 1, 'not asked while open');
   assert.deepEqual([fast.code, fast.status, fast.headers['Retry-After']], ['fxtwitter_network', 503, '10']);
   assert.match(fast.detail, /not asked for the next 10 s/);
   now = 4000;
   assert.equal(
-    (await problemOf(serve(solo.run('search:latest', getPost), { search: true }))).headers['Retry-After'],
+    (await problemOf(serve(solo.run('search:latest', getPost, FREE_READ), { search: true }))).headers['Retry-After'],
     '6',
   );
 });
@@ -225,12 +246,15 @@ test('half-open lets exactly one trial through; concurrent reads keep skipping; 
   };
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([a, b], { circuit: { threshold: 1, cooldownMs: 1000 }, now: () => now });
-  assert.equal((await serve(chain.run('post', getPost))).source, 'b');
+  assert.equal((await serve(chain.run('post', getPost, FREE_READ))).source, 'b');
   assert.equal(chain.health()[0]!.breaker, 'open');
   now = 1000;
   mode = 'hold';
-  const trial = serve(chain.run('post', getPost));
-  const others = await Promise.all([serve(chain.run('post', getPost)), serve(chain.run('post', getPost))]);
+  const trial = serve(chain.run('post', getPost, FREE_READ));
+  const others = await Promise.all([
+    serve(chain.run('post', getPost, FREE_READ)),
+    serve(chain.run('post', getPost, FREE_READ)),
+  ]);
   assert.deepEqual(
     others.map((r) => r.source),
     ['b', 'b'],
@@ -241,7 +265,7 @@ test('half-open lets exactly one trial through; concurrent reads keep skipping; 
   release();
   assert.equal((await trial).source, 'a');
   assert.equal(chain.health()[0]!.breaker, 'closed');
-  const after = serve(chain.run('post', getPost));
+  const after = serve(chain.run('post', getPost, FREE_READ));
   release();
   assert.equal((await after).source, 'a', 'closed again: the provider is asked first');
 });
@@ -292,14 +316,14 @@ test('a trial answered "unavailable" or aborted is handed back: the circuit stay
     },
   };
   const chain = new ProviderChain([a], { circuit: { threshold: 1, cooldownMs: 100 }, now: () => now });
-  await problemOf(serve(chain.run('post', getPost)));
+  await problemOf(serve(chain.run('post', getPost, FREE_READ)));
   assert.equal(chain.health()[0]!.breaker, 'open');
   now = 100;
   outcome = 'unavailable';
-  await problemOf(serve(chain.run('post', getPost)));
+  await problemOf(serve(chain.run('post', getPost, FREE_READ)));
   assert.equal(chain.health()[0]!.breaker, 'half-open');
   outcome = 'abort';
-  await assert.rejects(serve(chain.run('post', getPost)), { name: 'AbortError' });
+  await assert.rejects(serve(chain.run('post', getPost, FREE_READ)), { name: 'AbortError' });
   assert.equal(chain.health()[0]!.breaker, 'half-open');
   assert.equal(calls.length, 3, 'each read got the trial again');
   assert.equal(chain.health()[0]!.failures, 1, 'neither counts as a failure');
@@ -318,7 +342,7 @@ test('the deadline is handed to providers; once it has passed no further provide
   };
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([slow, b], { circuit: false, deadlineMs: 20 });
-  const p = await problemOf(serve(chain.run('post', (p, o) => p.getPost!('7', o))));
+  const p = await problemOf(serve(chain.run('post', (p, o) => p.getPost!('7', o), FREE_READ)));
   assert.equal(p.code, 'slow_network');
   assert.match(p.detail, /Not tried, the request deadline had passed: b/);
   assert.deepEqual(b.calls, []);
@@ -332,7 +356,7 @@ test('the deadline is handed to providers; once it has passed no further provide
         assert.equal(o.deadline, shared, 'a deadline passed in is the one providers get');
         return p.getPost!('7', o);
       },
-      { deadline: shared },
+      { ...FREE_READ, deadline: shared },
     ),
   );
 });
@@ -351,7 +375,7 @@ test('a provider the transport did not ask because the deadline passed meanwhile
     new ProviderError('late', 'network', 'late was not asked: the request deadline had passed', { notAsked: true }),
   );
   const breakers = new ProviderChain([slow, late], { deadlineMs: 5000 });
-  const p = await problemOf(serve(breakers.run('post', getPost)));
+  const p = await problemOf(serve(breakers.run('post', getPost, FREE_READ)));
   assert.equal(p.code, 'slow_network');
   assert.match(p.detail, /Not tried, the request deadline had passed: late/);
   assert.equal(breakers.health().find((h) => h.name === 'late')!.failures, 0, 'not asked is not a failure');
@@ -369,7 +393,7 @@ test('with less of the deadline left than an attempt needs, the next provider is
   };
   const b = fake('b', ['post'], 'ok');
   const chain = new ProviderChain([slow, b], { circuit: false, deadlineMs: 90 });
-  const p = await problemOf(serve(chain.run('post', (p, o) => p.getPost!('7', o))));
+  const p = await problemOf(serve(chain.run('post', (p, o) => p.getPost!('7', o), FREE_READ)));
   assert.equal(p.code, 'slow_network');
   assert.match(p.detail, /Not tried, the request deadline had passed: b/);
   assert.deepEqual(b.calls, []);
@@ -382,13 +406,13 @@ test('search with no capable provider waits as long as a temporarily incapable o
     retryAfterS: (cap) => (cap === 'search:photos' ? 420 : undefined),
   };
   const s = await problemOf(
-    serve(new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost), {
+    serve(new ProviderChain([fake('fxtwitter', ['search:latest'], 'ok'), x]).run('search:photos', getPost, FREE_READ), {
       search: true,
     }),
   );
   assert.deepEqual([s.code, s.status, s.headers['Retry-After']], ['search_unavailable', 503, '420']);
   assert.match(s.detail, /first frees up in 420 s/);
-  const none = await problemOf(serve(new ProviderChain([x]).run('search:users', getPost), { search: true }));
+  const none = await problemOf(serve(new ProviderChain([x]).run('search:users', getPost, FREE_READ), { search: true }));
   assert.equal(none.headers['Retry-After'], '30');
 });
 

@@ -7,10 +7,11 @@ import { MemoryCache } from '../../../src/stores/cache/memory.ts';
 import { Coalescer } from '../../../src/stores/cache/coalesce.ts';
 import { ProviderError } from '../../../src/providers/types.ts';
 import type { ReadPolicy } from '../../../src/domain/sourced.ts';
+import { FREE_PAYER } from '../../helpers/payer.ts';
 
 function policy(): { p: ReadPolicy; degraded: () => number } {
   let n = 0;
-  return { p: { mode: 'shared', onDegraded: () => n++ }, degraded: () => n };
+  return { p: { mode: 'shared', payer: FREE_PAYER, onDegraded: () => n++ }, degraded: () => n };
 }
 
 test('a fresh read and a hit are not degraded', async () => {

@@ -9,7 +9,7 @@ import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../
 import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
 
-test('policies are exactly the contract, plus live-key (the budget of keyed live reads), the export ones and media-ip', () => {
+test('policies are exactly the contract, plus live-key (the budget of keyed live reads), the export ones, media-ip and the per-call translation and poll ones', () => {
   assert.deepEqual(
     Object.values(POLICIES).map((p) => [p.name, p.quota, p.windowS]),
     [
@@ -21,6 +21,10 @@ test('policies are exactly the contract, plus live-key (the budget of keyed live
       ['export-ip', 5, 900],
       ['export-key', 30, 900],
       ['media-ip', 1200, 60],
+      ['translate-ip', 100, 60],
+      ['translate-key', 600, 60],
+      ['poll-ip', 150, 900],
+      ['poll-key', 1500, 900],
     ],
   );
   assert.deepEqual(accountKeyPolicy(42), { name: 'account-key', quota: 42, windowS: 900 });

@@ -142,6 +142,30 @@ export function watchStoreContract(name: string, open: () => Promise<WatchStore>
       await store.close();
     });
 
+    test('subscriptions are counted per subscriber while live, and expired ones are purged with their deliveries', async () => {
+      const store = await open();
+      const who = `203.0.113.${++n % 250}-${n}`;
+      const past = new Date(Date.now() - 1000).toISOString();
+      const live = [
+        subOf({ subscriber: who, callback: `https://example.com/c${n}a` }),
+        subOf({ subscriber: who, callback: `https://example.com/c${n}b` }),
+      ];
+      const gone = subOf({ subscriber: who, callback: `https://example.com/c${n}c`, expiresAt: past });
+      const other = subOf({ subscriber: `${who}-other`, callback: `https://example.com/c${n}d` });
+      for (const s of [...live, gone, other]) await store.putSubscription(s);
+      const d = deliveryOf(gone.id, { followerKind: 'websub' });
+      await store.addDelivery(d);
+      assert.equal(await store.countSubscriptions(who, Date.now()), 2);
+      assert.ok((await store.purgeExpired(Date.now())) >= 1);
+      assert.equal(await store.getSubscriptionById(gone.id), undefined);
+      assert.equal(await store.getSubscription(gone.topic, gone.callback), undefined);
+      assert.equal(await store.getDelivery(d.id), undefined, 'its deliveries go with it');
+      assert.ok(await store.getSubscriptionById(live[0]!.id), 'live ones stay');
+      assert.equal(await store.countSubscriptions(who, Date.now()), 2);
+      for (const s of [...live, other]) await store.deleteSubscription(s.id);
+      await store.close();
+    });
+
     test('marks move only from the value the mover saw, and one of simultaneous moves wins', async () => {
       const store = await open();
       const key = `search:latest:m${++n}`;
