@@ -122,7 +122,7 @@ export async function* exportPosts(
   const { input, scope } = plan;
   let pos = plan.start;
   const author = (await src.lists.profile(input.handle, policy)).value;
-  const load = postPages(src.lists, author.handle, input.window);
+  const load = postPages(src.lists, author.handle, input.window, { replies: input.includes.replies });
   const keep = timelineFilter(input.includes);
   const now = limits.now ?? Date.now;
   const { since, until } = input.window?.iso ?? {};

@@ -39,6 +39,14 @@ export interface PageRequest extends CallOptions {
   count: number;
 }
 
+export interface TimelineRequest extends PageRequest {
+  /**
+   * Whether the account's replies to other people are wanted: X serves them only on the profile's Replies tab, a
+   * different operation from its posts; an upstream whose timeline always holds them may ignore it.
+   */
+  withReplies?: boolean;
+}
+
 /**
  * One upstream. Methods exist only for the capabilities the provider declares; `capabilities()` may
  * change at run time (e.g. the X provider has none while every session is parked).
@@ -51,7 +59,7 @@ export interface Provider {
   getProfile?(handle: string, opts: CallOptions): Promise<Author>;
   getProfileById?(id: string, opts: CallOptions): Promise<Author>;
   /** Recent posts of a profile, newest first, reposts and replies included (the domain filters). */
-  getTimeline?(handle: string, req: PageRequest): Promise<Page<Post>>;
+  getTimeline?(handle: string, req: TimelineRequest): Promise<Page<Post>>;
   getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;
   getFollowing?(handle: string, req: PageRequest): Promise<Page<Author>>;
   search?(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>>;

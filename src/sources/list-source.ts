@@ -52,10 +52,11 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       );
       return publicOnly(got, `account ${id}`);
     },
-    timeline(handle, call) {
-      return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p, c) =>
-        p.getTimeline!(handle, req(call, c)),
-      );
+    timeline(handle, call, opts = {}) {
+      const withReplies = opts.replies === true;
+      // Replies asked for are another upstream read for X (its Replies tab), so another cache entry.
+      const key = `timeline:${handle.toLowerCase()}${withReplies ? ':replies' : ''}`;
+      return paged(key, 'timeline', call, (p, c) => p.getTimeline!(handle, { ...req(call, c), withReplies }));
     },
     connections(kind, handle, call) {
       return paged(`${kind}:${handle.toLowerCase()}`, kind, call, (p, c) =>

@@ -12,6 +12,7 @@ import {
   type ProviderOperationHealth,
   type SearchFeed,
   type SearchItem,
+  type TimelineRequest,
   type UpstreamTranslation,
 } from '../types.ts';
 import type { UpstreamPolicy } from '../http.ts';
@@ -29,7 +30,7 @@ import {
   parseUserResult,
 } from './parse.ts';
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
-import { parseArticlesPage, parseRetweetersPage, quotesQuery, withArticleBodies } from './tabs.ts';
+import { parseArticlesPage, parseRepliesPage, parseRetweetersPage, quotesQuery, withArticleBodies } from './tabs.ts';
 import { parseAbout } from './about.ts';
 import { parseTrendsTimeline, TRENDING_TIMELINE_ID } from './trends.ts';
 import type { Trend } from '../../domain/models.ts';
@@ -75,6 +76,7 @@ const CAPABILITY_OP = new Map(CAPABILITY_OPS);
 /** X's own page sizes: it ignores larger counts and may error on very large ones. */
 const MAX_COUNT: Partial<Record<OperationName, number>> = {
   UserTweets: 40,
+  UserTweetsAndReplies: 40,
   Followers: 50,
   Following: 50,
   SearchTimeline: 50,
@@ -259,15 +261,17 @@ export class XProvider implements Provider {
     return endAware(parseListMembersPage(await this.client.call('ListMembers', vars, req), id), req.cursor);
   }
 
-  async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
+  /** The profile's Posts tab, or its Replies tab when replies are wanted (UserTweets leaves them out). */
+  async getTimeline(handle: string, req: TimelineRequest): Promise<Page<Post>> {
     const userId = await this.userId(handle, req);
+    const op = req.withReplies ? 'UserTweetsAndReplies' : 'UserTweets';
     // The account exists: its timeline is a read, not a confirmation.
     const env = await this.client.call(
-      'UserTweets',
-      { userId, count: clampCount('UserTweets', req.count), cursor: req.cursor },
+      op,
+      { userId, count: clampCount(op, req.count), cursor: req.cursor },
       { ...req, confirming: false },
     );
-    return endAware(parseTimelinePage(env), req.cursor);
+    return endAware(req.withReplies ? parseRepliesPage(env, userId) : parseTimelinePage(env), req.cursor);
   }
 
   getFollowers(handle: string, req: PageRequest): Promise<Page<Author>> {
