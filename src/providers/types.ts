@@ -37,6 +37,11 @@ export interface PageRequest extends CallOptions {
   /** The provider's own raw cursor (already unwrapped from our signed cursor). */
   cursor?: string;
   count: number;
+  /**
+   * The language (canonical BCP 47 tag) the read wants its posts in: a provider whose upstream attaches translations
+   * to the posts of a page asks in it and sets each post's `translation`; the others ignore it.
+   */
+  translate?: string;
 }
 
 export interface TimelineRequest extends PageRequest {

@@ -14,7 +14,7 @@ import { mcpCall } from '../helpers/mcp.ts';
 interface ProfileJson {
   markdown: string;
   includes?: { replies: boolean; reposts: boolean };
-  posts: { id: string; replyTo?: { handle: string }; repostOf?: { id: string } }[];
+  posts: { id: string; author: { handle: string }; replyTo?: { handle: string }; repostOf?: { id: string } }[];
   nextCursor?: string;
   warnings: string[];
 }
@@ -141,7 +141,7 @@ describe('timeline options from X: the Replies tab (UserTweetsAndReplies)', () =
     const res = await s.get(`/api/v1/profiles/${HANDLES.alice}?format=json&with_replies=true`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-source'), 'x');
-    const json = (await res.json()) as ProfileJson & { posts: { author: { handle: string } }[] };
+    const json = (await res.json()) as ProfileJson;
     const ids = json.posts.map((p) => p.id);
     assert.ok(ids.includes(R.aliceToBob) && ids.includes(R.aliceToDave), ids.join(','));
     assert.ok(!ids.includes(R.bobTop) && !ids.includes(R.daveTop), 'the posts answered are context, not the timeline');

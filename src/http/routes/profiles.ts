@@ -2,6 +2,7 @@
 import { isHandle } from '../../domain/handles.ts';
 import { z } from 'zod';
 import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
 import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
@@ -73,6 +74,7 @@ export const profileShape = {
   ),
   ...listShape,
   ...listFilterShape,
+  ...translateShape,
 };
 export const profileQuery = z.object(profileShape);
 export type ProfileQuery = z.output<typeof profileQuery>;
@@ -145,6 +147,7 @@ export function serveProfile(
     },
     sinceId,
     filter: ctx.query,
+    translate: ctx.query.translate,
     ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
       const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, includes, ...page }, policy);
