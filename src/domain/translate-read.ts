@@ -56,11 +56,12 @@ export async function translatePosts(
   lang: string,
   source: TranslationSource,
   policy: ReadPolicy,
-): Promise<PostTranslations> {
+  max = MAX_TRANSLATED,
+): Promise<PostTranslations & { asked: number; passedOver: number }> {
   const wanted = shownPosts(posts).filter(
     (p) => p.translation?.to !== lang && p.text.trim() !== '' && !needsNoTranslation(p.lang, lang),
   );
-  const asked = wanted.slice(0, MAX_TRANSLATED);
+  const asked = wanted.slice(0, Math.max(0, max));
   const done = new Map<string, Translation>();
   const failures: string[] = [];
   for (let i = 0; i < asked.length; i += CONCURRENCY) {
@@ -100,7 +101,13 @@ export async function translatePosts(
       ...(repostOf ? { repostOf } : {}),
     };
   };
-  return { apply, warnings, settled: failures.length === 0 };
+  return {
+    apply,
+    warnings,
+    settled: failures.length === 0,
+    asked: asked.length,
+    passedOver: wanted.length - asked.length,
+  };
 }
 
 /** The read with each post's translation into `lang`; the read itself (shared, memoised) is not changed. */

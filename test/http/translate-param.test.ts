@@ -144,6 +144,21 @@ describe('translate= on the reads that list posts, through FxTwitter (post by po
     if (body.nextCursor) assert.match(body.markdown, /Continue →\]\([^)]*translate=en/);
   });
 
+  test("a profile's feed and its export translate too", async () => {
+    const rss = await (await s.get(`/${TH.kenji}/rss?translate=en`)).text();
+    assert.match(rss, /Translated from Japanese \(ja → en\)/);
+    assert.match(rss, /今日は/, 'the original stays');
+    assert.match(rss, /rss\?translate=en/, 'the self link names the language');
+    const json = (await (await s.get(`/api/v1/profiles/${TH.kenji}/feed?type=json&translate=en`)).json()) as {
+      items: { content_html: string }[];
+    };
+    assert.ok(json.items.some((i) => i.content_html.includes(JA_SECOND)));
+    const exported = (await (await s.get(`/api/v1/profiles/${TH.kenji}/posts?format=json&translate=en`)).json()) as {
+      posts: JsonPost[];
+    };
+    assert.equal(exported.posts.find((p) => p.id === TI.jaRoot)?.translation?.text, JA_ROOT);
+  });
+
   test('a bad translate= is 400 invalid_lang before anything is read', async () => {
     const res = await s.get(`/api/v1/profiles/${TH.kenji}?translate=${'x'.repeat(40)}`);
     assert.equal(res.status, 400);

@@ -72,7 +72,11 @@ function decl<Q extends z.ZodObject>(
     representations: ['markdown', 'json', 'html'],
     json: kind === 'posts' ? listPostsJsonSchema : listMembersJsonSchema,
     keyAware: true,
-    errors: [...CURATED_LIST_ERRORS, ...(kind === 'posts' ? (['invalid_filter'] as const) : []), ...LIST_ERRORS],
+    errors: [
+      ...CURATED_LIST_ERRORS,
+      ...(kind === 'posts' ? (['invalid_filter', 'invalid_lang'] as const) : []),
+      ...LIST_ERRORS,
+    ],
     browseResource: kind === 'posts' ? 'list' : 'list-members',
     ...(v1 ? { mcpTool: k.tool } : {}),
   };

@@ -62,10 +62,10 @@ const handleParams = z.object({ handle: profileHandle });
 export const postListQuery = z.object({ ...listShape, ...listFilterShape, ...translateShape });
 
 const ERRORS: Record<Kind, CatalogCode[]> = {
-  quotes: ['invalid_params', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
+  quotes: ['invalid_params', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],
   reposts: ['invalid_params', 'read_unavailable', ...LIST_ERRORS],
-  media: ['invalid_handle', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
-  articles: ['invalid_handle', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
+  media: ['invalid_handle', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],
+  articles: ['invalid_handle', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],
 };
 
 function decl<Q extends z.ZodObject, P extends z.ZodObject>(

@@ -90,7 +90,7 @@ function decl<Q extends z.ZodObject>(
   const t = TEXT[kind];
   const profile = kind === 'profile';
   const extraErrors: CatalogCode[] = profile
-    ? ['invalid_date', 'invalid_since_id', 'invalid_filter', 'search_unavailable']
+    ? ['invalid_date', 'invalid_since_id', 'invalid_filter', 'invalid_lang', 'search_unavailable']
     : [];
   return {
     operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,

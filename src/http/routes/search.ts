@@ -49,6 +49,7 @@ export const SEARCH_PAGE_ERRORS: CatalogCode[] = [
   'invalid_date',
   'invalid_since_id',
   'invalid_filter',
+  'invalid_lang',
   'search_unavailable',
   ...LIST_ERRORS,
 ];
