@@ -2,10 +2,13 @@
 // (test/fixtures/x/README.md): `data.user.result.timeline` with the 2026 user shape and
 // `data.user.result.timeline_v2` with the older legacy one. A page holds `tweet-` entries, `profile-conversation-`
 // modules (the post answered, by someone else, above the account's reply), a `who-to-follow-` module and a pinned
-// entry; only the account's own posts are its timeline.
+// entry; only the account's own posts are its timeline. Pages asked in a language carry X's Grok translations on
+// their posts, reposted posts included: one page read translates the page.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseRepliesPage } from '../../../../src/providers/x/tabs.ts';
+import { parseListPostsPage } from '../../../../src/providers/x/lists.ts';
+import { inlineTranslator } from '../../../../src/providers/x/translation.ts';
 import { ProviderError } from '../../../../src/providers/types.ts';
 import type { XEnvelope } from '../../../../src/providers/x/wire.ts';
 import { timelineFilter } from '../../../../src/domain/lists.ts';
@@ -69,5 +72,42 @@ describe('x parse: UserTweetsAndReplies (timeline_v2 form)', () => {
       () => parseRepliesPage({ data: { user: { result: { __typename: 'User' } } } }, XDEVELOPERS),
       (e: unknown) => e instanceof ProviderError && e.kind === 'error',
     );
+  });
+});
+
+describe('x parse: translations attached to timeline pages', () => {
+  it("reads X's translation of a post of a profile page asked in English, and only of the posts that carry one", () => {
+    const env = x('user_tweets_and_replies.json');
+    const page = parseRepliesPage(env, XDEVELOPERS).items.map(inlineTranslator(env, 'en'));
+    const german = page.find((p) => p.id === '2085455566778899001')!;
+    assert.deepEqual(german.translation, {
+      text: 'Thanks! The new version of the library now supports lists too.',
+      from: 'de',
+      to: 'en',
+      service: 'Grok',
+      provider: 'x',
+    });
+    assert.match(german.text, /Danke!/, 'the original text stays');
+    assert.ok(page.filter((p) => p !== german).every((p) => p.translation === undefined));
+    // Asked in another language, X's English does not count.
+    assert.ok(
+      parseRepliesPage(env, XDEVELOPERS)
+        .items.map(inlineTranslator(env, 'fr'))
+        .every((p) => !p.translation),
+    );
+  });
+
+  it('puts the translation on the reposted post of a List page, where X attaches it', () => {
+    const env = structuredClone(x('list_latest_tweets.json'));
+    const entry = (env.data as any).list.tweets_timeline.timeline.instructions[0].entries[0];
+    const original = entry.content.itemContent.tweet_results.result.legacy.retweeted_status_result.result;
+    original.grok_translated_post_with_availability = {
+      is_available: true,
+      data: { translation: 'Eine Übersetzung.', source_language: 'en', destination_language: 'de', entities: {} },
+    };
+    const page = parseListPostsPage(env, '1').items.map(inlineTranslator(env, 'de'));
+    const repost = page.find((p) => p.repostOf?.id === original.rest_id)!;
+    assert.equal(repost.repostOf!.translation?.text, 'Eine Übersetzung.');
+    assert.equal(repost.translation, undefined, 'the repost entry itself has no text of its own');
   });
 });
