@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { TRANSLATED_HANDLES as TH, TRANSLATED_IDS as TI } from '../../sim/corpus-translations.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
+import { mcpCall } from '../helpers/mcp.ts';
 
 interface JsonPost {
   id: string;
@@ -86,6 +87,16 @@ describe('translate= and the deprecated lang= of the post reads', () => {
     assert.match(legacy.headers.get('link') ?? '', /translate=en>; rel="successor-version"/);
   });
 
+  test('MCP: read_post takes translate and, as its route, the deprecated lang; read_profile takes translate', async () => {
+    const args = { handle: TH.kenji, id: TI.jaRoot, thread: 'off' };
+    assert.match(await mcpCall(s.url, 'read_post', { ...args, translate: 'en' }), /Translated from Japanese/);
+    assert.match(await mcpCall(s.url, 'read_post', { ...args, lang: 'en' }), /Translated from Japanese/);
+    assert.match(
+      await mcpCall(s.url, 'read_profile', { handle: TH.kenji, translate: 'en' }),
+      /Translated from Japanese/,
+    );
+  });
+
   test('the policy names the parameter: /docs/versioning, OpenAPI and /api', async () => {
     const page = await (await s.get('/docs/versioning')).text();
     assert.match(page, /id="deprecated-parameters"/);
@@ -103,6 +114,14 @@ describe('translate= and the deprecated lang= of the post reads', () => {
     assert.ok(
       openapi['x-api-lifecycle'].deprecated_parameters.some(
         (d) => d.path === '/{handle}/status/{id}' && d.parameter === 'lang' && d.successor_parameter === 'translate',
+      ),
+    );
+    const api = (await (await s.get('/api')).json()) as {
+      versioning: { deprecated_parameters: { path: string; parameter: string; sunset: string }[] };
+    };
+    assert.ok(
+      api.versioning.deprecated_parameters.some(
+        (d) => d.path === '/api/v1/posts' && d.parameter === 'lang' && d.sunset === '2027-12-01',
       ),
     );
     const profile = openapi.paths['/api/v1/profiles/{handle}']!.get.parameters;

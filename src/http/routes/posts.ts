@@ -112,8 +112,7 @@ export const postsDecl = {
   keyAware: false,
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
-  // The MCP tool is new to every session: it takes the one name, `translate`.
-  mcpOmit: [...NOTE_PARAMS, LANG_ALIAS.name],
+  mcpOmit: NOTE_PARAMS,
   deprecatedParams: DEPRECATED_PARAMS,
 } satisfies RouteDecl;
 
