@@ -76,6 +76,9 @@ describe('translate= and the deprecated lang= of the post reads', () => {
     assert.equal(bad.status, 400);
     assert.equal((await problemOf(bad)).code, 'invalid_lang');
     assert.equal(bad.headers.get('deprecation'), DEPRECATION);
+    const post405 = await s.get(`${post}?lang=en`, { method: 'POST' });
+    assert.equal(post405.status, 405);
+    assert.equal(post405.headers.get('deprecation'), DEPRECATION);
     const badTranslate = await s.get(`${post}?translate=x`);
     assert.equal(badTranslate.status, 400);
     assert.equal((await problemOf(badTranslate)).code, 'invalid_lang');
