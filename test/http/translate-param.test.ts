@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TRANSLATED_HANDLES as TH, TRANSLATED_IDS as TI } from '../../sim/corpus-translations.ts';
+import { LIST_IDS } from '../../sim/corpus-lists.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
 import { mcpCall } from '../helpers/mcp.ts';
@@ -197,6 +198,26 @@ describe('translate= through X: translations attached to the page (no call per p
   after(async () => {
     await s.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  // First: every translation cache is still cold.
+  test('an X List: translate= translates its posts from the one page read, lang= keeps the English ones', async () => {
+    const detail = s.sim.calls({ target: 'x', path: 'TweetDetail' });
+    const pages = s.sim.calls({ target: 'x', path: 'ListLatestTweetsTimeline' });
+    const res = await s.get(`/i/lists/${LIST_IDS.languages}?format=json&translate=en`);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as ListJson;
+    const byId = new Map(body.posts!.map((p) => [p.id, p]));
+    assert.equal(byId.get(TI.jaRoot)?.translation?.text, JA_ROOT);
+    assert.equal(byId.get(TI.frReply)?.translation?.text, 'Thanks, very useful for our team!');
+    assert.equal(byId.get(TI.frReply)?.translation?.provider, 'x');
+    assert.equal(byId.get(TI.enReply)?.translation, undefined, 'a post already in English is left alone');
+    assert.equal(s.sim.calls({ target: 'x', path: 'TweetDetail' }), detail, 'no per-post translation call');
+    assert.equal(s.sim.calls({ target: 'x', path: 'ListLatestTweetsTimeline' }), pages + 1, 'one page read');
+    const english = (await (await s.get(`/i/lists/${LIST_IDS.languages}?format=json&lang=en`)).json()) as ListJson;
+    const ids = english.posts!.map((p) => p.id);
+    assert.ok(ids.includes(TI.enReply) && !ids.includes(TI.jaRoot) && !ids.includes(TI.frReply), ids.join(','));
+    assert.ok(english.posts!.every((p) => p.translation === undefined));
   });
 
   test('a profile asked in English: one timeline read, Grok via x on each post', async () => {
