@@ -9,6 +9,8 @@ export const LIST_IDS = {
   pair: '1900000000000090002',
   /** locked_lena's private list. */
   private: '1900000000000090003',
+  /** owen_en's list of accounts writing in Japanese, French and English: what translate= and lang= tell apart. */
+  languages: '1900000000000090004',
   /** A well-formed id no list has. */
   unknown: '1900000000000099999',
 } as const;
@@ -47,6 +49,16 @@ export function seedLists(c: SimCorpus, at: number): void {
       ownerId: id('locked_lena'),
       memberIds: [id('alice_dev')],
       private: true,
+      subscribers: 0,
+      createdAt: at,
+    },
+    {
+      id: LIST_IDS.languages,
+      name: 'Many languages',
+      description: 'Caching, in Japanese, French and English.',
+      ownerId: id('owen_en'),
+      memberIds: [id('kenji_jp'), id('marie_fr'), id('owen_en')],
+      private: false,
       subscribers: 0,
       createdAt: at,
     },

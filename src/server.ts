@@ -8,7 +8,7 @@ import { Problem } from './problems/problem.ts';
 import { registerRoutes } from './http/register.ts';
 import { withConditionalRequests } from './http/conditional.ts';
 import { AccessLog } from './http/access-log.ts';
-import { deprecationHook } from './http/deprecation.ts';
+import { deprecationHook, parameterDeprecationHook } from './http/deprecation.ts';
 import { PUBLIC_ROUTES } from './route-table.ts';
 import { adminRoutes } from './http/routes/admin.ts';
 import { registerMcp } from './http/routes/mcp.ts';
@@ -101,10 +101,11 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   });
   app.addHook('onRoute', (route) => {
     const decl = route.config?.decl;
-    if (decl?.deprecated) {
-      const hook = deprecationHook(base, decl.deprecated);
-      route.onSend = route.onSend ? [...[route.onSend].flat(), hook] : [hook];
-    }
+    const hooks = [
+      ...(decl?.deprecated ? [deprecationHook(base, decl.deprecated)] : []),
+      ...(decl?.deprecatedParams ? [parameterDeprecationHook(base, decl.deprecatedParams)] : []),
+    ];
+    if (hooks.length > 0) route.onSend = route.onSend ? [...[route.onSend].flat(), ...hooks] : hooks;
   });
 
   app.addHook('onRequest', prefixRefusalHook);

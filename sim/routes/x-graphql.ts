@@ -50,6 +50,7 @@ import {
 } from './x-timeline.ts';
 import { LIST_OPERATIONS } from './x-lists.ts';
 import { TAB_OPERATIONS } from './x-tabs.ts';
+import { userTweetsAndReplies } from './x-replies.ts';
 import { TREND_OPERATIONS } from './x-trends.ts';
 import { wantsGrokTranslations, withGrokTranslations } from './x-translations.ts';
 
@@ -248,6 +249,7 @@ const OPERATIONS: Record<string, (c: SimCorpus, v: Vars) => SimResponse> = {
   TweetDetail: tweetDetail,
   UserByScreenName: userByScreenName,
   UserTweets: userTweets,
+  UserTweetsAndReplies: userTweetsAndReplies,
   Followers: (c, v) => connections(c, v, 'followers'),
   Following: (c, v) => connections(c, v, 'following'),
   SearchTimeline: searchTimeline,

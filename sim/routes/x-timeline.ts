@@ -49,18 +49,21 @@ export function pageOrEnd<T>(all: T[], n: number, cursor: string | null, scope: 
   };
 }
 
+/** One timeline row (an own post or a repost) as X's `tweet-` entry. */
+export function timelineEntry(c: SimCorpus, row: SimTimelineEntry, sort: string): XEntry {
+  const post = c.posts.get(row.postId)!;
+  const reposter = row.repostedBy ? c.users.get(row.repostedBy) : undefined;
+  const result = reposter ? xRepost(c, post, reposter, row.at) : xTweetResult(c, post.id)!;
+  const id = 'rest_id' in result && result.rest_id ? result.rest_id : post.id;
+  return tweetEntry(`tweet-${id}`, sort, result);
+}
+
 /** A page of timeline rows (own posts and reposts) as X's tweet- entries, then the top and bottom cursors. */
 export function timelineEntries(
   c: SimCorpus,
   page: { items: SimTimelineEntry[]; offset: number; top: string; bottom: string },
 ): XEntry[] {
-  const entries: XEntry[] = page.items.map((row, i) => {
-    const post = c.posts.get(row.postId)!;
-    const reposter = row.repostedBy ? c.users.get(row.repostedBy) : undefined;
-    const result = reposter ? xRepost(c, post, reposter, row.at) : xTweetResult(c, post.id)!;
-    const id = 'rest_id' in result && result.rest_id ? result.rest_id : post.id;
-    return tweetEntry(`tweet-${id}`, sortIndex(page.offset + i), result);
-  });
+  const entries: XEntry[] = page.items.map((row, i) => timelineEntry(c, row, sortIndex(page.offset + i)));
   entries.push(
     cursorEntry('Top', page.top, sortIndex(-1)),
     cursorEntry('Bottom', page.bottom, sortIndex(page.offset + entries.length)),

@@ -24,6 +24,7 @@ export interface ExportFlags extends MediaFlags, NoteFlags {
   maxPosts?: number;
   withReplies?: boolean;
   withReposts?: boolean;
+  translate?: string;
   out?: string;
   vault?: string;
   /** One note per thread (default) or one per post. */
@@ -255,6 +256,7 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
     max_posts: flags.maxPosts,
     with_replies: flags.withReplies ? true : undefined,
     with_reposts: flags.withReposts ? true : undefined,
+    translate: flags.translate,
     cursor: resume?.cursor,
   });
   // Without --out or --vault the NDJSON goes to stdout; with --vault alone, stdout lists the notes.

@@ -40,6 +40,7 @@ export interface LinkReadFlags {
   context?: string;
   replies?: string;
   userinfo?: string;
+  translate?: string;
   lang?: string;
   out?: string;
 }
@@ -49,7 +50,6 @@ const POST_ONLY: Array<[keyof LinkReadFlags, string]> = [
   ['context', '--context'],
   ['replies', '--replies'],
   ['userinfo', '--userinfo'],
-  ['lang', '--lang'],
   ['out', '--out'],
 ];
 
@@ -85,6 +85,8 @@ export async function runLinkRead(
     full: flags.full ? 'true' : undefined,
     nocache: flags.nocache ? 'true' : undefined,
     budget: flags.budget,
+    // Every read that lists posts translates; a feed's link is read as it is served.
+    translate: read.feed ? undefined : (flags.translate ?? flags.lang),
   };
   let body: string;
   if (read.feed) {

@@ -38,6 +38,7 @@ export interface ListFlags {
   withReposts?: boolean;
   sinceId?: string;
   budget?: string;
+  translate?: string;
 }
 
 export interface ListTarget {
@@ -157,6 +158,7 @@ export async function runList(
     with_reposts: flags.withReposts ? 'true' : undefined,
     since_id: flags.sinceId,
     budget: flags.budget,
+    translate: flags.translate,
   };
   if (!flags.all) {
     const body = await client.text(target.path, { ...query, cursor: flags.cursor, format: flags.format });

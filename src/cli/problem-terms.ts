@@ -12,7 +12,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   full: '--full',
   nocache: '--nocache',
   budget: '--budget',
-  lang: '--lang',
+  translate: '--translate',
   format: '--format',
   limit: '--limit',
   cursor: '--cursor',

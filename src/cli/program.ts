@@ -20,6 +20,9 @@ import { openTransport } from './transport.ts';
 import { runXOperations, type XOperationsFlags } from './x-operations.ts';
 import { runCreate, runDelete, runFollow, runList as runWatchList, runShow, type FollowFlags } from './watch.ts';
 
+/** The list commands that list accounts, not posts: nothing to translate. */
+const NO_POSTS = new Set<string>(['followers', 'following', 'list-members', 'reposts']);
+
 interface ConnectionFlags {
   server?: string;
   apiKey?: string;
@@ -99,9 +102,10 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
           'at most this many characters of Markdown (500-200000): replies, then earlier posts, then later posts give way',
         )
         .option(
-          '--lang <tag>',
+          '--translate <tag>',
           "add each post's translation into this language (BCP 47: en, ja, pt-BR) beside its text",
         )
+        .addOption(new Option('--lang <tag>', 'deprecated: use --translate').hideHelp())
         .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
         .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder')
         .option('--media', "with --out: save the notes' photos, videos, avatars and images under <dir>/attachments/")
@@ -184,6 +188,12 @@ for \`threadmark export\` (field values may not hold commas here: the service ta
         )
         .addOption(new Option('--format <format>', 'representation').choices(LIST_FORMATS).default('markdown')),
     );
+    if (!NO_POSTS.has(kind)) {
+      cmd.option(
+        '--translate <tag>',
+        "add each post's translation into this language (BCP 47: en, ja, pt-BR) beside its text",
+      );
+    }
     const named = kind === 'hashtag' || kind === 'cashtag';
     if (kind === 'profile' || kind === 'search' || named) {
       cmd.option(
@@ -237,6 +247,10 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
         .option('--max-posts <n>', 'stop after this many posts (1-5000, default 1000)', positiveInt)
         .option('--with-replies', "also export the account's replies")
         .option('--with-reposts', "also export the account's reposts")
+        .option(
+          '--translate <tag>',
+          "add each post's translation into this language (BCP 47: en, ja, pt-BR) beside its text",
+        )
         .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
         .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
         .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')

@@ -25,6 +25,8 @@ export interface ReadFlags extends MediaFlags, NoteFlags {
   full?: boolean;
   nocache?: boolean;
   budget?: string;
+  translate?: string;
+  /** The former name of --translate, kept working. */
   lang?: string;
   format: PostFormat;
   out?: string;
@@ -89,7 +91,7 @@ function optionQuery(f: ReadFlags): Query {
     full: f.full ? 'true' : undefined,
     nocache: f.nocache ? 'true' : undefined,
     budget: f.budget,
-    lang: f.lang,
+    translate: f.translate ?? f.lang,
   };
 }
 
@@ -104,6 +106,7 @@ export function checkReadFlags(flags: ReadFlags): void {
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
   checkReadFlags(flags);
+  if (flags.lang !== undefined) io.stderr.write('threadmark: --lang is deprecated: use --translate (same values)\n');
   // A pasted link to anything else (a profile tab, a post's quotes, a hashtag, the trends) is read where it names.
   const elsewhere = linkRead(target);
   if (elsewhere) return runLinkRead(client, target, elsewhere, flags, io);

@@ -11,3 +11,22 @@ export const LIFECYCLE = {
   sunsetHeader: 'Wed, 15 Sep 2027 00:00:00 GMT',
   policyPath: '/docs/versioning',
 } as const;
+
+/**
+ * Dates of a deprecated query parameter: it keeps working until the next major version, which the policy puts no
+ * earlier than twelve months after the deprecation.
+ */
+export const PARAMETER_LIFECYCLE = {
+  deprecationDate: '2026-12-01',
+  /** RFC 9745: Unix seconds of 2026-12-01T00:00:00Z. */
+  deprecationHeader: '@1796083200',
+  sunsetDate: '2027-12-01',
+  /** RFC 8594 HTTP-date. */
+  sunsetHeader: 'Wed, 01 Dec 2027 00:00:00 GMT',
+} as const;
+
+/** The dates a deprecation signal carries: a whole route's (LIFECYCLE) or one parameter's. */
+export interface DeprecationDates {
+  deprecationHeader: string;
+  sunsetHeader: string;
+}

@@ -23,6 +23,13 @@ export interface Deprecation {
   resolve?: (query: Record<string, unknown>) => string | undefined;
 }
 
+/** A query parameter kept working under an older name: requests naming it are answered with deprecation signals. */
+export interface DeprecatedParam {
+  name: string;
+  /** The parameter that replaces it, same values and meaning. */
+  successor: string;
+}
+
 /** The one media type of a route that declares no representations (discovery documents, feeds, oEmbed). */
 export interface FixedMedia {
   /** The media type of the 200 body, without parameters unless they matter (profile=...). */
@@ -64,6 +71,8 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   errors: CatalogCode[];
   browseResource?: BrowseResource;
   deprecated?: Deprecation;
+  /** Query parameters of this route that are deprecated aliases of others. */
+  deprecatedParams?: readonly DeprecatedParam[];
   /** Body of the JSON representation (drives the OpenAPI response schema and the MCP tool's outputSchema). */
   json?: z.ZodType;
   /** The MCP tool generated from this route, if any (only one route per capability carries it). */

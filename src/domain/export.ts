@@ -9,6 +9,7 @@ import type { Post } from './models.ts';
 import { nextOf } from './paging.ts';
 import { postPages } from './post-pages.ts';
 import type { CacheStatus, ReadPolicy } from './sourced.ts';
+import { MAX_TRANSLATED, translatePosts, type TranslationSource } from './translate-read.ts';
 
 export const MAX_EXPORT_POSTS = 5000;
 export const DEFAULT_EXPORT_POSTS = 1000;
@@ -122,7 +123,7 @@ export async function* exportPosts(
   const { input, scope } = plan;
   let pos = plan.start;
   const author = (await src.lists.profile(input.handle, policy)).value;
-  const load = postPages(src.lists, author.handle, input.window);
+  const load = postPages(src.lists, author.handle, input.window, { replies: input.includes.replies });
   const keep = timelineFilter(input.includes);
   const now = limits.now ?? Date.now;
   const { since, until } = input.window?.iso ?? {};
@@ -191,4 +192,34 @@ function sealable(at: Position): CursorState {
     ...(at.skip ? { skip: at.skip } : {}),
     ...(at.last ? { last: at.last } : {}),
   };
+}
+
+/**
+ * The export's posts with their translations into `lang`: those the upstream attached to its pages (the walk's
+ * policy asks in `lang`), and post by post the others, at most MAX_TRANSLATED per export so a long export cannot
+ * turn into thousands of upstream calls; what is left untranslated is said once in the end's warnings.
+ */
+export async function* translatedExport(
+  walk: AsyncGenerator<Post, ExportEnd, void>,
+  lang: string,
+  source: TranslationSource,
+  policy: ReadPolicy,
+): AsyncGenerator<Post, ExportEnd, void> {
+  let left = MAX_TRANSLATED;
+  let missed = 0;
+  const failures: string[] = [];
+  for (;;) {
+    const next = await walk.next();
+    if (next.done) {
+      const warnings = [...failures.slice(0, 1)];
+      if (missed > 0)
+        warnings.push(`${missed} posts not translated into ${lang}: at most ${MAX_TRANSLATED} per export`);
+      return { ...next.value, warnings: [...next.value.warnings, ...warnings] };
+    }
+    const t = await translatePosts([next.value], lang, source, policy, left);
+    left -= t.asked;
+    missed += t.passedOver;
+    if (!t.settled) failures.push(...t.warnings.slice(0, 1));
+    yield t.apply(next.value);
+  }
 }

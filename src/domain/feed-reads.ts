@@ -73,7 +73,7 @@ async function readAccount(
     // Only posts inside the window, whatever the upstream's search made of its operators.
     return { author: profile.value, posts: selectPosts(postsInWindow(postsOf(found.value.items), window), kind) };
   }
-  const timeline = await lists.timeline(handle, call);
+  const timeline = await lists.timeline(handle, call, { replies: kind === 'with_replies' });
   into.add(timeline);
   return { author: profile.value, posts: selectPosts(timeline.value.items, kind) };
 }

@@ -25,7 +25,8 @@ export interface ListSource {
   profile(handle: string, policy: ReadPolicy): Promise<Sourced<Author>>;
   /** The profile behind a numeric account id, whatever its handle is today. */
   profileById(id: string, policy: ReadPolicy): Promise<Sourced<Author>>;
-  timeline(handle: string, call: PageCall): Promise<Sourced<Page<Post>>>;
+  /** Recent posts of an account; its replies to others too where the upstream keeps them apart (`replies`). */
+  timeline(handle: string, call: PageCall, opts?: { replies?: boolean }): Promise<Sourced<Page<Post>>>;
   connections(kind: 'followers' | 'following', handle: string, call: PageCall): Promise<Sourced<Page<Author>>>;
   search(q: string, feed: SearchFeed, call: PageCall): Promise<Sourced<Page<SearchItem>>>;
   /** An X List by its numeric id (a private one is not_found). */

@@ -61,11 +61,9 @@ export async function readProfile(
       // Pages are cut from the posts the read shows, not from what the timeline holds, so replies and reposts in
       // between never take a post's place on a page; full upstream pages, whatever the limit, give each page
       // enough to cut from, and every limit the same upstream pages (and cache entries).
-      const got = await postPages(
-        src.lists,
-        author.handle,
-        window,
-      )({ ...call, count: Math.max(call.count, DEFAULT_LIMIT) });
+      const got = await postPages(src.lists, author.handle, window, {
+        replies: includes.replies,
+      })({ ...call, count: Math.max(call.count, DEFAULT_LIMIT) });
       return { ...got, value: { ...got.value, items: got.value.items.filter(keep) } };
     },
     (items) => sinceId !== undefined && reachesSince(items, sinceId, (p) => p.id),

@@ -48,6 +48,11 @@ export interface ReadPolicy {
    * by a passing failure, which a later read may not repeat.
    */
   onDegraded?: () => void;
+  /**
+   * The language (canonical BCP 47 tag) the read's posts are wanted in: an upstream that attaches translations to
+   * the posts of its pages is asked in it (another cache entry per page); the others are translated post by post.
+   */
+  translate?: string;
 }
 
 /**

@@ -23,52 +23,45 @@ export interface TranslatedRead {
 
 /** Every distinct post of a read worth translating, the requested post first, then in reading order. */
 function postsOf(read: PostRead): Post[] {
+  const nodes = (list: ReplyNode[]): Post[] => list.flatMap((n) => [n.post, ...nodes(n.children)]);
+  return [read.requested, ...read.thread, ...read.parents, ...nodes(read.replies)];
+}
+
+/** The posts whose text `posts` show: each post, or the post it reposts, and the post it quotes; each once. */
+function shownPosts(posts: Post[]): Post[] {
   const seen = new Map<string, Post>();
-  const add = (p: Post) => {
+  for (const p of posts) {
     const own = p.repostOf ?? p;
     if (!seen.has(own.id)) seen.set(own.id, own);
     if (own.quote && !isUnavailable(own.quote) && !seen.has(own.quote.id)) seen.set(own.quote.id, own.quote);
-  };
-  const walk = (nodes: ReplyNode[]) => {
-    for (const n of nodes) {
-      add(n.post);
-      walk(n.children);
-    }
-  };
-  add(read.requested);
-  read.thread.forEach(add);
-  read.parents.forEach(add);
-  walk(read.replies);
+  }
   return [...seen.values()];
 }
 
-function withTranslations(read: PostRead, done: ReadonlyMap<string, Translation>): PostRead {
-  const post = (p: Post): Post => {
-    const t = done.get(p.id);
-    const quote = p.quote && !isUnavailable(p.quote) ? post(p.quote) : p.quote;
-    const repostOf = p.repostOf ? post(p.repostOf) : undefined;
-    if (!t && quote === p.quote && repostOf === p.repostOf) return p;
-    return { ...p, ...(t ? { translation: t } : {}), ...(quote ? { quote } : {}), ...(repostOf ? { repostOf } : {}) };
-  };
-  const node = (n: ReplyNode): ReplyNode => ({ post: post(n.post), children: n.children.map(node) });
-  return {
-    ...read,
-    requested: post(read.requested),
-    parents: read.parents.map(post),
-    thread: read.thread.map(post),
-    replies: read.replies.map(node),
-  };
+/** The posts' translations into `lang`, put in place by `apply`; the posts themselves (shared, cached) are not changed. */
+export interface PostTranslations {
+  apply: (p: Post) => Post;
+  warnings: string[];
+  /** False when some translation failed: a passing failure shaped the answer. */
+  settled: boolean;
 }
 
-/** The read with each post's translation into `lang`; the read itself (shared, memoised) is not changed. */
-export async function translateRead(
-  read: PostRead,
+/**
+ * Translates what `posts` show into `lang`. A post already in that language is left alone, and so is one that
+ * came with its translation (an upstream that attaches translations to its pages was asked in `lang`); the others
+ * are asked of `source` one by one, a few at once, at most MAX_TRANSLATED.
+ */
+export async function translatePosts(
+  posts: Post[],
   lang: string,
   source: TranslationSource,
   policy: ReadPolicy,
-): Promise<TranslatedRead> {
-  const wanted = postsOf(read).filter((p) => p.text.trim() !== '' && !needsNoTranslation(p.lang, lang));
-  const asked = wanted.slice(0, MAX_TRANSLATED);
+  max = MAX_TRANSLATED,
+): Promise<PostTranslations & { asked: number; passedOver: number }> {
+  const wanted = shownPosts(posts).filter(
+    (p) => p.translation?.to !== lang && p.text.trim() !== '' && !needsNoTranslation(p.lang, lang),
+  );
+  const asked = wanted.slice(0, Math.max(0, max));
   const done = new Map<string, Translation>();
   const failures: string[] = [];
   for (let i = 0; i < asked.length; i += CONCURRENCY) {
@@ -92,9 +85,49 @@ export async function translateRead(
       `${wanted.length - asked.length} posts not translated into ${into}: at most ${MAX_TRANSLATED} per read`,
     );
   }
-  const translated = done.size === 0 ? read : withTranslations(read, done);
+  // A translation into another language (an upstream's, for an earlier ask) is not this read's.
+  const stray = (p: Post) => p.translation !== undefined && p.translation.to !== lang;
+  const apply = (p: Post): Post => {
+    const t = done.get(p.id);
+    const quote = p.quote && !isUnavailable(p.quote) ? apply(p.quote) : p.quote;
+    const repostOf = p.repostOf ? apply(p.repostOf) : undefined;
+    if (!t && !stray(p) && quote === p.quote && repostOf === p.repostOf) return p;
+    const { translation: _other, ...rest } = p;
+    const translation = t ?? (stray(p) ? undefined : p.translation);
+    return {
+      ...rest,
+      ...(translation ? { translation } : {}),
+      ...(quote ? { quote } : {}),
+      ...(repostOf ? { repostOf } : {}),
+    };
+  };
   return {
-    read: warnings.length === 0 ? translated : { ...translated, warnings: [...translated.warnings, ...warnings] },
+    apply,
+    warnings,
     settled: failures.length === 0,
+    asked: asked.length,
+    passedOver: wanted.length - asked.length,
+  };
+}
+
+/** The read with each post's translation into `lang`; the read itself (shared, memoised) is not changed. */
+export async function translateRead(
+  read: PostRead,
+  lang: string,
+  source: TranslationSource,
+  policy: ReadPolicy,
+): Promise<TranslatedRead> {
+  const t = await translatePosts(postsOf(read), lang, source, policy);
+  const node = (n: ReplyNode): ReplyNode => ({ post: t.apply(n.post), children: n.children.map(node) });
+  const translated: PostRead = {
+    ...read,
+    requested: t.apply(read.requested),
+    parents: read.parents.map(t.apply),
+    thread: read.thread.map(t.apply),
+    replies: read.replies.map(node),
+  };
+  return {
+    read: t.warnings.length === 0 ? translated : { ...translated, warnings: [...translated.warnings, ...t.warnings] },
+    settled: t.settled,
   };
 }

@@ -1,14 +1,15 @@
 // Public reads are routed for GET, HEAD and OPTIONS only. Registered for every method Node's parser accepts, each
 // read path cost the router a node and a compiled handler per method: megabytes over the route table, held by every
 // instance (bench/RESULTS.md). Every other method reaches one wildcard route instead, which answers as the read's
-// own route did: 405 with Allow where a public read lives (a reserved handle is no route; a legacy alias still
-// says it is deprecated), the not-found answer elsewhere. A second router holding only the reads' GET paths, with
-// Fastify's router options, tells the two apart, so a path matches here exactly when it matches there.
+// own route did: 405 with Allow where a public read lives (a reserved handle is no route; a legacy alias, or a
+// deprecated parameter named, still says it is deprecated), the not-found answer elsewhere. A second router
+// holding only the reads' GET paths, with Fastify's router options, tells the two apart, so a path matches here
+// exactly when it matches there.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { fastifyPath, type Deprecation, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
+import { fastifyPath, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
 import { methodNotAllowed, rejectReservedHandle } from './conventions.ts';
-import { deprecationHook } from './deprecation.ts';
+import { deprecationHook, parameterDeprecationHook } from './deprecation.ts';
 
 /** The methods a public read's own route takes (its guard answers OPTIONS). */
 export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];
@@ -22,7 +23,7 @@ export interface MethodFallbackOptions {
 export function routeOtherMethods(app: FastifyInstance, defs: readonly RouteDef[], opts: MethodFallbackOptions): void {
   const reads = FindMyWay({ maxParamLength: opts.maxParamLength });
   for (const { decl } of defs) reads.on('GET', fastifyPath(decl.path), () => {}, decl);
-  const deprecated = new WeakMap<FastifyRequest, Deprecation>();
+  const deprecated = new WeakMap<FastifyRequest, RouteDecl>();
   app.route({
     method: app.supportedMethods.filter((m) => !READ_METHODS.includes(m)),
     url: '*',
@@ -34,13 +35,20 @@ export function routeOtherMethods(app: FastifyInstance, defs: readonly RouteDef[
         return reply;
       }
       rejectReservedHandle(found.params);
-      const dep = (found.store as RouteDecl).deprecated;
-      if (dep) deprecated.set(req, dep);
+      const decl = found.store as RouteDecl;
+      if (decl.deprecated || decl.deprecatedParams) deprecated.set(req, decl);
       throw methodNotAllowed(req.method);
     },
     onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      const dep = deprecated.get(req);
-      return dep ? deprecationHook(opts.baseUrl, dep)(req, reply, payload) : payload;
+      const decl = deprecated.get(req);
+      if (!decl) return payload;
+      const routeSignal = decl.deprecated ? deprecationHook(opts.baseUrl, decl.deprecated) : undefined;
+      const paramSignal = decl.deprecatedParams
+        ? parameterDeprecationHook(opts.baseUrl, decl.deprecatedParams)
+        : undefined;
+      let out = payload;
+      if (routeSignal) out = await routeSignal(req, reply, out);
+      return paramSignal ? paramSignal(req, reply, out) : out;
     },
     handler: async (_req, reply) => reply.callNotFound(),
   });

@@ -308,7 +308,7 @@ export const CATALOG = {
     status: 400,
     title: 'Invalid language tag',
     resolution:
-      '`lang` is a BCP 47 tag of a known language, at most 35 characters: a 2-3 letter language code and optional subtags, e.g. en, ja, pt-BR, zh-Hant-TW.',
+      '`translate` (on the post reads also its deprecated alias `lang`) is a BCP 47 tag of a known language, at most 35 characters: a 2-3 letter language code and optional subtags, e.g. en, ja, pt-BR, zh-Hant-TW.',
   },
   invalid_budget: {
     status: 400,

@@ -43,6 +43,19 @@ export interface PageRequest extends CallOptions {
   /** The provider's own raw cursor (already unwrapped from our signed cursor). */
   cursor?: string;
   count: number;
+  /**
+   * The language (canonical BCP 47 tag) the read wants its posts in: a provider whose upstream attaches translations
+   * to the posts of a page asks in it and sets each post's `translation`; the others ignore it.
+   */
+  translate?: string;
+}
+
+export interface TimelineRequest extends PageRequest {
+  /**
+   * Whether the account's replies to other people are wanted: X serves them only on the profile's Replies tab, a
+   * different operation from its posts; an upstream whose timeline always holds them may ignore it.
+   */
+  withReplies?: boolean;
 }
 
 /**
@@ -57,7 +70,7 @@ export interface Provider {
   getProfile?(handle: string, opts: CallOptions): Promise<Author>;
   getProfileById?(id: string, opts: CallOptions): Promise<Author>;
   /** Recent posts of a profile, newest first, reposts and replies included (the domain filters). */
-  getTimeline?(handle: string, req: PageRequest): Promise<Page<Post>>;
+  getTimeline?(handle: string, req: TimelineRequest): Promise<Page<Post>>;
   getFollowers?(handle: string, req: PageRequest): Promise<Page<Author>>;
   getFollowing?(handle: string, req: PageRequest): Promise<Page<Author>>;
   search?(q: string, feed: SearchFeed, req: PageRequest): Promise<Page<SearchItem>>;

@@ -7,7 +7,7 @@ import { Problem } from '../problems/problem.ts';
 import { canBeAccountId, impossibleIdDetail } from '../domain/ids.ts';
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
 import type { ProviderChain, RunOptions } from '../providers/chain.ts';
-import type { CallOptions, Capability, Provider } from '../providers/types.ts';
+import type { CallOptions, Capability, PageRequest, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
 import { problemFor, served, type FailureAnswer } from './chain-problem.ts';
 
@@ -23,14 +23,19 @@ export type PagedRead = <T>(
 export function pagedRead(chain: ProviderChain, reader: CachedReader): PagedRead {
   return (key, capability, call, fn, answer = {}) =>
     reader.read(
-      `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}`,
+      `${key}:${call.provider ?? '*'}:${call.count}:${call.cursor ?? ''}${call.policy.translate ? `:in:${call.policy.translate}` : ''}`,
       chargedOnlyIfServable(chain, capability, call, answer),
       async () => served(await chain.run(capability, fn, { only: call.provider, ...paidBy(call.policy) }), answer),
     );
 }
 
 /** The provider's page request for one call. */
-export const pageRequest = (call: PageCall, c: CallOptions) => ({ ...c, cursor: call.cursor, count: call.count });
+export const pageRequest = (call: PageCall, c: CallOptions): PageRequest => ({
+  ...c,
+  cursor: call.cursor,
+  count: call.count,
+  ...(call.policy.translate ? { translate: call.policy.translate } : {}),
+});
 
 export function cachedListSource(chain: ProviderChain, reader: CachedReader): ListSource {
   const paged = pagedRead(chain, reader);
@@ -51,10 +56,11 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
       );
       return publicOnly(got, `account ${id}`);
     },
-    timeline(handle, call) {
-      return paged(`timeline:${handle.toLowerCase()}`, 'timeline', call, (p, c) =>
-        p.getTimeline!(handle, req(call, c)),
-      );
+    timeline(handle, call, opts = {}) {
+      const withReplies = opts.replies === true;
+      // Replies asked for are another upstream read for X (its Replies tab), so another cache entry.
+      const key = `timeline:${handle.toLowerCase()}${withReplies ? ':replies' : ''}`;
+      return paged(key, 'timeline', call, (p, c) => p.getTimeline!(handle, { ...req(call, c), withReplies }));
     },
     connections(kind, handle, call) {
       return paged(`${kind}:${handle.toLowerCase()}`, kind, call, (p, c) =>

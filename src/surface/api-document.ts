@@ -1,7 +1,7 @@
 // GET /api: what the service is, where every surface lives, the versioning dates and provider health.
 import { LIFECYCLE } from '../contract/lifecycle.ts';
 import type { RouteDef, Surface } from '../contract/route-decl.ts';
-import { deprecatedOperations } from './lifecycle.ts';
+import { deprecatedOperations, deprecatedParameters } from './lifecycle.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
 import { SERVICE_DESCRIPTION, SERVICE_NAME } from './service-info.ts';
 
@@ -72,6 +72,7 @@ export function buildApiDocument(routes: readonly RouteDef[], opts: ApiDocumentO
         path,
         ...rest,
       })),
+      deprecated_parameters: deprecatedParameters(routes),
     },
     health: opts.health ?? 'unknown',
   };

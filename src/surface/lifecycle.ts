@@ -1,6 +1,6 @@
 // The versioning policy as data: x-api-lifecycle in OpenAPI, `versioning` in /api and the /docs/versioning table
 // are all built here from LIFECYCLE and the deprecated route declarations.
-import { LIFECYCLE } from '../contract/lifecycle.ts';
+import { LIFECYCLE, PARAMETER_LIFECYCLE } from '../contract/lifecycle.ts';
 import type { RouteDef } from '../contract/route-decl.ts';
 
 export interface DeprecatedOperation {
@@ -43,6 +43,29 @@ export function deprecatedOperations(routes: readonly RouteDef[]): DeprecatedOpe
   });
 }
 
+/** A query parameter kept working under its successor's name on one operation. */
+export interface DeprecatedParameter {
+  operationId: string;
+  path: string;
+  parameter: string;
+  successor_parameter: string;
+  deprecated: string;
+  sunset: string;
+}
+
+export function deprecatedParameters(routes: readonly RouteDef[]): DeprecatedParameter[] {
+  return routes.flatMap(({ decl }) =>
+    (decl.deprecatedParams ?? []).map((p) => ({
+      operationId: decl.operationId,
+      path: decl.path,
+      parameter: p.name,
+      successor_parameter: p.successor,
+      deprecated: PARAMETER_LIFECYCLE.deprecationDate,
+      sunset: PARAMETER_LIFECYCLE.sunsetDate,
+    })),
+  );
+}
+
 export function lifecyclePolicy(routes: readonly RouteDef[], baseUrl: string) {
   return {
     current_major_version: LIFECYCLE.currentMajorVersion,
@@ -52,5 +75,6 @@ export function lifecyclePolicy(routes: readonly RouteDef[], baseUrl: string) {
     policy_url: `${baseUrl}${LIFECYCLE.policyPath}`,
     deprecation_signals: DEPRECATION_SIGNALS,
     deprecated_operations: deprecatedOperations(routes),
+    deprecated_parameters: deprecatedParameters(routes),
   };
 }

@@ -51,7 +51,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '- Paging: send `nextCursor` back as `cursor` to the same route and query; stop when `nextCursor` is absent (a short page is not the end). Markdown lists end with a `Continue →` link.',
     '- Errors are JSON problem documents with `code`, `detail` and `resolution`; on 429 or 503 wait `Retry-After` seconds.',
     '- Do not parse the Markdown as data; use `format=json` for fields.',
-    "- Translations: `lang=<BCP 47 tag>` on post reads (read_post, CLI --lang) adds each post's translation beside its text (JSON `translation`, naming `service` and `provider`: fxtwitter, or x with X sessions); bad tag: 400 `invalid_lang`.",
+    "- Translations: `translate=<BCP 47 tag>` on every read that lists posts (posts, profiles, search, hashtags, cashtags, X Lists, quotes, media, Articles, every feed, exports; the MCP tools' `translate`, CLI --translate) adds each post's translation beside its text (JSON `translation`, naming `service` and `provider`: fxtwitter, or x with X sessions, where one page read in the language translates the page); bad tag: 400 `invalid_lang`. `lang` filters posts by language; on the post routes it is a deprecated alias of `translate` (Deprecation and Sunset headers).",
     '- Edited posts: JSON `post.edits.versions` lists every version id (original first, latest last); reading an earlier version says so in Markdown and `warnings` and names the latest.',
     `- Link previews: post and profile permalinks carry Open Graph metadata in their HTML page, which chat-app crawlers get without asking (${link(DISCOVERY_PATHS.docs)}#link-previews).`,
     '',
@@ -60,7 +60,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     ...routeLines('v1'),
     feedLine(
       'v1',
-      'feeds, `type=rss|atom|json`; on every feed `include`, `exclude` (words, "phrases"), `media=only|none`, `min_likes`, `min_reposts`, `lang`, `title=author` (all but title on profile, search and list reads too); /api/v1/posts/{id}/feed is a conversation as it grows',
+      'feeds, `type=rss|atom|json`; on every feed `include`, `exclude` (words, "phrases"), `media=only|none`, `min_likes`, `min_reposts`, `lang` (filter), `title=author` (all but title on profile, search and list reads too), and `translate`; /api/v1/posts/{id}/feed is a conversation as it grows',
     ),
     '',
     '## Permalinks (stable, unversioned)',

@@ -99,11 +99,13 @@ function errorResponses(decl: RouteDecl): Record<string, unknown> {
 }
 
 function operation(decl: RouteDecl, defs: Record<string, JsonSchema>): Record<string, unknown> {
+  const deprecatedParams = new Set((decl.deprecatedParams ?? []).map((p) => p.name));
   const parameters = routeParams(decl).map((p) => ({
     name: p.name,
     in: p.in,
     required: p.required,
     ...(p.description ? { description: p.description } : {}),
+    ...(p.in === 'query' && deprecatedParams.has(p.name) ? { deprecated: true } : {}),
     schema: p.schema,
   }));
   const op: Record<string, unknown> = {

@@ -428,6 +428,7 @@ describe('x-operations', () => {
     assert.match(shipped.stdout, /^operation\s+queryId\s+source\s+transactionId\s+features\s+fieldToggles\n/);
     assert.match(shipped.stdout, /\nTweetDetail\s+559hs_YZNV4IgA3Z6zIIuw\s+shipped\s+no\s+32\s+2\n/);
     assert.match(shipped.stdout, /\nSearchTimeline\s+BGd0T_j7oVwlW5U79tO_0A\s+shipped\s+yes\s+/);
+    assert.match(shipped.stdout, /\nUserTweetsAndReplies\s+wc5DRl4VaW5lSqJ8YbftZQ\s+shipped\s+no\s+/);
 
     const file = join(dir, 'x-operations.json');
     writeFileSync(

@@ -30,9 +30,9 @@ const ROOT = IDS.threadRoot;
 const READS: Read[] = [
   {
     tool: 'read_post',
-    args: { handle: TH.kenji, id: TI.jaRoot, thread: 'off', lang: 'en' },
-    rest: `/api/v1/posts?handle=${TH.kenji}&id=${TI.jaRoot}&thread=off&lang=en`,
-    cli: ['read', `${TH.kenji}/status/${TI.jaRoot}`, '--thread', 'off', '--lang', 'en'],
+    args: { handle: TH.kenji, id: TI.jaRoot, thread: 'off', translate: 'en' },
+    rest: `/api/v1/posts?handle=${TH.kenji}&id=${TI.jaRoot}&thread=off&translate=en`,
+    cli: ['read', `${TH.kenji}/status/${TI.jaRoot}`, '--thread', 'off', '--translate', 'en'],
     shows: /Translated from Japanese \(ja → en\)/,
   },
   {

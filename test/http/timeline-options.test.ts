@@ -1,15 +1,20 @@
 // with_replies and with_reposts on the profile routes, through the real server and simulator: off by default (the
 // contract's "recent original posts", a self-thread's continuations included), each kind labelled when asked for,
-// cursors tied to the choice.
+// cursors tied to the choice. From X the replies come from the profile's Replies tab, as from FxTwitter.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { problemOf, startStack, type Stack } from '../helpers/stack.ts';
+import { writeSessions } from '../helpers/x-sessions.ts';
+import { mcpCall } from '../helpers/mcp.ts';
 
 interface ProfileJson {
   markdown: string;
   includes?: { replies: boolean; reposts: boolean };
-  posts: { id: string; replyTo?: { handle: string }; repostOf?: { id: string } }[];
+  posts: { id: string; author: { handle: string }; replyTo?: { handle: string }; repostOf?: { id: string } }[];
   nextCursor?: string;
   warnings: string[];
 }
@@ -115,5 +120,55 @@ describe('timeline options', () => {
       assert.equal(res.status, 400, q);
       assert.equal((await problemOf(res)).code, 'invalid_flag', q);
     }
+  });
+});
+
+describe('timeline options from X: the Replies tab (UserTweetsAndReplies)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'threadmark-replies-'));
+  let s: Stack;
+  before(async () => {
+    s = await startStack({ THREADMARK_PROVIDERS: 'x', THREADMARK_X_SESSIONS: writeSessions(dir, 'replies') });
+  });
+  after(async () => {
+    await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const replies = () => s.sim.calls({ target: 'x', path: 'UserTweetsAndReplies' });
+  const R = IDS.replies;
+
+  test('with_replies reads the Replies tab: the replies to others, labelled, without the posts they answer', async () => {
+    const before = replies();
+    const res = await s.get(`/api/v1/profiles/${HANDLES.alice}?format=json&with_replies=true`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-source'), 'x');
+    const json = (await res.json()) as ProfileJson;
+    const ids = json.posts.map((p) => p.id);
+    assert.ok(ids.includes(R.aliceToBob) && ids.includes(R.aliceToDave), ids.join(','));
+    assert.ok(!ids.includes(R.bobTop) && !ids.includes(R.daveTop), 'the posts answered are context, not the timeline');
+    assert.ok(json.posts.every((p) => p.author.handle === HANDLES.alice));
+    assert.deepEqual(json.posts.find((p) => p.id === R.aliceToBob)!.replyTo, { id: R.bobTop, handle: 'bob' });
+    assert.match(json.markdown, /Replying to \[@bob\]/);
+    assert.ok(replies() > before);
+  });
+
+  test('without replies the Posts tab alone is read', async () => {
+    const before = replies();
+    const json = (await (await s.get(`/api/v1/profiles/${HANDLES.alice}?format=json&nocache=1`)).json()) as ProfileJson;
+    assert.ok(!json.posts.some((p) => p.id === R.aliceToBob));
+    assert.equal(replies(), before);
+  });
+
+  test('the with_replies feed, the export and the MCP tool read it too', async () => {
+    const rss = await (await s.get(`/${HANDLES.alice}/with_replies/rss`)).text();
+    assert.ok(rss.includes(`/status/${R.aliceToBob}`), 'feed kind=with_replies');
+    const exported = (await (
+      await s.get(`/api/v1/profiles/${HANDLES.alice}/posts?format=json&with_replies=true&max_posts=50`)
+    ).json()) as { posts: { id: string }[] };
+    assert.ok(
+      exported.posts.some((p) => p.id === R.aliceToDave),
+      'export with_replies',
+    );
+    const md = await mcpCall(s.url, 'read_profile', { handle: HANDLES.alice, with_replies: true });
+    assert.match(md, /Replying to \[@dave\]/);
   });
 });

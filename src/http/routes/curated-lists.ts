@@ -9,6 +9,7 @@ import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route
 import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
 import { serveList } from './list-serve.ts';
 import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 
 export const listIdParam = z
   .string()
@@ -49,7 +50,7 @@ const KINDS: Record<Kind, { v1: string; permalink: string; summary: string; desc
 };
 
 /** The list's posts take the post filters of the feeds; its members are accounts, not posts. */
-export const listPostsQuery = z.object({ ...listShape, ...listFilterShape });
+export const listPostsQuery = z.object({ ...listShape, ...listFilterShape, ...translateShape });
 
 function decl<Q extends z.ZodObject>(
   kind: Kind,
@@ -71,7 +72,11 @@ function decl<Q extends z.ZodObject>(
     representations: ['markdown', 'json', 'html'],
     json: kind === 'posts' ? listPostsJsonSchema : listMembersJsonSchema,
     keyAware: true,
-    errors: [...CURATED_LIST_ERRORS, ...(kind === 'posts' ? (['invalid_filter'] as const) : []), ...LIST_ERRORS],
+    errors: [
+      ...CURATED_LIST_ERRORS,
+      ...(kind === 'posts' ? (['invalid_filter', 'invalid_lang'] as const) : []),
+      ...LIST_ERRORS,
+    ],
     browseResource: kind === 'posts' ? 'list' : 'list-members',
     ...(v1 ? { mcpTool: k.tool } : {}),
   };
@@ -90,6 +95,7 @@ export const curatedListRoutes: RouteDef[] = [
         title: `X List ${id}`,
         accountBacked: true,
         filter: ctx.query,
+        translate: ctx.query.translate,
         async read(policy, page) {
           const { read, cache } = await readListPosts(ctx.services, { id, ...page }, policy);
           return { read: { resource: 'list', read }, cache };

@@ -7,7 +7,9 @@ import {
   exportPosts,
   MAX_EXPORT_POSTS,
   planExport,
+  translatedExport,
 } from '../../domain/export.ts';
+import { translateParam } from '../params/lang.ts';
 import type { TimelineOptions } from '../../domain/lists.ts';
 import { exportEndSchema, exportJsonSchema } from '../../render/json-schemas.ts';
 import { code, flag, profileHandle } from '../params/common.ts';
@@ -44,6 +46,7 @@ export const exportQuery = z.object({
   with_reposts: flag.describe(
     'Also export its reposts (they carry `repostOf`). Default false; not available inside a date window.',
   ),
+  translate: translateParam,
   format: z
     .enum(['ndjson', 'json', 'zip'], code('invalid_format'))
     .optional()
@@ -112,6 +115,7 @@ const decl = {
   representations: [],
   keyAware: true,
   errors: [
+    'invalid_lang',
     'invalid_handle',
     'invalid_date',
     'invalid_max_posts',
@@ -157,12 +161,15 @@ export const exportRoutes: RouteDef[] = [
       await guards.checkExport(req);
       return presentExportHead(q.format ?? 'ndjson', headers);
     }
-    const policy = await guards.exportPolicy(req);
+    const lang = q.translate;
+    const charged = await guards.exportPolicy(req);
+    const policy = lang ? { ...charged, translate: lang } : charged;
     let firstPage: { source: string; cache: string } | undefined;
-    const walk = exportPosts(services, plan, policy, {
+    const posts = exportPosts(services, plan, policy, {
       until: Date.now() + config.exportTimeLimitS * 1000,
       onPage: (read) => (firstPage ??= read),
     });
+    const walk = lang ? translatedExport(posts, lang, services.translations, policy) : posts;
     // Nothing is sent before the first post: a failure up to here is an ordinary problem answer.
     const first = await walk.next();
     // The headers go out with the first post: its page's provenance is the one known by then.

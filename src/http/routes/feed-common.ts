@@ -8,6 +8,7 @@ import type { CatalogCode } from '../../problems/catalog.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import type { FeedOptions } from './feed-serve.ts';
 import { filterOf, filterParams, filterShape, type FilterQuery } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 import { windowInput } from './profiles.ts';
 
 export const typeParam = z
@@ -27,6 +28,8 @@ export type FeedQuery = {
   since_id?: string;
   since?: string;
   until?: string;
+  /** The language to translate the feed's posts into (canonical tag). */
+  translate?: string;
 } & FilterQuery;
 
 export const POLLING =
@@ -37,8 +40,10 @@ export const POLLING =
 export const FILTER_NOTE =
   ' Filters keep only some of the posts read (they never cost another upstream read): `include` and `exclude` ' +
   '(words or "quoted phrases", whole words, case-insensitive, on the text, link targets and alt texts), ' +
-  '`media=only|none`, `min_likes`, `min_reposts` and `lang`; `title=author` puts `@handle: ` in each title. A ' +
-  'filtered feed is a feed of its own: its self link, cache entry and ETag name its filters. A bad filter is 400 invalid_filter.';
+  '`media=only|none`, `min_likes`, `min_reposts` and `lang` (the language a post is written in); `title=author` puts ' +
+  '`@handle: ` in each title. A filtered feed is a feed of its own: its self link, cache entry and ETag name its ' +
+  "filters. A bad filter is 400 invalid_filter. `translate=<BCP 47 tag>` adds each post's translation beside its " +
+  'text (from the page itself where the upstream attaches them, else post by post; a bad tag is 400 invalid_lang).';
 
 export const RSS_ONLY = { mediaType: FEED_MEDIA_TYPES.rss };
 export const ANY_TYPE = {
@@ -60,11 +65,12 @@ export function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOpti
     threads: q.threads ?? 'separate',
     nocache: q.nocache ?? false,
     // The self link names the filters, so two filters never share a feed id, a cache entry or an ETag.
-    selfUrl: withQuery(selfUrl, filterParams(q)),
+    selfUrl: withQuery(selfUrl, { ...filterParams(q), translate: q.translate }),
     filter: filterOf(q),
     titleStyle: q.title ?? 'text',
     since: q.since_id,
     ...(window ? { window } : {}),
+    ...(q.translate ? { translate: q.translate } : {}),
   };
 }
 
@@ -74,6 +80,7 @@ export const postFeedQuery = z.object({
   nocache: nocacheParam,
   since_id: sinceIdParam,
   ...filterShape,
+  ...translateShape,
 });
 /** The permalink is always RSS. */
 export const permalinkPostFeedQuery = postFeedQuery.omit({ type: true });

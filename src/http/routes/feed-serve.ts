@@ -20,13 +20,18 @@ import { proxyMediaLinks } from '../present/media-links.ts';
 import type { SerializedFeed } from '../../contract/rendered.ts';
 import type { HandlerContext, Rendered } from '../../contract/route-decl.ts';
 import type { Services } from '../../contract/services.ts';
+import type { ReadPolicy } from '../../domain/sourced.ts';
+import { translatePosts } from '../../domain/translate-read.ts';
 
 /**
  * What serving a feed reads: the request (key state, conditional headers) and the four services below. Each route
  * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
  */
 type FeedContext = Pick<HandlerContext, 'req'> & {
-  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors'>;
+  services: Pick<
+    Services,
+    'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors' | 'translations'
+  >;
 };
 
 export interface FeedOptions {
@@ -42,6 +47,8 @@ export interface FeedOptions {
   /** Which posts the reader keeps (applied to what was read: filters never change the upstream read). */
   filter: FeedFilter;
   titleStyle: TitleStyle;
+  /** The language to translate the posts into (canonical tag); the self link names it. */
+  translate?: string;
 }
 
 /** The window in a feed's title: ` · from … to before …` (ISO 8601 UTC). */
@@ -102,22 +109,37 @@ function feedOf(
 
 type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 
+/** The feed's read policy: asked in the feed's language when it has one (see ReadPolicy.translate). */
+function feedPolicy(ctx: FeedContext, opts: FeedOptions, o: Parameters<Services['guards']['policy']>[1]): ReadPolicy {
+  const policy = ctx.services.guards.policy(ctx.req, o);
+  return opts.translate ? { ...policy, translate: opts.translate } : policy;
+}
+
 async function respond(
   ctx: FeedContext,
   head: FeedHead,
   read: FeedRead,
   opts: FeedOptions,
+  policy: ReadPolicy,
   places?: ReadonlyMap<string, string>,
 ): Promise<Rendered> {
   const key = keyStateOf(ctx.req);
   const kept = applyFilter(opts.filter, read.posts);
-  const posts = opts.since === undefined ? kept : newerThan(kept, opts.since, (p) => p.id);
+  const newer = opts.since === undefined ? kept : newerThan(kept, opts.since, (p) => p.id);
+  let posts = newer;
+  let warnings = read.warnings;
+  if (opts.translate) {
+    const t = await translatePosts(newer, opts.translate, ctx.services.translations, policy);
+    posts = newer.map(t.apply);
+    warnings = [...warnings, ...t.warnings];
+    if (!t.settled) ctx.req.degraded = true;
+  }
   // A 304 is charged like the 200 it stands for: the live lookup behind it (if any) already happened, and
   // `If-None-Match: *` matches every body, so a refund here would make live lookups free.
   return presentFeed(feedOf(ctx, head, posts, opts, places), {
     source: read.source,
     cache: read.cache,
-    warnings: read.warnings,
+    warnings,
     keyStatus: key.status,
     keyed: key.status === 'valid',
     headers: ctx.req.headers,
@@ -130,9 +152,9 @@ export async function serveProfileFeed(
   kind: FeedKind,
   opts: FeedOptions,
 ): Promise<Rendered> {
-  const { config, guards } = ctx.services;
+  const { config } = ctx.services;
   // A windowed feed reads X search: live search lookups, one charge per account read live.
-  const policy = guards.policy(ctx.req, {
+  const policy = feedPolicy(ctx, opts, {
     nocache: opts.nocache,
     ...(opts.window ? { search: 'plain' as const } : {}),
   });
@@ -155,6 +177,7 @@ export async function serveProfileFeed(
       },
       read,
       opts,
+      policy,
     );
   }
   const names = authors.map((a) => `@${a.handle}`).join(', ');
@@ -168,6 +191,7 @@ export async function serveProfileFeed(
     },
     read,
     opts,
+    policy,
   );
 }
 
@@ -185,8 +209,8 @@ export async function serveSearchFeed(
   opts: FeedOptions,
   named?: NamedSearchFeed,
 ): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache, search: searchCharge(feed) });
+  const { config } = ctx.services;
+  const policy = feedPolicy(ctx, opts, { nocache: opts.nocache, search: searchCharge(feed) });
   const read = await readSearchFeed(ctx.services.lists, { q, feed, window: opts.window }, policy);
   const qs = new URLSearchParams(named ? { feed } : { q, feed });
   return respond(
@@ -199,13 +223,14 @@ export async function serveSearchFeed(
     },
     read,
     opts,
+    policy,
   );
 }
 
 /** An X List's latest posts as a feed; account-backed, so live reads are charged to the account pool. */
 export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache, accountBacked: true });
+  const { config } = ctx.services;
+  const policy = feedPolicy(ctx, opts, { nocache: opts.nocache, accountBacked: true });
   const read = await readListFeed(ctx.services.lists, { id }, policy);
   const { list } = read;
   const owner = feedPerson(list.owner, config.baseUrl);
@@ -220,6 +245,7 @@ export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOpti
     },
     read,
     opts,
+    policy,
   );
 }
 
@@ -228,8 +254,8 @@ export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOpti
  * titled with its place in the conversation. Read through the post route's cached conversation.
  */
 export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config } = ctx.services;
+  const policy = feedPolicy(ctx, opts, { nocache: opts.nocache });
   const read = await readThreadFeed(ctx.services.posts, id, policy);
   if (read.degraded) ctx.req.degraded = true;
   const { top } = read;
@@ -245,14 +271,15 @@ export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOp
     },
     read,
     { ...opts, threads: 'separate' },
+    policy,
     read.places,
   );
 }
 
 /** The latest posts quoting a post, newest first, read like the first page of the quotes route. */
 export async function serveQuotesFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config } = ctx.services;
+  const policy = feedPolicy(ctx, opts, { nocache: opts.nocache });
   const { read, cache } = await readQuotes(tabSources(ctx.services), { id }, policy);
   const { post } = read;
   const person = feedPerson(post.author, config.baseUrl);
@@ -267,6 +294,7 @@ export async function serveQuotesFeed(ctx: FeedContext, id: string, opts: FeedOp
     },
     { posts: read.posts, source: read.source, cache, warnings: read.warnings },
     { ...opts, threads: 'separate' },
+    policy,
   );
 }
 
@@ -287,8 +315,8 @@ export async function serveTabFeed(
   tab: FeedTab,
   opts: FeedOptions,
 ): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config } = ctx.services;
+  const policy = feedPolicy(ctx, opts, { nocache: opts.nocache });
   const { read, cache } = await readProfileTab(tabSources(ctx.services), { handle, tab }, policy);
   const a = read.profile;
   const person = feedPerson(a, config.baseUrl);
@@ -303,5 +331,6 @@ export async function serveTabFeed(
     },
     { posts: read.posts, source: read.source, cache, warnings: read.warnings },
     { ...opts, threads: 'separate' },
+    policy,
   );
 }

@@ -13,6 +13,7 @@ import {
 } from '../../contract/route-decl.ts';
 import { serveListFeed, serveProfileFeed, serveSearchFeed, type NamedSearchFeed } from './feed-serve.ts';
 import { filterShape } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
 import { sinceParam, untilParam } from '../params/dates.ts';
@@ -82,6 +83,7 @@ const permalinkProfileQuery = z.object({
   since_id: sinceIdParam,
   ...windowShape,
   ...filterShape,
+  ...translateShape,
 });
 export const v1ProfileQuery = z.object({
   type: typeParam,
@@ -91,6 +93,7 @@ export const v1ProfileQuery = z.object({
   since_id: sinceIdParam,
   ...windowShape,
   ...filterShape,
+  ...translateShape,
 });
 export const searchFeedQuery = z.object({
   q: qParam,
@@ -100,6 +103,7 @@ export const searchFeedQuery = z.object({
   since_id: sinceIdParam,
   ...windowShape,
   ...filterShape,
+  ...translateShape,
 });
 export const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
 
@@ -111,6 +115,7 @@ const PROFILE_ERRORS: CatalogCode[] = [
   'too_many_handles',
   'invalid_feed_option',
   'invalid_filter',
+  'invalid_lang',
   'invalid_flag',
   'invalid_key',
   'not_found',
@@ -124,6 +129,7 @@ export const SEARCH_FEED_ERRORS: CatalogCode[] = [
   'invalid_feed',
   'invalid_feed_option',
   'invalid_filter',
+  'invalid_lang',
   'invalid_flag',
   'invalid_key',
   'search_unavailable',
@@ -292,6 +298,7 @@ export const listFeedQuery = z.object({
   nocache: nocacheParam,
   since_id: sinceIdParam,
   ...filterShape,
+  ...translateShape,
 });
 const permalinkListFeedQuery = listFeedQuery.omit({ type: true });
 const LIST_FEED_ERRORS: CatalogCode[] = [
@@ -299,6 +306,7 @@ const LIST_FEED_ERRORS: CatalogCode[] = [
   'invalid_since_id',
   'invalid_feed_option',
   'invalid_filter',
+  'invalid_lang',
   'invalid_flag',
   'invalid_key',
   'not_found',

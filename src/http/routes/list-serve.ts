@@ -10,6 +10,8 @@ import type { BrowseResource, HandlerContext, Rendered } from '../../contract/ro
 import { continueUrl, pageInput, type ListQuery } from './list-params.ts';
 import { applyFilter, isNoFilter, type FeedFilter } from '../../domain/feed-filters.ts';
 import { filterOf, filterParams, type FilterQuery } from '../params/feed-filters.ts';
+import { translatePosts, type PostTranslations } from '../../domain/translate-read.ts';
+import type { Post } from '../../domain/models.ts';
 
 export interface ListPlan {
   resource: BrowseResource;
@@ -32,6 +34,8 @@ export interface ListPlan {
   sinceId?: string;
   /** The caller's post filters (profile, search, list posts): applied to each page read, kept in Continue →. */
   filter?: FilterQuery;
+  /** The language to translate the page's posts into (canonical tag), kept in Continue →. */
+  translate?: string;
 }
 
 /**
@@ -58,6 +62,20 @@ function filtered(list: ListRead, f: FeedFilter): void {
   }
 }
 
+/** The posts a page shows, for the translation step, and the page with them replaced. */
+function listPosts(list: ListRead): Post[] {
+  if (list.resource === 'search') return list.read.items.flatMap((i) => (i.kind === 'post' ? [i.post] : []));
+  return 'posts' in list.read ? list.read.posts : [];
+}
+
+/** The page's posts with their translations beside the original text, and the warnings of those it lacks. */
+function translated(list: ListRead, t: PostTranslations): void {
+  if (list.resource === 'search')
+    list.read.items = list.read.items.map((i) => (i.kind === 'post' ? { ...i, post: t.apply(i.post) } : i));
+  else if ('posts' in list.read) list.read.posts = list.read.posts.map(t.apply);
+  if (t.warnings.length > 0) list.read.warnings = [...list.read.warnings, ...t.warnings];
+}
+
 export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: ListPlan): Promise<Rendered> {
   const { config, guards } = ctx.services;
   const key = keyStateOf(ctx.req);
@@ -65,19 +83,30 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
   // A term both included and excluded is refused before anything is read.
   const filter = plan.filter ? filterOf(plan.filter) : undefined;
   try {
-    const policy = guards.policy(ctx.req, {
-      nocache: q.nocache ?? false,
-      search: plan.search,
-      accountBacked: plan.accountBacked,
-    });
+    const lang = plan.translate;
+    const policy = {
+      ...guards.policy(ctx.req, {
+        nocache: q.nocache ?? false,
+        search: plan.search,
+        accountBacked: plan.accountBacked,
+      }),
+      ...(lang ? { translate: lang } : {}),
+    };
     const { read: list, cache } = await plan.read(policy, pageInput(q));
     if (filter && !isNoFilter(filter)) filtered(list, filter);
+    if (lang) {
+      const t = await translatePosts(listPosts(list), lang, ctx.services.translations, policy);
+      translated(list, t);
+      // A page shaped by a translation that failed just now is not stored as an answer.
+      if (!t.settled) ctx.req.degraded = true;
+    }
     const keep = {
       ...plan.keep,
       ...(plan.filter ? filterParams(plan.filter) : {}),
       limit: q.limit !== undefined ? String(q.limit) : undefined,
       full: q.full ? 'true' : undefined,
       since_id: plan.sinceId,
+      translate: lang,
     };
     const next = list.read.nextCursor;
     // The read model is this request's own: the link to the next page is the presenter's to add.

@@ -9,6 +9,7 @@ import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../..
 import { profileHandle, statusHandle, statusId } from '../params/common.ts';
 import { checkIdRange } from '../params/status-url.ts';
 import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 import { defineRoute, type HandlerContext, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import type { Services } from '../../contract/services.ts';
 import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
@@ -58,13 +59,13 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; too
 const postParams = z.object({ handle: statusHandle, id: statusId });
 const v1PostParams = z.object({ id: statusId });
 const handleParams = z.object({ handle: profileHandle });
-export const postListQuery = z.object({ ...listShape, ...listFilterShape });
+export const postListQuery = z.object({ ...listShape, ...listFilterShape, ...translateShape });
 
 const ERRORS: Record<Kind, CatalogCode[]> = {
-  quotes: ['invalid_params', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
+  quotes: ['invalid_params', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],
   reposts: ['invalid_params', 'read_unavailable', ...LIST_ERRORS],
-  media: ['invalid_handle', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
-  articles: ['invalid_handle', 'invalid_filter', 'read_unavailable', ...LIST_ERRORS],
+  media: ['invalid_handle', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],
+  articles: ['invalid_handle', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],
 };
 
 function decl<Q extends z.ZodObject, P extends z.ZodObject>(
@@ -127,7 +128,7 @@ function servePostList(
     path,
     title: kind === 'quotes' ? `Quotes of post ${id}` : `Reposts of post ${id}`,
     missing: { kind: 'post', what: `post ${id}` },
-    ...(kind === 'quotes' ? { filter: ctx.query } : {}),
+    ...(kind === 'quotes' ? { filter: ctx.query, translate: ctx.query.translate } : {}),
     async read(policy, page) {
       if (kind === 'quotes') {
         const { read, cache } = await readQuotes(src, { id, ...page }, policy);
@@ -147,6 +148,7 @@ function serveTab(ctx: HandlerContext<PostListQuery, unknown>, tab: ProfileTab, 
     title: `${tab === 'media' ? 'Media' : 'Articles'} of @${handle}`,
     missing: { kind: 'profile', what: `@${handle}` },
     filter: ctx.query,
+    translate: ctx.query.translate,
     async read(policy, page) {
       const { read, cache } = await readProfileTab(src, { handle, tab, ...page }, policy);
       return { read: { resource: tab, read }, cache };

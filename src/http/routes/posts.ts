@@ -19,7 +19,7 @@ import {
   threadParam,
   userinfoParam,
 } from '../params/common.ts';
-import { langParam } from '../params/lang.ts';
+import { LANG_ALIAS, langAliasParam, translateParam } from '../params/lang.ts';
 import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
@@ -47,8 +47,12 @@ const optionShape = {
   nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
   budget: budgetParam,
   ...noteShape,
-  lang: langParam,
+  translate: translateParam,
+  lang: langAliasParam,
 };
+
+/** `lang` translated the post reads before `translate` named it everywhere. */
+const DEPRECATED_PARAMS = [LANG_ALIAS];
 
 const identShape = {
   url: z
@@ -109,6 +113,7 @@ export const postsDecl = {
   errors: [...IDENT_ERRORS, ...POST_ERRORS],
   mcpTool: 'read_post',
   mcpOmit: NOTE_PARAMS,
+  deprecatedParams: DEPRECATED_PARAMS,
 } satisfies RouteDecl;
 
 export const statusPermalinkDecl = {
@@ -127,6 +132,7 @@ export const statusPermalinkDecl = {
   json: postJsonSchema,
   keyAware: false,
   linkPreview: true,
+  deprecatedParams: DEPRECATED_PARAMS,
   errors: ['invalid_params', ...POST_ERRORS],
 } satisfies RouteDecl;
 
@@ -171,6 +177,7 @@ export const convertDecl = {
   keyAware: false,
   errors: ['missing_url', 'invalid_url', 'unsupported_host', 'invalid_path', 'invalid_mode', ...POST_ERRORS],
   deprecated: { successor: '/api/v1/posts' },
+  deprecatedParams: DEPRECATED_PARAMS,
   formatParams: ['format', 'mode'],
 } satisfies RouteDecl;
 
@@ -210,7 +217,7 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
   const got = await readPost(ctx.services.posts, ref.id, opts, policy);
-  const lang = ctx.query.lang;
+  const lang = ctx.query.translate ?? ctx.query.lang;
   const translated = lang ? await translateRead(got.read, lang, ctx.services.translations, policy) : undefined;
   const { cache, partial } = got;
   const read = translated?.read ?? got.read;

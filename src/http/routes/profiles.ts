@@ -2,6 +2,7 @@
 import { isHandle } from '../../domain/handles.ts';
 import { z } from 'zod';
 import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
 import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
@@ -73,6 +74,7 @@ export const profileShape = {
   ),
   ...listShape,
   ...listFilterShape,
+  ...translateShape,
 };
 export const profileQuery = z.object(profileShape);
 export type ProfileQuery = z.output<typeof profileQuery>;
@@ -88,7 +90,7 @@ function decl<Q extends z.ZodObject>(
   const t = TEXT[kind];
   const profile = kind === 'profile';
   const extraErrors: CatalogCode[] = profile
-    ? ['invalid_date', 'invalid_since_id', 'invalid_filter', 'search_unavailable']
+    ? ['invalid_date', 'invalid_since_id', 'invalid_filter', 'invalid_lang', 'search_unavailable']
     : [];
   return {
     operationId: surface === 'v1' ? t.op : `${t.op}Permalink`,
@@ -145,6 +147,7 @@ export function serveProfile(
     },
     sinceId,
     filter: ctx.query,
+    translate: ctx.query.translate,
     ...(window ? { search: 'plain' as const } : {}),
     async read(policy, page) {
       const { read, cache } = await readProfile(ctx.services, { ref, window, sinceId, includes, ...page }, policy);

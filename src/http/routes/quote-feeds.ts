@@ -20,6 +20,7 @@ const TEXT: PostFeedText = {
     'invalid_since_id',
     'invalid_feed_option',
     'invalid_filter',
+    'invalid_lang',
     'invalid_flag',
     'read_unavailable',
     'not_found',

@@ -1,6 +1,7 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
 import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { translateShape } from '../params/lang.ts';
 import {
   DEFAULT_FEED,
   SEARCH_FEEDS,
@@ -37,6 +38,7 @@ export const searchShape = {
   ...listShape,
   since_id: sinceIdParam,
   ...listFilterShape,
+  ...translateShape,
 };
 
 export const searchQuery = z.object(searchShape);
@@ -47,6 +49,7 @@ export const SEARCH_PAGE_ERRORS: CatalogCode[] = [
   'invalid_date',
   'invalid_since_id',
   'invalid_filter',
+  'invalid_lang',
   'search_unavailable',
   ...LIST_ERRORS,
 ];
@@ -106,6 +109,7 @@ export function serveSearch(
     keep: { q: named ? undefined : q, feed: ctx.query.feed, since, until },
     sinceId,
     filter: ctx.query,
+    translate: ctx.query.translate,
     search: searchCharge(feed),
     async read(policy, page) {
       const { read, cache } = await readSearch(ctx.services, { q, feed, window, sinceId, ...page }, policy);

@@ -31,6 +31,7 @@ const TEXT: Record<FeedTab, PostFeedText> = {
       'invalid_since_id',
       'invalid_feed_option',
       'invalid_filter',
+      'invalid_lang',
       'invalid_flag',
       'read_unavailable',
       'not_found',

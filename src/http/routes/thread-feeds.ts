@@ -22,6 +22,7 @@ const TEXT: PostFeedText = {
     'invalid_since_id',
     'invalid_feed_option',
     'invalid_filter',
+    'invalid_lang',
     'invalid_flag',
     'not_found',
     'upstream_error',

@@ -36,7 +36,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof profileQuery, typeo
     representations: ['markdown', 'json', 'html'],
     json: profileJsonSchema,
     keyAware: true,
-    errors: ['invalid_user_id', 'invalid_date', 'invalid_filter', 'search_unavailable', ...LIST_ERRORS],
+    errors: ['invalid_user_id', 'invalid_date', 'invalid_filter', 'invalid_lang', 'search_unavailable', ...LIST_ERRORS],
     browseResource: 'profile',
     ...(surface === 'permalink' ? { linkPreview: true } : {}),
   };

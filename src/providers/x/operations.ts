@@ -12,6 +12,9 @@
 // twscrape has no UserArticlesTweets (the Articles tab): its id, variables and field toggles are FxEmbed's
 // (`UserArticlesTweetsQuery` in packages/atmosphere/src/providers/twitter/graphql/queries.ts @85ba21c), with the
 // timeline flags of UserTweets and `articles_preview_enabled` on, as FxEmbed sends it (graphql/features.ts @85ba21c).
+// UserTweetsAndReplies (the profile's Replies tab, which UserTweets' answer leaves replies to others out of) is
+// twscrape's `OP_UserTweetsAndReplies` @9745b02 with UserTweets' variables and features plus `withCommunity`, as
+// upstreams.md §3.2 lists it.
 import { z } from 'zod';
 import SHIPPED from './operations.json' with { type: 'json' };
 import type { SearchFeed } from '../types.ts';
@@ -20,6 +23,7 @@ export const OPERATION_NAMES = [
   'TweetDetail',
   'UserByScreenName',
   'UserTweets',
+  'UserTweetsAndReplies',
   'Followers',
   'Following',
   'SearchTimeline',

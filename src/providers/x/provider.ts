@@ -12,6 +12,7 @@ import {
   type ProviderOperationHealth,
   type SearchFeed,
   type SearchItem,
+  type TimelineRequest,
   type UpstreamTranslation,
 } from '../types.ts';
 import type { UpstreamPolicy } from '../http.ts';
@@ -29,17 +30,19 @@ import {
   parseUserResult,
 } from './parse.ts';
 import { parseList, parseListMembersPage, parseListPostsPage } from './lists.ts';
-import { parseArticlesPage, parseRetweetersPage, quotesQuery, withArticleBodies } from './tabs.ts';
+import { parseArticlesPage, parseRepliesPage, parseRetweetersPage, quotesQuery, withArticleBodies } from './tabs.ts';
 import { parseAbout } from './about.ts';
 import { parseTrendsTimeline, TRENDING_TIMELINE_ID } from './trends.ts';
 import type { Trend } from '../../domain/models.ts';
 import { MAX_TRENDS } from '../../domain/trends.ts';
-import { xClientLanguage } from './translation.ts';
+import { inlineTranslator, xClientLanguage } from './translation.ts';
+import { upstreamLang } from '../../domain/language.ts';
 import { TranslationMemo } from './translation-memo.ts';
 import type { AccountFacts } from '../../domain/about.ts';
 import type { SessionPool } from './sessions.ts';
 import type { OperationTable } from './operation-table.ts';
 import type { XWebApp } from './web-app.ts';
+import type { XEnvelope } from './wire.ts';
 
 /** Which operation backs each capability (timeline also needs UserByScreenName once per handle). */
 const CAPABILITY_OPS: ReadonlyArray<[Capability, OperationName]> = [
@@ -75,6 +78,7 @@ const CAPABILITY_OP = new Map(CAPABILITY_OPS);
 /** X's own page sizes: it ignores larger counts and may error on very large ones. */
 const MAX_COUNT: Partial<Record<OperationName, number>> = {
   UserTweets: 40,
+  UserTweetsAndReplies: 40,
   Followers: 50,
   Following: 50,
   SearchTimeline: 50,
@@ -251,7 +255,8 @@ export class XProvider implements Provider {
 
   async getListPosts(id: string, req: PageRequest): Promise<Page<Post>> {
     const vars = { listId: id, count: clampCount('ListLatestTweetsTimeline', req.count), cursor: req.cursor };
-    return endAware(parseListPostsPage(await this.client.call('ListLatestTweetsTimeline', vars, req), id), req.cursor);
+    const env = await this.client.call('ListLatestTweetsTimeline', vars, inLanguage(req));
+    return translated(endAware(parseListPostsPage(env, id), req.cursor), env, req);
   }
 
   async getListMembers(id: string, req: PageRequest): Promise<Page<Author>> {
@@ -259,15 +264,18 @@ export class XProvider implements Provider {
     return endAware(parseListMembersPage(await this.client.call('ListMembers', vars, req), id), req.cursor);
   }
 
-  async getTimeline(handle: string, req: PageRequest): Promise<Page<Post>> {
+  /** The profile's Posts tab, or its Replies tab when replies are wanted (UserTweets leaves them out). */
+  async getTimeline(handle: string, req: TimelineRequest): Promise<Page<Post>> {
     const userId = await this.userId(handle, req);
+    const op = req.withReplies ? 'UserTweetsAndReplies' : 'UserTweets';
     // The account exists: its timeline is a read, not a confirmation.
     const env = await this.client.call(
-      'UserTweets',
-      { userId, count: clampCount('UserTweets', req.count), cursor: req.cursor },
-      { ...req, confirming: false },
+      op,
+      { userId, count: clampCount(op, req.count), cursor: req.cursor },
+      inLanguage({ ...req, confirming: false }),
     );
-    return endAware(parseTimelinePage(env), req.cursor);
+    const page = endAware(req.withReplies ? parseRepliesPage(env, userId) : parseTimelinePage(env), req.cursor);
+    return translated(page, env, req);
   }
 
   getFollowers(handle: string, req: PageRequest): Promise<Page<Author>> {
@@ -288,9 +296,10 @@ export class XProvider implements Provider {
     const items: SearchItem[] = [];
     let cursor = req.cursor;
     for (let reads = 0; reads < (mediaKind ? MAX_FILTERED_READS : 1); reads++) {
-      const env = await this.client.call('SearchTimeline', { rawQuery: q, product, count, cursor }, req);
+      const env = await this.client.call('SearchTimeline', { rawQuery: q, product, count, cursor }, inLanguage(req));
       const page = parseSearchPage(env, feed === 'users' ? 'users' : 'posts', mediaKind);
-      items.push(...page.items);
+      const put = req.translate ? inlineTranslator(env, req.translate) : undefined;
+      items.push(...(put ? page.items.map((i) => (i.kind === 'post' ? { ...i, post: put(i.post) } : i)) : page.items));
       // A page that scanned no entries ends the list even with a cursor (photos/videos may filter a page to nothing).
       const next = page.scanned > 0 && continuesAfter(page.nextCursor, cursor) ? page.nextCursor : undefined;
       cursor = next;
@@ -314,8 +323,8 @@ export class XProvider implements Provider {
   async getMedia(handle: string, req: PageRequest): Promise<Page<Post>> {
     const userId = await this.userId(handle, req);
     const vars = { userId, count: clampCount('UserMedia', req.count), cursor: req.cursor };
-    const env = await this.client.call('UserMedia', vars, { ...req, confirming: false });
-    return endAware(parseTimelinePage(env), req.cursor);
+    const env = await this.client.call('UserMedia', vars, inLanguage({ ...req, confirming: false }));
+    return translated(endAware(parseTimelinePage(env), req.cursor), env, req);
   }
 
   /** The Articles tab, each Article whole: the tab lists them compact, so each body is read through TweetDetail. */
@@ -357,6 +366,21 @@ export class XProvider implements Provider {
     if (known) return known;
     return (await this.getProfile(handle, opts)).id;
   }
+}
+
+/**
+ * A page read asked in the read's language, when it wants one: X then attaches its translations to the page's posts
+ * (`responsive_web_grok_show_grok_translated_post` is among the timeline operations' features).
+ */
+function inLanguage<T extends PageRequest>(req: T): T & { clientLanguage?: string } {
+  return req.translate ? { ...req, clientLanguage: xClientLanguage(upstreamLang(req.translate)) } : req;
+}
+
+/** The page with the translations X attached to it, when the read asked for them. */
+function translated(page: Page<Post>, env: XEnvelope, req: PageRequest): Page<Post> {
+  if (!req.translate) return page;
+  const put = inlineTranslator(env, req.translate);
+  return { ...page, items: page.items.map(put) };
 }
 
 /** The parts of a call's options the transport needs (abort, deadline, charges, confirming). */

@@ -6,6 +6,8 @@
 // UserArticlesTweets answers UserTweets' shape (FxEmbed reads both from `data.user.result.timeline.timeline`,
 // validators.ts @85ba21c) with each Article compact: title, preview and cover, no body (FxEmbed fetches the body
 // again by id; public clients ask this operation for no more than `withArticlePlainText`).
+// UserTweetsAndReplies (the Replies tab) answers UserTweets' shape too, in its `timeline` and older `timeline_v2`
+// nesting, with each reply to someone else's post in a `profile-conversation-` module under the post it answers.
 import type { Author, Page, Post } from '../../domain/models.ts';
 import { ProviderError } from '../types.ts';
 import { collectEntries, findCursor, missing, parseTimelinePage, usersOf, withCursor } from './parse.ts';
@@ -17,6 +19,16 @@ export function parseRetweetersPage(env: XEnvelope, id: string): Page<Author> {
     throw missing(env, `reposts of ${id}`, new ProviderError('x', 'error', `X answered without reposts of ${id}`));
   const { entries } = collectEntries(tl);
   return withCursor(usersOf(entries), findCursor(entries, 'Bottom'));
+}
+
+/**
+ * A page of the Replies tab: the account's posts and its replies, newest first. The posts answered stand above each
+ * reply as context; they are other accounts' posts, not the account's timeline, so only `ownerId`'s are kept (a
+ * repost is the account's entry too: its author is the reposter).
+ */
+export function parseRepliesPage(env: XEnvelope, ownerId: string): Page<Post> {
+  const page = parseTimelinePage(env);
+  return { ...page, items: page.items.filter((p) => p.author.id === ownerId) };
 }
 
 /** A page of the Articles tab: the posts carrying an Article, most of them without its body yet. */

@@ -6,6 +6,7 @@
 // streams its answer from another host and is not used.
 import { primary } from '../../domain/language.ts';
 import { ProviderError, type UpstreamTranslation } from '../types.ts';
+import type { Post } from '../../domain/models.ts';
 import { collectEntries, itemContents, missing } from './parse.ts';
 import { unwrapTweet } from './post.ts';
 import type { XEntitySet, XEnvelope, XTimelineTweet, XTweet } from './wire.ts';
@@ -68,6 +69,50 @@ export function translationsIn(env: XEnvelope, lang: string): Map<string, Upstre
   const out = new Map<string, UpstreamTranslation | null>();
   for (const [id, tweet] of tweetsOf(env)) out.set(id, parseGrokTranslation(tweet, lang) ?? null);
   return out;
+}
+
+/**
+ * X's translations into `lang` of every post of an answer that carries one (timeline posts, the posts they repost
+ * and quote), by post id: a page asked with the client language for `lang` translates itself.
+ */
+export function inlineTranslations(env: XEnvelope, lang: string): Map<string, UpstreamTranslation> {
+  const out = new Map<string, UpstreamTranslation>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n);
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const tweet = node as XTweet;
+    const id = tweet.rest_id ?? tweet.legacy?.id_str;
+    if (tweet.grok_translated_post_with_availability && typeof id === 'string' && !out.has(id)) {
+      const got = parseGrokTranslation(tweet, lang);
+      if (got) out.set(id, got);
+    }
+    for (const v of Object.values(node)) walk(v);
+  };
+  walk(env.data);
+  return out;
+}
+
+/**
+ * Puts X's translations into `lang` found in `env` beside the text of a post of its page (and of the posts it reposts
+ * and quotes); the identity for an answer that carries none.
+ */
+export function inlineTranslator(env: XEnvelope, lang: string): (p: Post) => Post {
+  const found = inlineTranslations(env, lang);
+  const put = (p: Post): Post => {
+    const t = found.get(p.id);
+    const quote = p.quote && !('unavailable' in p.quote) ? put(p.quote) : p.quote;
+    const repostOf = p.repostOf ? put(p.repostOf) : undefined;
+    return {
+      ...p,
+      ...(t ? { translation: { ...t, to: lang, provider: PROVIDER } } : {}),
+      ...(quote ? { quote } : {}),
+      ...(repostOf ? { repostOf } : {}),
+    };
+  };
+  return found.size === 0 ? (p) => p : put;
 }
 
 /** The readable post `id` among the entries of a conversation answer (focal entry or a reply module). */

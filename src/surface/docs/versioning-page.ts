@@ -1,7 +1,7 @@
 // /docs/versioning: the policy the deprecation Link headers point at, with the generated deprecation table.
-import { LIFECYCLE } from '../../contract/lifecycle.ts';
+import { LIFECYCLE, PARAMETER_LIFECYCLE } from '../../contract/lifecycle.ts';
 import type { RouteDef } from '../../contract/route-decl.ts';
-import { DEPRECATION_SIGNALS, deprecatedOperations } from '../lifecycle.ts';
+import { DEPRECATION_SIGNALS, deprecatedOperations, deprecatedParameters } from '../lifecycle.ts';
 import { DISCOVERY_PATHS } from '../paths.ts';
 import { esc, page, table } from './html.ts';
 
@@ -15,6 +15,7 @@ function successorCell(op: ReturnType<typeof deprecatedOperations>[number]): str
 
 export function renderVersioning(routes: readonly RouteDef[], opts: { baseUrl: string }): string {
   const ops = deprecatedOperations(routes);
+  const params = deprecatedParameters(routes);
   const body = `
 <h1>Versioning policy</h1>
 <ol>
@@ -30,6 +31,19 @@ export function renderVersioning(routes: readonly RouteDef[], opts: { baseUrl: s
 ${table(
   ['Route', 'Successor', 'Deprecated', 'Sunset'],
   ops.map((op) => [`<code>GET ${esc(op.path)}</code>`, successorCell(op), esc(op.deprecated), esc(op.sunset)]),
+)}
+
+<h2 id="deprecated-parameters">Deprecated parameters</h2>
+<p>A deprecated parameter keeps working, with the same values and meaning as its successor, until the next major version. Only the requests that name it carry the signals below, with its own dates (<code>Deprecation: ${esc(PARAMETER_LIFECYCLE.deprecationHeader)}</code>, <code>Sunset: ${esc(PARAMETER_LIFECYCLE.sunsetHeader)}</code>), and <code>Link</code> names the same request with the successor parameter as <code>rel="successor-version"</code>. On the post reads <code>lang</code> translated each post; everywhere else it keeps only the posts written in a language. One name now has one meaning: <code>translate</code> translates on every read that lists posts, <code>lang</code> filters.</p>
+${table(
+  ['Route', 'Parameter', 'Successor', 'Deprecated', 'Sunset'],
+  params.map((p) => [
+    `<code>GET ${esc(p.path)}</code>`,
+    `<code>${esc(p.parameter)}</code>`,
+    `<code>${esc(p.successor_parameter)}</code>`,
+    esc(p.deprecated),
+    esc(p.sunset),
+  ]),
 )}
 
 <h2 id="signals">How deprecation is signalled</h2>

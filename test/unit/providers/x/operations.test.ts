@@ -19,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'threadmark-ops-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the shipped operations table (operations.json)', () => {
-  it('holds the fifteen operations with twscrape query ids (Nitter for ListByRestId, FxEmbed for UserArticlesTweets) and their flags', () => {
+  it('holds the sixteen operations with twscrape query ids (Nitter for ListByRestId, FxEmbed for UserArticlesTweets) and their flags', () => {
     assert.deepEqual(Object.keys(DEFAULT_OPERATIONS).sort(), [
       'AboutAccountQuery',
       'Followers',
@@ -36,9 +36,16 @@ describe('the shipped operations table (operations.json)', () => {
       'UserByScreenName',
       'UserMedia',
       'UserTweets',
+      'UserTweetsAndReplies',
     ]);
     assert.equal(DEFAULT_OPERATIONS.Retweeters.queryId, '_wJOTLm5HMqNdcr1nGWlyA');
     assert.equal(DEFAULT_OPERATIONS.UserMedia.queryId, '2DC9TKrcUzwGC_QskSVl5w');
+    // The profile's Replies tab: twscrape's OP_UserTweetsAndReplies, UserTweets' variables plus withCommunity.
+    assert.equal(DEFAULT_OPERATIONS.UserTweetsAndReplies.queryId, 'wc5DRl4VaW5lSqJ8YbftZQ');
+    assert.deepEqual(DEFAULT_OPERATIONS.UserTweetsAndReplies.variables, {
+      ...DEFAULT_OPERATIONS.UserTweets.variables,
+      withCommunity: true,
+    });
     assert.equal(DEFAULT_OPERATIONS.AboutAccountQuery.queryId, 'TzOG2twZEfhr9KmClvVVqA');
     assert.equal(DEFAULT_OPERATIONS.GenericTimelineById.queryId, 'BrGScxnisMdTXyeLScaEhQ');
     assert.equal(DEFAULT_OPERATIONS.UserArticlesTweets.queryId, 'mgo2LHt5kJBnE73Lb0NgUA');
@@ -164,5 +171,14 @@ describe('override files', () => {
     assert.equal(t.reload(), false);
     assert.match(t.lastError ?? '', /Followers\.queryId/);
     assert.equal(source().Followers, 'override:pinnedAgain0001', 'a bad file leaves the table in force');
+  });
+
+  it("the Replies tab's id is discovered like every other", () => {
+    const t = new OperationTable();
+    assert.deepEqual(t.applyDiscovered(new Map([['UserTweetsAndReplies', 'newRepliesTab01']])), [
+      'UserTweetsAndReplies',
+    ]);
+    const row = t.rows().find((r) => r.name === 'UserTweetsAndReplies')!;
+    assert.deepEqual([row.source, row.operation.queryId], ['discovered', 'newRepliesTab01']);
   });
 });
