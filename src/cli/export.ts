@@ -2,7 +2,7 @@
 // stdout, and/or Obsidian notes into a vault: one per thread, or one per post linking its thread), with progress
 // on stderr and --resume from the file's end line. Every line is on disk as soon as it is read, so an export cut
 // short keeps what it wrote; a thread's note is written once its first post is read (or the export ends).
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import type { Post } from '../domain/models.ts';
 import type { PostRead } from '../domain/reads.ts';
 import { statusPath } from '../domain/links.ts';
@@ -29,6 +29,8 @@ export interface ExportFlags extends MediaFlags, NoteFlags {
   /** One note per thread (default) or one per post. */
   vaultNotes?: VaultNotes;
   resume?: boolean;
+  /** With --out: replace a file that is already there. */
+  force?: boolean;
 }
 
 export const VAULT_NOTES = ['thread', 'post'] as const;
@@ -39,9 +41,52 @@ type EndLine = ExportEnd;
 
 const isEnd = (x: unknown): x is EndLine => (x as EndLine | null)?.type === 'end';
 
+/** Whether a path is a regular file: what a new export would replace (a device or a pipe holds nothing to lose). */
+function holdsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A refusal to replace `path`, in the command's words. */
+const outputExists = (path: string) =>
+  new CliError(
+    'output_exists',
+    `${path} already exists: --resume continues the export it holds, --force replaces it; it was left as it was`,
+    EXIT.usage,
+  );
+
+/**
+ * Opens --out: resumed in place, replaced with --force, else created. Without --force a file that appeared since
+ * the check is not replaced either (`wx` fails on it); a device or a pipe that is there is written to.
+ */
+function openOut(path: string, resume: boolean, force: boolean): number {
+  if (resume) return openSync(path, 'r+');
+  let exists = true;
+  try {
+    statSync(path);
+  } catch {
+    exists = false;
+  }
+  try {
+    return openSync(path, force || exists ? 'w' : 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw outputExists(path);
+    throw e;
+  }
+}
+
 /** Checked before any connection is opened, so a wrong combination costs nothing. */
 export function checkExportFlags(flags: ExportFlags): void {
   if (flags.resume && flags.out === undefined) throw usageError('--resume needs --out (the file to continue)');
+  if (flags.force && flags.out === undefined) throw usageError('--force needs --out (the file to replace)');
+  if (flags.force && flags.resume)
+    throw usageError('--force and --resume exclude each other: --resume continues the file, --force replaces it');
+  if (flags.out !== undefined && !flags.resume && !flags.force && holdsFile(flags.out)) {
+    throw outputExists(flags.out);
+  }
   if (flags.vaultNotes !== undefined && flags.vault === undefined)
     throw usageError('--vault-notes needs --vault (the folder the notes go to)');
   checkMediaFlags(flags, flags.vault !== undefined, '--vault (the folder the notes and attachments/ go to)');
@@ -218,7 +263,7 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   });
   // Without --out or --vault the NDJSON goes to stdout; with --vault alone, stdout lists the notes.
   // Only once the service has accepted the cursor is the old end line replaced: a refused resume leaves the file as it was.
-  const fd = flags.out !== undefined ? openSync(flags.out, resume ? 'r+' : 'w') : undefined;
+  const fd = flags.out !== undefined ? openOut(flags.out, resume !== undefined, flags.force === true) : undefined;
   if (fd !== undefined && resume) ftruncateSync(fd, resume.keep);
   let offset = resume?.keep ?? 0;
   const toStdout = fd === undefined && flags.vault === undefined;

@@ -238,6 +238,7 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
         .option('--with-reposts', "also export the account's reposts")
         .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
         .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
+        .option('--force', 'with --out: replace the file if it is already there (without, an existing file is refused)')
         .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')
         .addOption(
           new Option(
@@ -261,7 +262,9 @@ Posts are written as they are read: NDJSON to --out (or stdout when neither --ou
 line saying why the export stopped ({"type":"end","reason":...,"cursor":...}). Progress goes to stderr: a bar on
 a terminal, otherwise a line per 100 posts ("threadmark: 300 posts, reached 2026-01-05 10:00 UTC"). --resume reads
 the cursor from the end line of --out, removes that line and appends the next posts and a new end line; give the
-same --since, --until, --with-replies and --with-reposts as the first run. --vault writes "<handle> <id> <first
+same --since, --until, --with-replies and --with-reposts as the first run. A file already at --out is never
+replaced unasked: without --resume or --force the export is refused (output_exists, exit 2) and the file is
+left as it was. --vault writes "<handle> <id> <first
 words>.md" (media linked) and lists "written|unchanged|renamed<TAB>path" on stdout: by default one note per
 thread, named after its first post, holding the author's whole self-thread (thread_length counts its posts);
 --vault-notes post writes one note per post instead, each naming its place in the thread (thread_position,

@@ -148,6 +148,24 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     assert.match(again.stderr, /a\.ndjson is complete \(end_of_timeline\); nothing to resume/);
   });
 
+  test('an existing --out file is replaced only with --force; --resume continues it; both at once is usage', async () => {
+    assert.equal((await srv('export', HANDLES.alice, '--max-posts', '2', '--out', 'k.ndjson')).code, 0);
+    const saved = readFileSync(join(dir, 'k.ndjson'), 'utf8');
+    const again = await srv('export', HANDLES.alice, '--max-posts', '1', '--out', 'k.ndjson');
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(again.stderr, /^threadmark: output_exists: k\.ndjson already exists: .*--resume.*--force/m);
+    assert.equal(readFileSync(join(dir, 'k.ndjson'), 'utf8'), saved, 'the file is left as it was');
+
+    const both = await srv('export', HANDLES.alice, '--out', 'k.ndjson', '--resume', '--force');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /^threadmark: usage: --force and --resume/m);
+    assert.equal(readFileSync(join(dir, 'k.ndjson'), 'utf8'), saved);
+
+    const forced = await srv('export', HANDLES.alice, '--max-posts', '1', '--out', 'k.ndjson', '--force');
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(assertShape(linesOf('k.ndjson')).ids.length, 1, 'replaced');
+  });
+
   test('an upstream failure mid-export keeps every post written, says so, exits 5, and --resume completes it', async () => {
     const prolific = getCorpus().usersByHandle.get(HANDLES.prolific)!;
     stack.sim.addFault({
