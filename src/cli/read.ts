@@ -10,7 +10,8 @@ import { noteName, writeNote, type NotePost } from './vault.ts';
 import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
 import { noteQuery, noteTemplate, type NoteFlags } from './note-flags.ts';
-import { linkRead, runLinkRead } from './link-read.ts';
+import { linkRead, runLinkRead, type LinkRead } from './link-read.ts';
+import { isRefusal, linkUrl, parseLink, permalinkOf, type LinkRefusal } from '../domain/pasted-link.ts';
 
 export const POST_FORMATS = ['markdown', 'obsidian', 'json', 'html'] as const;
 export type PostFormat = (typeof POST_FORMATS)[number];
@@ -31,54 +32,63 @@ export interface ReadFlags extends MediaFlags, NoteFlags {
 }
 
 const POSTS = '/api/v1/posts';
-const STATUS_REF = new RegExp(`^@?(${HANDLE_PATTERN})/status/([0-9]+)/?$`);
+const STATUS_REF = new RegExp(`^@?(${HANDLE_PATTERN})/status/([^/]*)/?$`);
 
 const ACCOUNT_REF = new RegExp(`^@?(${HANDLE_PATTERN})/?$`);
 const POST_FORMS =
-  'read takes a status URL (https://x.com/<handle>/status/<id>, twitter.com too) or <handle>/status/<id>';
+  'read takes a link to a post (https://x.com/<handle>/status/<id>, twitter.com, a mirror or Nitter too) or ' +
+  '<handle>/status/<id>';
+
+/** What `read` reads: a post (the query naming it) or, for any other link, that link's own read. */
+export type ReadTarget = { post: Query } | { elsewhere: LinkRead };
 
 /**
- * `handle/status/id` becomes handle + id; anything else is sent as `url` for the service to judge. An account
- * (`alice_dev`, `@alice_dev`) is not a post: it is refused here, pointing at the command that reads accounts.
+ * `handle/status/id` is a post by handle and id; anything else is read by the one pasted-link reader
+ * (domain/pasted-link.ts), mirrors and Nitter instances included, and refused here in its words. An account
+ * (`alice_dev`, `@alice_dev`) is not a post: it is refused too, pointing at the command that reads accounts.
  */
-export function postIdentity(target: string): Query {
-  const m = STATUS_REF.exec(target.trim());
-  if (m) return { handle: m[1], id: m[2] };
-  const account = ACCOUNT_REF.exec(target.trim());
+export function readTarget(target: string): ReadTarget {
+  const text = target.trim();
+  const m = STATUS_REF.exec(text);
+  if (m) {
+    const link = parseLink(`https://x.com/${text.replace(/^@/, '')}`, 'mirrors');
+    if (isRefusal(link)) throw new CliError('invalid_params', link.detail, EXIT.usage);
+    return { post: { handle: m[1], id: m[2] } };
+  }
+  const account = ACCOUNT_REF.exec(text);
   if (account) {
     throw usageError(
       `${target} is not a post: ${POST_FORMS}; for the account, run \`threadmark profile ${account[1]}\``,
     );
   }
-  return { url: target };
+  const link = parseLink(text, 'mirrors');
+  if (isRefusal(link)) throw refusal(link, target);
+  if (link.kind !== 'post') return { elsewhere: linkRead(link) };
+  // A handle-less post link (/i/status/{id}) is read by its x.com address: the service finds the author.
+  return link.handle === undefined
+    ? { post: { url: `https://x.com${permalinkOf(link)}` } }
+    : { post: { handle: link.handle, id: link.id } };
 }
 
-/** The service's verdict on a `url` that is no post address, in the command's terms. */
-function notAPost(e: CliError, target: string): CliError {
-  let host: string | undefined;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : `https://${target}`).host;
-  } catch {
-    host = undefined;
-  }
-  const why =
-    e.code === 'unsupported_host' && host
-      ? `${target} is on ${host}, not x.com or twitter.com`
-      : `${target} is not a post address`;
-  const account = e.code === 'invalid_path' ? /^\/@?([A-Za-z0-9_]{1,15})\/?$/.exec(pathOf(target) ?? '') : null;
-  const also = account ? `; for the account, run \`threadmark profile ${account[1]}\`` : '';
-  return new CliError(e.code, `${why}: ${POST_FORMS}${also}`, e.exitCode);
+/** The query naming the post `target` is; a link to anything else is a usage error. */
+export function postIdentity(target: string): Query {
+  const t = readTarget(target);
+  if ('post' in t) return t.post;
+  throw usageError(`${target} names ${t.elsewhere.what}, not a post: ${POST_FORMS}`);
 }
 
-function pathOf(target: string): string | undefined {
-  try {
-    return new URL(/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : `https://${target}`).pathname;
-  } catch {
-    return undefined;
-  }
+/** The reader's refusal in the command's terms: what was given, why it is not read, and what read takes. */
+function refusal(r: LinkRefusal, target: string): CliError {
+  if (r.code === 'invalid_path') return new CliError(r.code, `${target}: ${r.detail}`, EXIT.usage);
+  const host = r.code === 'unsupported_host' ? hostOf(target) : undefined;
+  const where = host ? `${target} is on ${host}` : `${target} is not a link`;
+  return new CliError(r.code, `${where}: ${POST_FORMS}; ${r.detail}`, EXIT.usage);
 }
 
-const URL_CODES = new Set(['unsupported_host', 'invalid_url', 'invalid_path']);
+function hostOf(target: string): string | undefined {
+  const url = linkUrl(target);
+  return url instanceof URL ? url.host : undefined;
+}
 
 function optionQuery(f: ReadFlags): Query {
   return {
@@ -104,22 +114,17 @@ export function checkReadFlags(flags: ReadFlags): void {
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
   checkReadFlags(flags);
+  const read = readTarget(target);
   // A pasted link to anything else (a profile tab, a post's quotes, a hashtag, the trends) is read where it names.
-  const elsewhere = linkRead(target);
-  if (elsewhere) return runLinkRead(client, target, elsewhere, flags, io);
-  const query = { ...postIdentity(target), ...optionQuery(flags) };
-  try {
-    if (flags.out !== undefined) return await exportNotes(client, query, flags, io);
-    const body =
-      flags.format === 'html'
-        ? await client.text(POSTS, query, 'text/html')
-        : await client.text(POSTS, { ...query, format: flags.format });
-    writeDocument(io.stdout, body);
-    return EXIT.ok;
-  } catch (e) {
-    if (e instanceof CliError && query.url !== undefined && URL_CODES.has(e.code)) throw notAPost(e, target);
-    throw e;
-  }
+  if ('elsewhere' in read) return runLinkRead(client, target, read.elsewhere, flags, io);
+  const query = { ...read.post, ...optionQuery(flags) };
+  if (flags.out !== undefined) return exportNotes(client, query, flags, io);
+  const body =
+    flags.format === 'html'
+      ? await client.text(POSTS, query, 'text/html')
+      : await client.text(POSTS, { ...query, format: flags.format });
+  writeDocument(io.stdout, body);
+  return EXIT.ok;
 }
 
 interface PostEnvelope {
