@@ -4,19 +4,17 @@
 // short keeps what it wrote; a thread's note is written once its first post is read (or the export ends).
 import { closeSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import type { Post } from '../domain/models.ts';
-import type { PostRead } from '../domain/reads.ts';
-import { statusPath } from '../domain/links.ts';
-import { renderPostObsidian } from '../render/obsidian.ts';
 import type { Client } from './client.ts';
 import type { ExportEnd } from '../client/index.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO, Output } from './output.ts';
-import { noteName, writeNote, type Note, type NoteResult } from './vault.ts';
+import { writeNote } from './vault.ts';
+import { NoteTally, threadNotes, type VaultNotes } from './thread-notes.ts';
 import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
 import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
-import { noteTemplate, type NoteFlags, type NoteTemplate } from './note-flags.ts';
+import { noteTemplate, type NoteFlags } from './note-flags.ts';
 
 export interface ExportFlags extends MediaFlags, NoteFlags {
   since?: string;
@@ -32,9 +30,6 @@ export interface ExportFlags extends MediaFlags, NoteFlags {
   /** With --out: replace a file that is already there. */
   force?: boolean;
 }
-
-export const VAULT_NOTES = ['thread', 'post'] as const;
-export type VaultNotes = (typeof VAULT_NOTES)[number];
 
 /** The export's last line, as the typed client reads it. */
 type EndLine = ExportEnd;
@@ -92,10 +87,6 @@ export function checkExportFlags(flags: ExportFlags): void {
   checkMediaFlags(flags, flags.vault !== undefined, '--vault (the folder the notes and attachments/ go to)');
   noteTemplate(flags, flags.vault !== undefined, '--vault');
 }
-
-/** The template's front matter for a note written now. */
-const frontMatterNow = (t: NoteTemplate) =>
-  t.fetched ? { ...t.frontMatter, fetched: new Date().toISOString() } : t.frontMatter;
 
 interface Resume {
   cursor: string;
@@ -197,46 +188,6 @@ class Progress {
   }
 }
 
-/** A note and the posts it holds (whose media go with it). */
-type ThreadNote = Note & { posts: Post[] };
-
-/** The note of one exported post on its own (for a repost, the post that was reposted). */
-function noteOf(line: Post, baseUrl: string, t: NoteTemplate): ThreadNote {
-  const post = line.repostOf ?? line;
-  return {
-    name: noteName(post, t.name),
-    body: renderPostObsidian(exportedRead(post, [post]), noteOptions(baseUrl), undefined, frontMatterNow(t)),
-    posts: [post],
-  };
-}
-
-function exportedRead(requested: Post, thread: Post[]): PostRead {
-  return { requested, parents: [], thread, replies: [], repliesMode: 'off' as const, source: 'export', warnings: [] };
-}
-
-const noteOptions = (baseUrl: string) => ({ full: false, userinfo: 'off' as const, baseUrl });
-
-/** The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it. */
-function threadNotes(thread: Post[], mode: VaultNotes, baseUrl: string, t: NoteTemplate): ThreadNote[] {
-  const first = thread[0]!;
-  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl, t)];
-  if (mode === 'thread') {
-    const body = renderPostObsidian(exportedRead(first, thread), noteOptions(baseUrl), undefined, frontMatterNow(t));
-    return [{ name: noteName(first, t.name), body, posts: thread }];
-  }
-  const url = `${baseUrl}${statusPath(first.author.handle, first.id)}`;
-  return thread.map((post, i) => ({
-    name: noteName(post, t.name),
-    body: renderPostObsidian(
-      exportedRead(post, [post]),
-      noteOptions(baseUrl),
-      { first: noteName(first, t.name), position: i + 1, length: thread.length, url },
-      frontMatterNow(t),
-    ),
-    posts: [post],
-  }));
-}
-
 export async function runExport(client: Client, handle: string, flags: ExportFlags, io: CliIO): Promise<number> {
   checkExportFlags(flags);
   const resume = flags.resume ? resumeFrom(flags.out!, io) : undefined;
@@ -275,11 +226,18 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   let written = 0;
   const threads = flags.vault !== undefined ? new ThreadGatherer() : undefined;
   const template = noteTemplate(flags, flags.vault !== undefined, '--vault');
+  const tally = new NoteTally();
   const writeThreads = async (done: Post[][]) => {
     for (const thread of done) {
-      for (const { posts, ...note } of threadNotes(thread, flags.vaultNotes ?? 'thread', client.baseUrl, template!)) {
+      for (const { posts, ...note } of threadNotes(
+        thread,
+        flags.vaultNotes ?? 'thread',
+        { baseUrl: client.baseUrl },
+        template!,
+      )) {
         if (media) note.body = (await withLocalMedia(media.store, note.body, posts, 'obsidian')).body;
-        const result: NoteResult = writeNote(flags.vault!, note);
+        const result = writeNote(flags.vault!, note);
+        tally.add(result);
         progress.aside(io.stdout, `${result.action}\t${result.path}\n`);
       }
     }
@@ -324,7 +282,12 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
       ? '; --resume continues from the next post'
       : '; more to read'
     : '';
-  io.stderr.write(`threadmark: export stopped (${end.reason}): ${written} posts written to ${where}${more}\n`);
+  // Posts go to the file as they are read; the vault's report counts the notes the run changed, not the posts.
+  const report = [
+    ...(flags.out !== undefined || !threads ? [`${written} posts written to ${where}`] : [`${written} posts read`]),
+    ...(threads ? [tally.summary(flags.vault!)] : []),
+  ].join('; ');
+  io.stderr.write(`threadmark: export stopped (${end.reason}): ${report}${more}\n`);
   for (const w of end.warnings ?? []) io.stderr.write(`threadmark: warning: ${w}\n`);
   if (end.reason === 'upstream_error' || end.reason === 'rate_limited') {
     throw new CliError(

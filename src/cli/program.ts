@@ -8,7 +8,8 @@ import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
 import { POST_LIST_COMMANDS } from './post-lists.ts';
 import { aboutCommand, runAbout, type AboutFlags } from './about.ts';
-import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
+import { checkExportFlags, runExport, type ExportFlags } from './export.ts';
+import { VAULT_NOTES } from './thread-notes.ts';
 import { withNoteOptions } from './note-flags.ts';
 import { terminalSafe, type CliIO } from './output.ts';
 import { POST_FORMATS, checkReadFlags, runRead, type ReadFlags } from './read.ts';
@@ -102,7 +103,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
           "add each post's translation into this language (BCP 47: en, ja, pt-BR) beside its text",
         )
         .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
-        .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder')
+        .option('--out <dir>', 'with --format obsidian: write the thread as a note into this vault folder')
         .option('--media', "with --out: save the notes' photos, videos, avatars and images under <dir>/attachments/")
         .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
         .option(
@@ -112,7 +113,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
         .addOption(
           new Option(
             '--vault-notes <per>',
-            'with --out: one note per post of the thread (default) or one for the whole thread',
+            'with --out: one note for the whole thread (default, as export --vault) or one per post',
           ).choices(VAULT_NOTES),
         ),
       '--out',
@@ -121,14 +122,16 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
     .addHelpText(
       'after',
       `
---out writes <handle> <id> <first words>.md per post of the thread (the author's own chain). A note that
-already exists with the same content is left alone; one with different content is kept and the new note is
-written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.
+--out writes the thread (the author's own chain) as one note, "<handle> <id> <first words>.md" after its first
+post: the note \`threadmark export --vault\` writes for the same thread. A note that already exists with the same
+content is left alone; one with different content is kept and the new note is written as "<name> (2).md" (then
+(3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note, stderr what the run did ("notes in
+<dir>: 0 written, 1 unchanged").
 --media saves the media each note links or holds (photos at original size, the best MP4 of videos and GIFs,
 avatars, banners, Article and card images) in <dir>/attachments/ named by content hash, so a file is stored
 once; notes embed them (![[attachments/<hash>.<ext>]]) beside the original URL. See \`threadmark export --help\`.
---vault-notes thread writes the whole thread as one note instead. The --note-* options template the notes as
-for \`threadmark export\` (field values may not hold commas here: the service takes them comma-separated).`,
+--vault-notes post writes one note per post instead, each linking the thread's first note. The --note-* options
+template the notes as for \`threadmark export\`.`,
     )
     .action((post: string, flags: ReadFlags & ConnectionFlags) => {
       checkReadFlags(flags);

@@ -6,10 +6,12 @@ import type { Client } from './client.ts';
 import type { CliIO } from './output.ts';
 import { writeDocument } from './output.ts';
 import type { Query } from './transport.ts';
-import { noteName, writeNote, type NotePost } from './vault.ts';
+import { writeNote } from './vault.ts';
+import { NoteTally, threadNotes, type NoteRendering } from './thread-notes.ts';
+import type { Post } from '../domain/models.ts';
 import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
-import { noteQuery, noteTemplate, type NoteFlags } from './note-flags.ts';
+import { noteTemplate, type NoteFlags } from './note-flags.ts';
 import { linkRead, runLinkRead, type LinkRead } from './link-read.ts';
 import { isRefusal, linkUrl, parseLink, permalinkOf, type LinkRefusal } from '../domain/pasted-link.ts';
 
@@ -108,8 +110,7 @@ export function checkReadFlags(flags: ReadFlags): void {
   if (flags.out !== undefined && flags.format !== 'obsidian') throw usageError('--out needs --format obsidian');
   checkMediaFlags(flags, flags.out !== undefined, '--out (the vault folder the notes and attachments/ go to)');
   if (flags.vaultNotes !== undefined && flags.out === undefined) throw usageError('--vault-notes needs --out');
-  const t = noteTemplate(flags, flags.out !== undefined, '--out');
-  if (t) noteQuery(t);
+  noteTemplate(flags, flags.out !== undefined, '--out');
 }
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
@@ -128,54 +129,42 @@ export async function runRead(client: Client, target: string, flags: ReadFlags, 
 }
 
 interface PostEnvelope {
-  post?: NotePost;
-  thread?: NotePost[];
+  post?: Post;
+  thread?: Post[];
 }
 
-function isNotePost(p: unknown): p is NotePost {
-  const x = p as NotePost | undefined;
+function isNotePost(p: unknown): p is Post {
+  const x = p as Post | undefined;
   return typeof x?.id === 'string' && typeof x.author?.handle === 'string';
 }
 
 /**
- * One note per post of the requested post's thread (the author's own chain as the service resolved it with
- * the given options). Each note is the service's Obsidian rendering of that post alone, so notes stay small
- * and a re-run reproduces them byte for byte.
+ * The requested post's thread (the author's own chain as the service resolved it with the given options) as
+ * notes: one for the whole thread (default) or one per post linking it. They are rendered as `export --vault`
+ * renders a thread (cli/thread-notes.ts), so both commands write the same note for the same thread.
  */
 async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: CliIO): Promise<number> {
   const env = await client.json<PostEnvelope>(POSTS, query);
   const all = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
   if (all.length === 0) throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
   const template = noteTemplate(flags, true, '--out')!;
-  // The whole thread in one note: the service's rendering of the read as asked, named after its first post.
-  const whole = flags.vaultNotes === 'thread' && all.length > 1;
-  const posts = whole ? all.slice(0, 1) : all;
   const media = openMedia(flags, flags.out!, io, undefined, (line) => io.stderr.write(line));
-  for (const post of posts) {
-    let body = await client.text(POSTS, {
-      ...(whole
-        ? { ...query, replies: 'off' }
-        : {
-            handle: post.author.handle,
-            id: post.id,
-            thread: 'off',
-            context: 'thread',
-            replies: 'off',
-            userinfo: flags.userinfo,
-            full: flags.full ? 'true' : undefined,
-            nocache: flags.nocache ? 'true' : undefined,
-          }),
-      format: 'obsidian',
-      ...noteQuery(template),
-    });
-    if (media) body = (await withLocalMedia(media.store, body, whole ? all : post, 'obsidian')).body;
-    const name = noteName(post, template.name);
-    const result = writeNote(flags.out!, { name, body });
+  const tally = new NoteTally();
+  const rendering = {
+    baseUrl: client.baseUrl,
+    full: flags.full,
+    userinfo: flags.userinfo as NoteRendering['userinfo'],
+  };
+  for (const { posts, ...note } of threadNotes(all, flags.vaultNotes ?? 'thread', rendering, template)) {
+    if (media) note.body = (await withLocalMedia(media.store, note.body, posts, 'obsidian')).body;
+    const result = writeNote(flags.out!, note);
+    tally.add(result);
     if (result.action === 'renamed') {
-      io.stderr.write(`threadmark: ${name}.md already holds a different note; kept it and wrote ${result.path}\n`);
+      io.stderr.write(`threadmark: ${note.name}.md already holds a different note; kept it and wrote ${result.path}\n`);
     }
     io.stdout.write(`${result.action}\t${result.path}\n`);
   }
   media?.finish();
+  io.stderr.write(`threadmark: ${tally.summary(flags.out!)}\n`);
   return EXIT.ok;
 }

@@ -219,7 +219,7 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     const vault = join(dir, 'threads');
     const r = await srv('export', HANDLES.alice, '--vault', vault);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /export stopped \(end_of_timeline\): 25 posts written to /);
+    assert.match(r.stderr, /export stopped \(end_of_timeline\): 25 posts read; notes in .*: 14 written, 0 unchanged/);
     const notes = readdirSync(vault);
     assert.equal(notes.length, 25 - 11, 'the twelve posts of the self-thread share one note');
     assert.equal(r.stdout.trimEnd().split('\n').length, notes.length, 'stdout lists every note once');
@@ -237,6 +237,38 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
       'utf8',
     );
     assert.match(single, /^thread_length: 1$/m);
+  });
+
+  test('read --out and export --vault write one note for one thread; a re-run reports what it wrote', async () => {
+    const vault = join(dir, 'one-note');
+    const read = await srv('read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--format', 'obsidian', '--out', vault);
+    assert.equal(read.code, 0, read.stderr);
+    const [thread] = readdirSync(vault);
+    assert.deepEqual(readdirSync(vault), [thread], 'the thread is one note');
+    assert.match(read.stderr, /notes in .*: 1 written, 0 unchanged/);
+
+    const exported = await srv('export', HANDLES.alice, '--vault', vault);
+    assert.equal(exported.code, 0, exported.stderr);
+    const notes = readdirSync(vault);
+    assert.equal(notes.length, 25 - 11, 'the export added the other notes and no second note of the thread');
+    assert.ok(!notes.some((n) => / \(2\)\.md$/.test(n)), notes.join(', '));
+    assert.ok(exported.stdout.includes(`unchanged\t${join(vault, thread!)}\n`), exported.stdout);
+    assert.match(exported.stderr, /25 posts read; notes in .*: 13 written, 1 unchanged/);
+
+    const again = await srv('export', HANDLES.alice, '--vault', vault);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /25 posts read; notes in .*: 0 written, 14 unchanged/);
+    assert.doesNotMatch(again.stderr, /posts written/);
+    const reread = await srv(
+      'read',
+      `${HANDLES.alice}/status/${IDS.threadRoot}`,
+      '--format',
+      'obsidian',
+      '--out',
+      vault,
+    );
+    assert.match(reread.stderr, /notes in .*: 0 written, 1 unchanged/);
+    assert.equal(readdirSync(vault).length, 14);
   });
 
   test('--vault-notes post writes one note per post, each linking its thread; a bad value is exit 2', async () => {
