@@ -241,7 +241,9 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
 
   test('read --out and export --vault write one note for one thread; a re-run reports what it wrote', async () => {
     const vault = join(dir, 'one-note');
-    const read = await srv('read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--format', 'obsidian', '--out', vault);
+    const readInto = (out: string) =>
+      srv('read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--format', 'obsidian', '--out', out);
+    const read = await readInto(vault);
     assert.equal(read.code, 0, read.stderr);
     const [thread] = readdirSync(vault);
     assert.deepEqual(readdirSync(vault), [thread], 'the thread is one note');
@@ -259,14 +261,7 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /25 posts read; notes in .*: 0 written, 14 unchanged/);
     assert.doesNotMatch(again.stderr, /posts written/);
-    const reread = await srv(
-      'read',
-      `${HANDLES.alice}/status/${IDS.threadRoot}`,
-      '--format',
-      'obsidian',
-      '--out',
-      vault,
-    );
+    const reread = await readInto(vault);
     assert.match(reread.stderr, /notes in .*: 0 written, 1 unchanged/);
     assert.equal(readdirSync(vault).length, 14);
   });
