@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { readFileSync } from 'node:fs';
-import { problemOf, startStack, type Stack } from '../helpers/stack.ts';
+import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { ERROR_FORMAT_RULE, errorFormatRuleHtml } from '../../src/surface/error-format.ts';
 
 let s: Stack;
@@ -65,4 +65,19 @@ test('the rule is stated once, word for word, in docs/api.md, llms.txt and /docs
   assert.ok(api.includes(ERROR_FORMAT_RULE), 'docs/api.md');
   assert.ok((await (await s.get('/llms.txt')).text()).includes(ERROR_FORMAT_RULE), 'llms.txt');
   assert.ok((await (await s.get('/docs')).text()).includes(errorFormatRuleHtml()), '/docs');
+});
+
+test('the problem of a missing profile or post says where to look next, in `see_also`', async () => {
+  const profile = await problemOf(await s.get(`/api/v1/profiles/${HANDLES.missing}`));
+  assert.deepEqual(profile.see_also, [
+    {
+      title: `Accounts named like ${HANDLES.missing}`,
+      href: `${TEST_BASE}/search?q=${HANDLES.missing}&feed=users`,
+    },
+  ]);
+  const post = await problemOf(await s.get(`/${HANDLES.carol}/status/${IDS.deleted}`));
+  assert.deepEqual(
+    (post.see_also as { href: string }[]).map((l) => l.href),
+    [`${TEST_BASE}/${HANDLES.carol}`, `${TEST_BASE}/search?q=${HANDLES.carol}&feed=users`],
+  );
 });

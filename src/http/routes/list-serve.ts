@@ -5,6 +5,8 @@ import type { ReadPolicy } from '../../domain/sourced.ts';
 import { keyStateOf } from '../key-state.ts';
 import { toProblem } from '../problem-reply.ts';
 import { namesDocument } from '../negotiate.ts';
+import { isProblem, withExtensions } from '../../problems/problem.ts';
+import { lookNext } from '../../render/markdown/recovery.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';
@@ -110,6 +112,10 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
         keyStatus: key.status,
         resource: plan.resource,
       });
+    }
+    if (plan.missing && isProblem(err) && err.code === 'not_found') {
+      const next = lookNext(plan.missing.kind, plan.missing.what, config.baseUrl);
+      if (next.length > 0) throw withExtensions(err, { see_also: next });
     }
     throw err;
   }
