@@ -83,8 +83,8 @@ export function postIdentity(target: string): Query {
 function refusal(r: LinkRefusal, target: string): CliError {
   if (r.code === 'invalid_path') return new CliError(r.code, `${target}: ${r.detail}`, EXIT.usage);
   const host = r.code === 'unsupported_host' ? hostOf(target) : undefined;
-  const where = host ? `${target} is on ${host}` : `${target} is not a link`;
-  return new CliError(r.code, `${where}: ${POST_FORMS}; ${r.detail}`, EXIT.usage);
+  if (host) return new CliError(r.code, `${target} is on ${host}: ${POST_FORMS}; ${r.detail}`, EXIT.usage);
+  return new CliError(r.code, `${target}: ${r.detail} (${POST_FORMS})`, EXIT.usage);
 }
 
 function hostOf(target: string): string | undefined {
