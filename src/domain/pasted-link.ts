@@ -1,7 +1,8 @@
 // The one reader of links people paste: an x.com / twitter.com address (or a mirror's: FxTwitter, VxTwitter,
 // Nitter-style hosts), with or without a scheme, turned into what it names on this service. The `url` parameter
-// of /api/v1/posts, URL-prefix reads (`/https://x.com/…`), the home page's form and the CLI all read links here,
-// so they accept and refuse the same shapes.
+// of /api/v1/posts, URL-prefix reads (`/https://x.com/…`), the home page's form, MCP's read_post and the CLI all
+// read links here, so they accept and refuse the same shapes; only the `url` parameter keeps to the contract's two
+// hosts (its refusal of a mirror's link names the same post's x.com link).
 import { HANDLE_RE } from './handles.ts';
 import { isTag, tagPath, type TagKind } from './tags.ts';
 
