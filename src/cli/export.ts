@@ -2,21 +2,19 @@
 // stdout, and/or Obsidian notes into a vault: one per thread, or one per post linking its thread), with progress
 // on stderr and --resume from the file's end line. Every line is on disk as soon as it is read, so an export cut
 // short keeps what it wrote; a thread's note is written once its first post is read (or the export ends).
-import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import type { Post } from '../domain/models.ts';
-import type { PostRead } from '../domain/reads.ts';
-import { statusPath } from '../domain/links.ts';
-import { renderPostObsidian } from '../render/obsidian.ts';
 import type { Client } from './client.ts';
 import type { ExportEnd } from '../client/index.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO, Output } from './output.ts';
-import { noteName, writeNote, type Note, type NoteResult } from './vault.ts';
+import { writeNote } from './vault.ts';
+import { NoteTally, writeThreadNotes, type VaultNotes, type VaultOutput } from './thread-notes.ts';
 import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
 import { checkMediaFlags, openMedia, type MediaFlags, type MediaSession } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
-import { noteTemplate, type NoteFlags, type NoteTemplate } from './note-flags.ts';
+import { noteTemplate, type NoteFlags } from './note-flags.ts';
 
 export interface ExportFlags extends MediaFlags, NoteFlags {
   since?: string;
@@ -30,28 +28,66 @@ export interface ExportFlags extends MediaFlags, NoteFlags {
   /** One note per thread (default) or one per post. */
   vaultNotes?: VaultNotes;
   resume?: boolean;
+  /** With --out: replace a file that is already there. */
+  force?: boolean;
 }
-
-export const VAULT_NOTES = ['thread', 'post'] as const;
-export type VaultNotes = (typeof VAULT_NOTES)[number];
 
 /** The export's last line, as the typed client reads it. */
 type EndLine = ExportEnd;
 
 const isEnd = (x: unknown): x is EndLine => (x as EndLine | null)?.type === 'end';
 
+/** Whether a path is a regular file: what a new export would replace (a device or a pipe holds nothing to lose). */
+function holdsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A refusal to replace `path`, in the command's words. */
+const outputExists = (path: string) =>
+  new CliError(
+    'output_exists',
+    `${path} already exists: --resume continues the export it holds, --force replaces it; it was left as it was`,
+    EXIT.usage,
+  );
+
+/**
+ * Opens --out: resumed in place, replaced with --force, else created. Without --force a file that appeared since
+ * the check is not replaced either (`wx` fails on it); a device or a pipe that is there is written to.
+ */
+function openOut(path: string, resume: boolean, force: boolean): number {
+  if (resume) return openSync(path, 'r+');
+  let exists = true;
+  try {
+    statSync(path);
+  } catch {
+    exists = false;
+  }
+  try {
+    return openSync(path, force || exists ? 'w' : 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw outputExists(path);
+    throw e;
+  }
+}
+
 /** Checked before any connection is opened, so a wrong combination costs nothing. */
 export function checkExportFlags(flags: ExportFlags): void {
   if (flags.resume && flags.out === undefined) throw usageError('--resume needs --out (the file to continue)');
+  if (flags.force && flags.out === undefined) throw usageError('--force needs --out (the file to replace)');
+  if (flags.force && flags.resume)
+    throw usageError('--force and --resume exclude each other: --resume continues the file, --force replaces it');
+  if (flags.out !== undefined && !flags.resume && !flags.force && holdsFile(flags.out)) {
+    throw outputExists(flags.out);
+  }
   if (flags.vaultNotes !== undefined && flags.vault === undefined)
     throw usageError('--vault-notes needs --vault (the folder the notes go to)');
   checkMediaFlags(flags, flags.vault !== undefined, '--vault (the folder the notes and attachments/ go to)');
   noteTemplate(flags, flags.vault !== undefined, '--vault');
 }
-
-/** The template's front matter for a note written now. */
-const frontMatterNow = (t: NoteTemplate) =>
-  t.fetched ? { ...t.frontMatter, fetched: new Date().toISOString() } : t.frontMatter;
 
 interface Resume {
   cursor: string;
@@ -155,85 +191,6 @@ export class Progress {
   }
 }
 
-/** A note and the posts it holds (whose media go with it). */
-export type ThreadNote = Note & { posts: Post[] };
-
-/** The note of one exported post on its own (for a repost, the post that was reposted). */
-function noteOf(line: Post, baseUrl: string, t: NoteTemplate, source: string): ThreadNote {
-  const post = line.repostOf ?? line;
-  return {
-    name: noteName(post, t.name),
-    body: renderPostObsidian(exportedRead(post, [post], source), noteOptions(baseUrl), undefined, frontMatterNow(t)),
-    posts: [post],
-  };
-}
-
-function exportedRead(requested: Post, thread: Post[], source: string): PostRead {
-  return { requested, parents: [], thread, replies: [], repliesMode: 'off' as const, source, warnings: [] };
-}
-
-const noteOptions = (baseUrl: string) => ({ full: false, userinfo: 'off' as const, baseUrl });
-
-/**
- * The notes of one thread (oldest post first): the whole thread in one note, or a note per post linking it.
- * `source` is the notes' provenance in their front matter (an export, an archive).
- */
-export function threadNotes(
-  thread: Post[],
-  mode: VaultNotes,
-  baseUrl: string,
-  t: NoteTemplate,
-  source = 'export',
-): ThreadNote[] {
-  const first = thread[0]!;
-  if (thread.length === 1 || first.repostOf) return [noteOf(first, baseUrl, t, source)];
-  if (mode === 'thread') {
-    const body = renderPostObsidian(
-      exportedRead(first, thread, source),
-      noteOptions(baseUrl),
-      undefined,
-      frontMatterNow(t),
-    );
-    return [{ name: noteName(first, t.name), body, posts: thread }];
-  }
-  const url = `${baseUrl}${statusPath(first.author.handle, first.id)}`;
-  return thread.map((post, i) => ({
-    name: noteName(post, t.name),
-    body: renderPostObsidian(
-      exportedRead(post, [post], source),
-      noteOptions(baseUrl),
-      { first: noteName(first, t.name), position: i + 1, length: thread.length, url },
-      frontMatterNow(t),
-    ),
-    posts: [post],
-  }));
-}
-
-/** Where and how a command writes notes into a vault. */
-export interface VaultOutput {
-  dir: string;
-  mode: VaultNotes;
-  baseUrl: string;
-  template: NoteTemplate;
-  media?: MediaSession;
-  /** Provenance in the notes' front matter (default: export). */
-  source?: string;
-}
-
-/** Writes the notes of finished threads into the vault, their media saved with them; each result is told as written. */
-export async function writeThreadNotes(
-  done: Post[][],
-  vault: VaultOutput,
-  told: (result: NoteResult) => void,
-): Promise<void> {
-  for (const thread of done) {
-    for (const { posts, ...note } of threadNotes(thread, vault.mode, vault.baseUrl, vault.template, vault.source)) {
-      if (vault.media) note.body = (await withLocalMedia(vault.media.store, note.body, posts, 'obsidian')).body;
-      told(writeNote(vault.dir, note));
-    }
-  }
-}
-
 export async function runExport(client: Client, handle: string, flags: ExportFlags, io: CliIO): Promise<number> {
   checkExportFlags(flags);
   const resume = flags.resume ? resumeFrom(flags.out!, io) : undefined;
@@ -261,7 +218,7 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   });
   // Without --out or --vault the NDJSON goes to stdout; with --vault alone, stdout lists the notes.
   // Only once the service has accepted the cursor is the old end line replaced: a refused resume leaves the file as it was.
-  const fd = flags.out !== undefined ? openSync(flags.out, resume ? 'r+' : 'w') : undefined;
+  const fd = flags.out !== undefined ? openOut(flags.out, resume !== undefined, flags.force === true) : undefined;
   if (fd !== undefined && resume) ftruncateSync(fd, resume.keep);
   let offset = resume?.keep ?? 0;
   const toStdout = fd === undefined && flags.vault === undefined;
@@ -273,11 +230,15 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
   let written = 0;
   const threads = flags.vault !== undefined ? new ThreadGatherer() : undefined;
   const template = noteTemplate(flags, flags.vault !== undefined, '--vault');
+  const tally = new NoteTally();
   const vault: VaultOutput | undefined = flags.vault
     ? { dir: flags.vault, mode: flags.vaultNotes ?? 'thread', baseUrl: client.baseUrl, template: template!, media }
     : undefined;
   const writeThreads = (done: Post[][]) =>
-    writeThreadNotes(done, vault!, (r) => progress.aside(io.stdout, `${r.action}\t${r.path}\n`));
+    writeThreadNotes(done, vault!, (r) => {
+      tally.add(r);
+      progress.aside(io.stdout, `${r.action}\t${r.path}\n`);
+    });
   try {
     for await (const r of stream.records()) {
       record(r.line);
@@ -318,7 +279,12 @@ export async function runExport(client: Client, handle: string, flags: ExportFla
       ? '; --resume continues from the next post'
       : '; more to read'
     : '';
-  io.stderr.write(`threadmark: export stopped (${end.reason}): ${written} posts written to ${where}${more}\n`);
+  // Posts go to the file as they are read; the vault's report counts the notes the run changed, not the posts.
+  const report = [
+    ...(flags.out !== undefined || !threads ? [`${written} posts written to ${where}`] : [`${written} posts read`]),
+    ...(threads ? [tally.summary(flags.vault!)] : []),
+  ].join('; ');
+  io.stderr.write(`threadmark: export stopped (${end.reason}): ${report}${more}\n`);
   for (const w of end.warnings ?? []) io.stderr.write(`threadmark: warning: ${w}\n`);
   if (end.reason === 'upstream_error' || end.reason === 'rate_limited') {
     throw new CliError(

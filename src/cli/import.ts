@@ -23,7 +23,8 @@ import {
 } from '../providers/archive/parse.ts';
 import { ytdElements } from '../providers/archive/ytd.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
-import { Progress, writeThreadNotes, type VaultNotes, type VaultOutput } from './export.ts';
+import { Progress } from './export.ts';
+import { writeThreadNotes, type VaultNotes, type VaultOutput } from './thread-notes.ts';
 import { ThreadAssembler, ThreadIndex } from './import-threads.ts';
 import { checkMediaFlags, openMedia, type MediaFlags, type MediaSession } from './media-flags.ts';
 import { noteTemplate, type NoteFlags } from './note-flags.ts';

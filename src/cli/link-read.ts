@@ -1,8 +1,8 @@
 // `threadmark read <link>` for a pasted link that names something other than a post: a profile or one of its tabs,
 // a post's quotes or reposts, a hashtag, a cashtag, a search, a List, the trends. The one pasted-link reader
-// (domain/pasted-link.ts) says what the link names, and the command reads this service's permalink of it, so the
-// answer is the one the same link gets as a prefix read (`/https://x.com/...`).
-import { isRefusal, parseLink, permalinkOf, type LinkTarget } from '../domain/pasted-link.ts';
+// (domain/pasted-link.ts, called by cli/read.ts) says what the link names, and the command reads this service's
+// permalink of it, so the answer is the one the same link gets as a prefix read (`/https://x.com/...`).
+import { permalinkOf, type LinkTarget } from '../domain/pasted-link.ts';
 import { EXIT, usageError } from './exit.ts';
 import type { Client } from './client.ts';
 import { writeDocument, type CliIO } from './output.ts';
@@ -57,10 +57,8 @@ function isFeed(t: Exclude<LinkTarget, { kind: 'post' }>): boolean {
   return t.kind === 'feed' || (t.kind === 'list' && t.feed) || ((t.kind === 'search' || t.kind === 'tag') && t.rss);
 }
 
-/** What a pasted link names when it is not a post; undefined for a post or a link the service must judge. */
-export function linkRead(target: string): LinkRead | undefined {
-  const t = parseLink(target, 'mirrors');
-  if (isRefusal(t) || t.kind === 'post') return undefined;
+/** The read of a pasted link that names something other than a post. */
+export function linkRead(t: Exclude<LinkTarget, { kind: 'post' }>): LinkRead {
   const url = new URL(permalinkOf(t), 'http://permalink.invalid');
   return {
     path: url.pathname,

@@ -7,7 +7,6 @@ import {
   type FrontMatterOptions,
 } from '../render/note-template.ts';
 import { CliError, EXIT } from './exit.ts';
-import type { Query } from './transport.ts';
 
 export interface NoteFlags {
   noteName?: string;
@@ -71,19 +70,4 @@ export function noteTemplate(flags: NoteFlags, hasTarget: boolean, target: strin
   const problem = frontMatterProblem(frontMatter);
   if (problem) throw badTemplate(problem);
   return { name, frontMatter, fetched: !!flags.noteFetched };
-}
-
-/** The same front matter as the service's query parameters (for notes the service renders). */
-export function noteQuery(t: NoteTemplate): Query {
-  const fm = t.frontMatter;
-  if (fm.fields?.some(([, v]) => v.includes(','))) {
-    throw badTemplate('--note-field values may not hold commas here (the service takes them comma-separated)');
-  }
-  return {
-    note_metrics: fm.metrics ? 'true' : undefined,
-    note_tags: fm.tags?.join(','),
-    note_cssclasses: fm.cssclasses?.join(','),
-    note_fields: fm.fields?.map(([k, v]) => `${k}=${v}`).join(','),
-    note_fetched: t.fetched ? 'true' : undefined,
-  };
 }

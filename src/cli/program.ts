@@ -8,7 +8,8 @@ import { CliError, EXIT, problemLine } from './exit.ts';
 import { LIST_FORMATS, runList, type ListFlags, type ListKind } from './lists.ts';
 import { POST_LIST_COMMANDS } from './post-lists.ts';
 import { aboutCommand, runAbout, type AboutFlags } from './about.ts';
-import { checkExportFlags, runExport, VAULT_NOTES, type ExportFlags } from './export.ts';
+import { checkExportFlags, runExport, type ExportFlags } from './export.ts';
+import { VAULT_NOTES } from './thread-notes.ts';
 import { withNoteOptions } from './note-flags.ts';
 import { checkImportFlags, IMPORT_FORMATS, runImport, type ImportFlags } from './import.ts';
 import { terminalSafe, type CliIO } from './output.ts';
@@ -107,7 +108,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
         )
         .addOption(new Option('--lang <tag>', 'deprecated: use --translate').hideHelp())
         .addOption(new Option('--format <format>', 'representation').choices(POST_FORMATS).default('markdown'))
-        .option('--out <dir>', 'with --format obsidian: write one note per post of the thread into this vault folder')
+        .option('--out <dir>', 'with --format obsidian: write the thread as a note into this vault folder')
         .option('--media', "with --out: save the notes' photos, videos, avatars and images under <dir>/attachments/")
         .option('--media-max-file <size>', 'with --media: skip files larger than this (default 100MB)')
         .option(
@@ -117,7 +118,7 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
         .addOption(
           new Option(
             '--vault-notes <per>',
-            'with --out: one note per post of the thread (default) or one for the whole thread',
+            'with --out: one note for the whole thread (default, as export --vault) or one per post',
           ).choices(VAULT_NOTES),
         ),
       '--out',
@@ -126,14 +127,16 @@ export function buildProgram(io: CliIO, done: (outcome: CliOutcome) => void): Co
     .addHelpText(
       'after',
       `
---out writes <handle> <id> <first words>.md per post of the thread (the author's own chain). A note that
-already exists with the same content is left alone; one with different content is kept and the new note is
-written as "<name> (2).md" (then (3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note.
+--out writes the thread (the author's own chain) as one note, "<handle> <id> <first words>.md" after its first
+post: the note \`threadmark export --vault\` writes for the same thread. A note that already exists with the same
+content is left alone; one with different content is kept and the new note is written as "<name> (2).md" (then
+(3), ...). stdout lists "written|unchanged|renamed<TAB>path" per note, stderr what the run did ("notes in
+<dir>: 0 written, 1 unchanged").
 --media saves the media each note links or holds (photos at original size, the best MP4 of videos and GIFs,
 avatars, banners, Article and card images) in <dir>/attachments/ named by content hash, so a file is stored
 once; notes embed them (![[attachments/<hash>.<ext>]]) beside the original URL. See \`threadmark export --help\`.
---vault-notes thread writes the whole thread as one note instead. The --note-* options template the notes as
-for \`threadmark export\` (field values may not hold commas here: the service takes them comma-separated).`,
+--vault-notes post writes one note per post instead, each linking the thread's first note. The --note-* options
+template the notes as for \`threadmark export\`.`,
     )
     .action((post: string, flags: ReadFlags & ConnectionFlags) => {
       checkReadFlags(flags);
@@ -253,6 +256,7 @@ ${postsKey(kind)} hold every page's ${postsKey(kind)}, with "pages" counting the
         )
         .option('--out <file>', 'write the NDJSON (a post per line, then the end line) to this file')
         .option('--resume', "with --out: continue from the cursor of the file's end line, appending")
+        .option('--force', 'with --out: replace the file if it is already there (without, an existing file is refused)')
         .option('--vault <dir>', 'write Obsidian notes into this vault folder: one per thread (see --vault-notes)')
         .addOption(
           new Option(
@@ -276,7 +280,9 @@ Posts are written as they are read: NDJSON to --out (or stdout when neither --ou
 line saying why the export stopped ({"type":"end","reason":...,"cursor":...}). Progress goes to stderr: a bar on
 a terminal, otherwise a line per 100 posts ("threadmark: 300 posts, reached 2026-01-05 10:00 UTC"). --resume reads
 the cursor from the end line of --out, removes that line and appends the next posts and a new end line; give the
-same --since, --until, --with-replies and --with-reposts as the first run. --vault writes "<handle> <id> <first
+same --since, --until, --with-replies and --with-reposts as the first run. A file already at --out is never
+replaced unasked: without --resume or --force the export is refused (output_exists, exit 2) and the file is
+left as it was. --vault writes "<handle> <id> <first
 words>.md" (media linked) and lists "written|unchanged|renamed<TAB>path" on stdout: by default one note per
 thread, named after its first post, holding the author's whole self-thread (thread_length counts its posts);
 --vault-notes post writes one note per post instead, each naming its place in the thread (thread_position,

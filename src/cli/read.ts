@@ -6,11 +6,14 @@ import type { Client } from './client.ts';
 import type { CliIO } from './output.ts';
 import { writeDocument } from './output.ts';
 import type { Query } from './transport.ts';
-import { noteName, writeNote, type NotePost } from './vault.ts';
+import { writeNote } from './vault.ts';
+import { NoteTally, threadNotes, type NoteRendering } from './thread-notes.ts';
+import type { Post } from '../domain/models.ts';
 import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { withLocalMedia } from '../media/note-media.ts';
-import { noteQuery, noteTemplate, type NoteFlags } from './note-flags.ts';
-import { linkRead, runLinkRead } from './link-read.ts';
+import { noteTemplate, type NoteFlags } from './note-flags.ts';
+import { linkRead, runLinkRead, type LinkRead } from './link-read.ts';
+import { isRefusal, linkUrl, parseLink, permalinkOf, type LinkRefusal } from '../domain/pasted-link.ts';
 
 export const POST_FORMATS = ['markdown', 'obsidian', 'json', 'html'] as const;
 export type PostFormat = (typeof POST_FORMATS)[number];
@@ -33,54 +36,63 @@ export interface ReadFlags extends MediaFlags, NoteFlags {
 }
 
 const POSTS = '/api/v1/posts';
-const STATUS_REF = new RegExp(`^@?(${HANDLE_PATTERN})/status/([0-9]+)/?$`);
+const STATUS_REF = new RegExp(`^@?(${HANDLE_PATTERN})/status/([^/]*)/?$`);
 
 const ACCOUNT_REF = new RegExp(`^@?(${HANDLE_PATTERN})/?$`);
 const POST_FORMS =
-  'read takes a status URL (https://x.com/<handle>/status/<id>, twitter.com too) or <handle>/status/<id>';
+  'read takes a link to a post (https://x.com/<handle>/status/<id>, twitter.com, a mirror or Nitter too) or ' +
+  '<handle>/status/<id>';
+
+/** What `read` reads: a post (the query naming it) or, for any other link, that link's own read. */
+export type ReadTarget = { post: Query } | { elsewhere: LinkRead };
 
 /**
- * `handle/status/id` becomes handle + id; anything else is sent as `url` for the service to judge. An account
- * (`alice_dev`, `@alice_dev`) is not a post: it is refused here, pointing at the command that reads accounts.
+ * `handle/status/id` is a post by handle and id; anything else is read by the one pasted-link reader
+ * (domain/pasted-link.ts), mirrors and Nitter instances included, and refused here in its words. An account
+ * (`alice_dev`, `@alice_dev`) is not a post: it is refused too, pointing at the command that reads accounts.
  */
-export function postIdentity(target: string): Query {
-  const m = STATUS_REF.exec(target.trim());
-  if (m) return { handle: m[1], id: m[2] };
-  const account = ACCOUNT_REF.exec(target.trim());
+export function readTarget(target: string): ReadTarget {
+  const text = target.trim();
+  const m = STATUS_REF.exec(text);
+  if (m) {
+    const link = parseLink(`https://x.com/${text.replace(/^@/, '')}`, 'mirrors');
+    if (isRefusal(link)) throw new CliError('invalid_params', link.detail, EXIT.usage);
+    return { post: { handle: m[1], id: m[2] } };
+  }
+  const account = ACCOUNT_REF.exec(text);
   if (account) {
     throw usageError(
       `${target} is not a post: ${POST_FORMS}; for the account, run \`threadmark profile ${account[1]}\``,
     );
   }
-  return { url: target };
+  const link = parseLink(text, 'mirrors');
+  if (isRefusal(link)) throw refusal(link, target);
+  if (link.kind !== 'post') return { elsewhere: linkRead(link) };
+  // A handle-less post link (/i/status/{id}) is read by its x.com address: the service finds the author.
+  return link.handle === undefined
+    ? { post: { url: `https://x.com${permalinkOf(link)}` } }
+    : { post: { handle: link.handle, id: link.id } };
 }
 
-/** The service's verdict on a `url` that is no post address, in the command's terms. */
-function notAPost(e: CliError, target: string): CliError {
-  let host: string | undefined;
-  try {
-    host = new URL(/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : `https://${target}`).host;
-  } catch {
-    host = undefined;
-  }
-  const why =
-    e.code === 'unsupported_host' && host
-      ? `${target} is on ${host}, not x.com or twitter.com`
-      : `${target} is not a post address`;
-  const account = e.code === 'invalid_path' ? /^\/@?([A-Za-z0-9_]{1,15})\/?$/.exec(pathOf(target) ?? '') : null;
-  const also = account ? `; for the account, run \`threadmark profile ${account[1]}\`` : '';
-  return new CliError(e.code, `${why}: ${POST_FORMS}${also}`, e.exitCode);
+/** The query naming the post `target` is; a link to anything else is a usage error. */
+export function postIdentity(target: string): Query {
+  const t = readTarget(target);
+  if ('post' in t) return t.post;
+  throw usageError(`${target} names ${t.elsewhere.what}, not a post: ${POST_FORMS}`);
 }
 
-function pathOf(target: string): string | undefined {
-  try {
-    return new URL(/^[a-z][a-z0-9+.-]*:/i.test(target) ? target : `https://${target}`).pathname;
-  } catch {
-    return undefined;
-  }
+/** The reader's refusal in the command's terms: what was given, why it is not read, and what read takes. */
+function refusal(r: LinkRefusal, target: string): CliError {
+  if (r.code === 'invalid_path') return new CliError(r.code, `${target}: ${r.detail}`, EXIT.usage);
+  const host = r.code === 'unsupported_host' ? hostOf(target) : undefined;
+  if (host) return new CliError(r.code, `${target} is on ${host}: ${POST_FORMS}; ${r.detail}`, EXIT.usage);
+  return new CliError(r.code, `${target}: ${r.detail} (${POST_FORMS})`, EXIT.usage);
 }
 
-const URL_CODES = new Set(['unsupported_host', 'invalid_url', 'invalid_path']);
+function hostOf(target: string): string | undefined {
+  const url = linkUrl(target);
+  return url instanceof URL ? url.host : undefined;
+}
 
 function optionQuery(f: ReadFlags): Query {
   return {
@@ -100,80 +112,62 @@ export function checkReadFlags(flags: ReadFlags): void {
   if (flags.out !== undefined && flags.format !== 'obsidian') throw usageError('--out needs --format obsidian');
   checkMediaFlags(flags, flags.out !== undefined, '--out (the vault folder the notes and attachments/ go to)');
   if (flags.vaultNotes !== undefined && flags.out === undefined) throw usageError('--vault-notes needs --out');
-  const t = noteTemplate(flags, flags.out !== undefined, '--out');
-  if (t) noteQuery(t);
+  noteTemplate(flags, flags.out !== undefined, '--out');
 }
 
 export async function runRead(client: Client, target: string, flags: ReadFlags, io: CliIO): Promise<number> {
   checkReadFlags(flags);
   if (flags.lang !== undefined) io.stderr.write('threadmark: --lang is deprecated: use --translate (same values)\n');
+  const read = readTarget(target);
   // A pasted link to anything else (a profile tab, a post's quotes, a hashtag, the trends) is read where it names.
-  const elsewhere = linkRead(target);
-  if (elsewhere) return runLinkRead(client, target, elsewhere, flags, io);
-  const query = { ...postIdentity(target), ...optionQuery(flags) };
-  try {
-    if (flags.out !== undefined) return await exportNotes(client, query, flags, io);
-    const body =
-      flags.format === 'html'
-        ? await client.text(POSTS, query, 'text/html')
-        : await client.text(POSTS, { ...query, format: flags.format });
-    writeDocument(io.stdout, body);
-    return EXIT.ok;
-  } catch (e) {
-    if (e instanceof CliError && query.url !== undefined && URL_CODES.has(e.code)) throw notAPost(e, target);
-    throw e;
-  }
+  if ('elsewhere' in read) return runLinkRead(client, target, read.elsewhere, flags, io);
+  const query = { ...read.post, ...optionQuery(flags) };
+  if (flags.out !== undefined) return exportNotes(client, query, flags, io);
+  const body =
+    flags.format === 'html'
+      ? await client.text(POSTS, query, 'text/html')
+      : await client.text(POSTS, { ...query, format: flags.format });
+  writeDocument(io.stdout, body);
+  return EXIT.ok;
 }
 
 interface PostEnvelope {
-  post?: NotePost;
-  thread?: NotePost[];
+  post?: Post;
+  thread?: Post[];
 }
 
-function isNotePost(p: unknown): p is NotePost {
-  const x = p as NotePost | undefined;
+function isNotePost(p: unknown): p is Post {
+  const x = p as Post | undefined;
   return typeof x?.id === 'string' && typeof x.author?.handle === 'string';
 }
 
 /**
- * One note per post of the requested post's thread (the author's own chain as the service resolved it with
- * the given options). Each note is the service's Obsidian rendering of that post alone, so notes stay small
- * and a re-run reproduces them byte for byte.
+ * The requested post's thread (the author's own chain as the service resolved it with the given options) as
+ * notes: one for the whole thread (default) or one per post linking it. They are rendered as `export --vault`
+ * renders a thread (cli/thread-notes.ts), so both commands write the same note for the same thread.
  */
 async function exportNotes(client: Client, query: Query, flags: ReadFlags, io: CliIO): Promise<number> {
   const env = await client.json<PostEnvelope>(POSTS, query);
   const all = (env.thread?.length ? env.thread : env.post ? [env.post] : []).filter(isNotePost);
   if (all.length === 0) throw new CliError('unexpected_body', 'the service returned no posts to export', EXIT.failure);
   const template = noteTemplate(flags, true, '--out')!;
-  // The whole thread in one note: the service's rendering of the read as asked, named after its first post.
-  const whole = flags.vaultNotes === 'thread' && all.length > 1;
-  const posts = whole ? all.slice(0, 1) : all;
   const media = openMedia(flags, flags.out!, io, undefined, (line) => io.stderr.write(line));
-  for (const post of posts) {
-    let body = await client.text(POSTS, {
-      ...(whole
-        ? { ...query, replies: 'off' }
-        : {
-            handle: post.author.handle,
-            id: post.id,
-            thread: 'off',
-            context: 'thread',
-            replies: 'off',
-            userinfo: flags.userinfo,
-            full: flags.full ? 'true' : undefined,
-            nocache: flags.nocache ? 'true' : undefined,
-          }),
-      format: 'obsidian',
-      ...noteQuery(template),
-    });
-    if (media) body = (await withLocalMedia(media.store, body, whole ? all : post, 'obsidian')).body;
-    const name = noteName(post, template.name);
-    const result = writeNote(flags.out!, { name, body });
+  const tally = new NoteTally();
+  const rendering = {
+    baseUrl: client.baseUrl,
+    full: flags.full,
+    userinfo: flags.userinfo as NoteRendering['userinfo'],
+  };
+  for (const { posts, ...note } of threadNotes(all, flags.vaultNotes ?? 'thread', rendering, template)) {
+    if (media) note.body = (await withLocalMedia(media.store, note.body, posts, 'obsidian')).body;
+    const result = writeNote(flags.out!, note);
+    tally.add(result);
     if (result.action === 'renamed') {
-      io.stderr.write(`threadmark: ${name}.md already holds a different note; kept it and wrote ${result.path}\n`);
+      io.stderr.write(`threadmark: ${note.name}.md already holds a different note; kept it and wrote ${result.path}\n`);
     }
     io.stdout.write(`${result.action}\t${result.path}\n`);
   }
   media?.finish();
+  io.stderr.write(`threadmark: ${tally.summary(flags.out!)}\n`);
   return EXIT.ok;
 }

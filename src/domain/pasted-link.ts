@@ -1,7 +1,8 @@
 // The one reader of links people paste: an x.com / twitter.com address (or a mirror's: FxTwitter, VxTwitter,
 // Nitter-style hosts), with or without a scheme, turned into what it names on this service. The `url` parameter
-// of /api/v1/posts, URL-prefix reads (`/https://x.com/…`), the home page's form and the CLI all read links here,
-// so they accept and refuse the same shapes.
+// of /api/v1/posts, URL-prefix reads (`/https://x.com/…`), the home page's form, MCP's read_post and the CLI all
+// read links here, so they accept and refuse the same shapes; only the `url` parameter keeps to the contract's two
+// hosts (its refusal of a mirror's link names the same post's x.com link).
 import { HANDLE_RE } from './handles.ts';
 import { isTag, tagPath, type TagKind } from './tags.ts';
 
@@ -72,6 +73,11 @@ function hostDetail(policy: HostPolicy): string {
   return `Only links to ${list} (optionally ${prefixes}) are read here.`;
 }
 
+/** What the reader takes, in a reader's words: the end of every refusal of something that is no link at all. */
+const ACCEPTED =
+  'Paste a link to a post, a profile, a search, a hashtag or an X List on x.com or twitter.com, on a mirror ' +
+  `(${MIRROR_HOSTS.join(', ')}) or on a Nitter instance (nitter.*), e.g. https://x.com/jack/status/20.`;
+
 /** The host without the prefixes the platform and its mirrors serve the same pages on. */
 function bareHost(host: string, policy: HostPolicy): string {
   const h = host.toLowerCase().replace(/\.$/, '');
@@ -97,14 +103,15 @@ export function isRefusal<T extends object>(v: T | LinkRefusal): v is LinkRefusa
 /** A link as a URL: a scheme is assumed when missing (people paste `x.com/alice`). */
 export function linkUrl(raw: string): URL | LinkRefusal {
   const text = raw.trim();
-  if (text.length === 0 || text.length > 2048) return refuse('invalid_url', 'The link is empty or too long.');
+  if (text.length === 0 || text.length > 2048)
+    return refuse('invalid_url', `The link is empty or over 2048 characters. ${ACCEPTED}`);
   let url: URL;
   try {
     // A scheme is there when followed by // (`localhost:8080/…` is a host), or http(s): with a slash a proxy dropped.
     const schemed = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || /^https?:\//i.test(text);
     url = new URL(schemed ? text : `https://${text}`);
   } catch {
-    return refuse('invalid_url', 'The link is not a valid URL.');
+    return refuse('invalid_url', `This is not a link. ${ACCEPTED}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return refuse('invalid_url', 'Only http and https links are accepted.');
@@ -197,6 +204,50 @@ const SHAPES =
   'an account by id (/i/user/{id}), a List (/i/lists/{id}, /i/lists/{id}/members), a search (/search?q=…), ' +
   'a hashtag (/hashtag/{tag}) or the trends (/explore/tabs/trending, /i/trends)';
 
+/** X's profile tabs this service does not read, for a refusal that names the tab. */
+const UNREAD_TABS = new Set([
+  'likes',
+  'highlights',
+  'lists',
+  'communities',
+  'superfollows',
+  'subscriptions',
+  'creator-subscriptions',
+  'verified_followers',
+  'followers_you_follow',
+  'affiliates',
+  'photo',
+  'header_photo',
+]);
+
+/** Why a path that reads almost like a readable one is refused, in the words of what was pasted. */
+function pathRefusal(parts: string[]): LinkRefusal | undefined {
+  const [a, b, c, ...rest] = parts;
+  if (a === undefined || b === undefined) return undefined;
+  const handle = a.replace(/^@/, '');
+  if (!HANDLE_RE.test(handle) || NOT_ACCOUNTS.has(handle) || a === 'i') return undefined;
+  if (b === 'status' && c !== undefined && !STATUS_ID.test(c)) {
+    return refuse(
+      'invalid_path',
+      `\`${shown(c)}\` is not a status id: a post's id is digits only (/${handle}/status/{id}, e.g. /jack/status/20).`,
+    );
+  }
+  if (c === undefined && rest.length === 0 && UNREAD_TABS.has(b)) {
+    return refuse(
+      'invalid_path',
+      `\`${b}\` is a tab of @${handle}'s profile this service does not read: it reads the profile (/${handle}) and ` +
+        'its /followers, /following, /with_replies, /media, /articles and /about tabs, and its posts by their links.',
+    );
+  }
+  return undefined;
+}
+
+/** A piece of a pasted path, shown back short and decoded. */
+function shown(piece: string): string {
+  const text = decoded(piece) ?? piece;
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
 /** Reads a pasted link of any shape this service can read. */
 export function parseLink(raw: string, policy: HostPolicy): LinkTarget | LinkRefusal {
   const url = linkUrl(raw);
@@ -204,24 +255,50 @@ export function parseLink(raw: string, policy: HostPolicy): LinkTarget | LinkRef
   if (!isAcceptedHost(url.hostname, policy)) return refuse('unsupported_host', hostDetail(policy));
   const parts = url.pathname.split('/').filter(Boolean);
   const target = statusTarget(parts) ?? otherTarget(parts, url.searchParams);
-  return target ?? refuse('invalid_path', `The link's path names nothing readable here: give ${SHAPES}.`);
+  return (
+    target ??
+    pathRefusal(parts) ??
+    refuse('invalid_path', `The link's path names nothing readable here: give ${SHAPES}.`)
+  );
 }
 
 /** Reads a pasted post link: the `url` parameter's reader. */
 export function parsePostLink(raw: string, policy: HostPolicy): { handle?: string; id: string } | LinkRefusal {
   const url = linkUrl(raw);
   if (!(url instanceof URL)) return url;
-  if (!isAcceptedHost(url.hostname, policy)) return refuse('unsupported_host', hostDetail(policy));
   const parts = url.pathname.split('/').filter(Boolean);
+  if (!isAcceptedHost(url.hostname, policy)) {
+    // A mirror's link names a post on the platform: the refusal says where the same post is read.
+    const mirrored = isAcceptedHost(url.hostname, 'mirrors') ? parsePostLink(raw, 'mirrors') : undefined;
+    const same =
+      mirrored && !isRefusal(mirrored)
+        ? ` ${url.hostname} is a mirror: the same post is https://x.com${permalinkOf({ kind: 'post', ...mirrored })}, and a prefix read (/${url.href}) reads the mirror's link as given.`
+        : '';
+    return refuse('unsupported_host', `${hostDetail(policy)}${same}`);
+  }
   const target = statusTarget(parts);
   // A link to a post's quotes or reposts still names the post: this reader reads posts.
   if (target?.kind === 'post-list') return { handle: target.handle, id: target.id };
   if (target?.kind !== 'post') {
+    const bad = pathRefusal(parts);
+    if (bad) return bad;
     const other = otherTarget(parts, url.searchParams);
     const elsewhere = other ? ` This link is read at ${permalinkOf(other)} on this service.` : '';
     return refuse('invalid_path', `The URL path must be shaped /{handle}/status/{id} (or /i/status/{id}).${elsewhere}`);
   }
   return target.handle === undefined ? { id: target.id } : { handle: target.handle, id: target.id };
+}
+
+/**
+ * A pasted post link as the platform's own address: a mirror's or a Nitter instance's link to a post becomes its
+ * x.com link; anything else (the platform's links, links this reader refuses) is returned as given, for the
+ * `url` parameter to judge. Lets a surface that takes mirror links call the contract's `url` parameter.
+ */
+export function platformPostLink(raw: string): string {
+  const url = linkUrl(raw);
+  if (!(url instanceof URL) || isAcceptedHost(url.hostname, 'platform')) return raw;
+  const post = parsePostLink(raw, 'mirrors');
+  return isRefusal(post) ? raw : `https://x.com${permalinkOf({ kind: 'post', ...post })}`;
 }
 
 /** Query parameters of the platform's and mirrors' links that say nothing about what is read (share trackers). */

@@ -45,3 +45,17 @@ export function problemMediaType(format: unknown, headers: IncomingHttpHeaders):
     ? 'application/json'
     : 'application/problem+json';
 }
+
+/**
+ * Whether a request names a document (`format=markdown`, or an Accept naming text/markdown or text/html): only
+ * then may a missing profile be answered with a recovery document. Without Accept (or with * / *) an error is the
+ * problem document every error is.
+ */
+export function namesDocument(format: unknown, headers: IncomingHttpHeaders): boolean {
+  if (format === 'markdown') return true;
+  if (format !== undefined) return false;
+  const accept = headers.accept;
+  if (accept === undefined || !/\btext\/(markdown|html)\b/i.test(accept)) return false;
+  const chosen = new Negotiator({ headers: { accept } }).mediaType([...OFFERS]);
+  return chosen === 'text/markdown' || chosen === 'text/html';
+}

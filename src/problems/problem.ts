@@ -47,3 +47,13 @@ export function isProblem(e: unknown): e is Problem {
 export function isUnconfirmedNotFound(e: unknown): boolean {
   return e instanceof Problem && e.code === 'not_found' && e.extensions.confirmed === false;
 }
+
+/** The same problem with more extension members. */
+export function withExtensions(p: Problem, extensions: Record<string, unknown>): Problem {
+  return new Problem(p.code, p.detail, {
+    headers: p.headers,
+    extensions: { ...p.extensions, ...extensions },
+    status: p.status,
+    resolution: p.resolution,
+  });
+}

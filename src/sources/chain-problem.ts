@@ -37,14 +37,14 @@ export function served<T>(outcome: ChainOutcome<T>, answer: FailureAnswer = {}):
 export function problemFor(failure: ChainFailure, answer: FailureAnswer = {}): Problem {
   switch (failure.kind) {
     case 'gone':
-      return new Problem('not_found', failure.message, {
+      return new Problem('not_found', plainDetail(failure.provider, failure.message), {
         extensions: { source: failure.provider },
         resolution: answer.notFound,
       });
     case 'unconfirmed':
       return new Problem(
         'not_found',
-        `${failure.failures.map((f) => f.message).join('; ')}; no other provider could confirm it.`,
+        `${failure.failures.map((f) => plainDetail(f.provider, f.message)).join('; ')}; no other provider could confirm it.`,
         { extensions: { source: failure.failures[0]!.provider, confirmed: false }, resolution: answer.notFound },
       );
     case 'no_provider':
@@ -105,14 +105,14 @@ function allFailed(failure: Extract<ChainFailure, { kind: 'failed' }>, answer: F
   const allUnavailable = failures.every((f) => f.kind === 'unavailable');
 
   if (search && allUnavailable) {
-    return new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, {
+    return new Problem('search_unavailable', `${listed(failures)}.${note}`, {
       headers,
       extensions,
       search,
     });
   }
   if (answer.unavailable && allUnavailable) {
-    return new Problem(answer.unavailable, `${failures.map(describe).join('; ')}.${note}`, {
+    return new Problem(answer.unavailable, `${listed(failures)}.${note}`, {
       headers: { 'Retry-After': String(retryAfter ?? DEFAULT_SEARCH_RETRY_AFTER_S) },
       extensions,
     });
@@ -123,14 +123,14 @@ function allFailed(failure: Extract<ChainFailure, { kind: 'failed' }>, answer: F
     const f = failures[0]!;
     // The code must stay inside the documented family: a breaker skip reports the last kind it saw (any of them).
     const kind = f.kind === 'unavailable' || f.kind === 'not_found' || f.kind === 'unconfirmed' ? 'error' : f.kind;
-    return new Problem(providerCode(f.provider, kind), `${f.message}${note}`, {
+    return new Problem(providerCode(f.provider, kind), `${plainDetail(f.provider, f.message)}${note}`, {
       headers,
       extensions,
       search,
       ...waiting,
     });
   }
-  return new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, {
+  return new Problem('all_providers_failed', `${listed(failures)}.${note}`, {
     headers,
     extensions,
     search,
@@ -138,6 +138,23 @@ function allFailed(failure: Extract<ChainFailure, { kind: 'failed' }>, answer: F
   });
 }
 
-function describe(f: Failure): string {
-  return `${f.provider}: ${f.kind}${f.status ? ` (HTTP ${f.status})` : ''} ${f.message}`;
+/** Several providers' failures: what each said, after a sentence of the detail's own (`failures` names them too). */
+function listed(failures: Failure[]): string {
+  const each = failures.map((f) => `${f.provider}: ${f.kind}${f.status ? ` (HTTP ${f.status})` : ''} ${f.message}`);
+  return `No provider answered (each is in \`failures\`): ${each.join('; ')}`;
+}
+
+/**
+ * A provider's message as the detail of a problem: the provider is named by a member of the problem (`source`,
+ * `failures`), so the sentence never opens with its internal name (`syndication: post 1 not found` reads
+ * `Post 1 not found`; `fxtwitter returned no post` reads `The upstream returned no post`).
+ */
+export function plainDetail(provider: string, message: string): string {
+  const m = new RegExp(`^${provider.replace(/[^a-z0-9]/gi, '\\$&')}(:\\s+|\\s+)(.+)$`, 's').exec(message);
+  if (!m) return message;
+  const rest = m[2]!;
+  // `x UserTweets: …`: the operation's name opens the sentence; a verb (`returned no post`) gets a subject.
+  if (m[1]!.startsWith(':') || /^[^\s:]+(?: [^\s:]+)?: /.test(rest))
+    return rest.charAt(0).toUpperCase() + rest.slice(1);
+  return `The upstream ${rest}`;
 }

@@ -1,4 +1,5 @@
 // GET /llms.txt: a short Markdown guide for LLM agents (llms.txt convention: title, summary, linked sections).
+import { ERROR_FORMAT_RULE } from './error-format.ts';
 import type { RouteDef } from '../contract/route-decl.ts';
 import { EXAMPLE, exampleUrl } from './examples.ts';
 import { DISCOVERY_PATHS, absolute } from './paths.ts';
@@ -34,7 +35,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     "- Thread control: `thread=off` (the post alone), `thread=full` (default), or a number 2-100; `context=full` (default) shows a reply's ancestors, root first (at most 20), `context=thread` keeps only the author's own chain; `replies=top|recent|off`.",
     `- A profile and its latest original posts: ${link(`/${EXAMPLE.handle}`)} or ${link(`/api/v1/profiles/${EXAMPLE.handle}`)}.`,
     `- Numeric ids: ${link(`/i/status/${EXAMPLE.postId}`)} (or /i/web/status/<id>) reads a post without its handle; ${link(`/i/user/${EXAMPLE.userId}`)} or ${link(`/api/v1/users/${EXAMPLE.userId}`)} reads a profile by account id and names its current handle. url= accepts pasted x.com/i/status/<id> links too.`,
-    `- Any X or Nitter link: put it after the host, e.g. ${link(`/https://x.com/${EXAMPLE.handle}/status/${EXAMPLE.postId}`)}; profile tabs, /quotes, /retweets, /hashtag/<tag>, a search for one #tag or $TAG and /explore/tabs/trending read as their pages here.`,
+    `- Any X or Nitter link: put it after the host, e.g. ${link(`/https://x.com/${EXAMPLE.handle}/status/${EXAMPLE.postId}`)}; profile tabs, /quotes, /retweets, /hashtag/<tag>, a search for one #tag or $TAG and /explore/tabs/trending read as their pages here. The read_post tool and the CLI's read take a post's mirror or Nitter link too; url= takes x.com and twitter.com links only (another host: 400 \`unsupported_host\`, naming the same post's x.com link).`,
     '- Date windows: `since` and `until` (ISO 8601, UTC unless an offset is given; since ≤ time < until) on the profile and search routes and their feeds read that period straight away, and only it; a bad or reversed window is 400 `invalid_date`. A windowed profile read is a live search lookup.',
     "- Profile options: an account's posts include the continuations of its own threads (its replies to itself); `with_replies=true` adds its replies to other people and `with_reposts=true` its reposts, labelled (off by default).",
     `- Exports: ${link(`/api/v1/profiles/${EXAMPLE.handle}/posts`)}?max_posts=1000 (1-5000; since, until, with_replies, with_reposts as on the profile) streams NDJSON, one post object per line as pages are read, ending with {"type":"end","reason":…,"posts":N,"cursor":"…"} (the reasons: ${link(DISCOVERY_PATHS.docs)}#exports); send \`cursor\` back with the same options to continue. \`format=json\` gives one document {posts, end}. Exports have their own allowance (export-ip 5 per 15 min; export-key 30).`,
@@ -50,6 +51,7 @@ export function buildLlmsTxt(routes: readonly RouteDef[], baseUrl: string): stri
     '- Push: POST /api/v1/watches (API key; JSON {"source":"/alice_dev","callback":"https://…"}) delivers new posts signed per Standard Webhooks; feeds name their WebSub hub, /api/v1/hub.',
     '- Paging: send `nextCursor` back as `cursor` to the same route and query; stop when `nextCursor` is absent (a short page is not the end). Markdown lists end with a `Continue →` link.',
     '- Errors are JSON problem documents with `code`, `detail` and `resolution`; on 429 or 503 wait `Retry-After` seconds.',
+    `- ${ERROR_FORMAT_RULE}`,
     '- Do not parse the Markdown as data; use `format=json` for fields.',
     "- Translations: `translate=<BCP 47 tag>` on every read that lists posts (posts, profiles, search, hashtags, cashtags, X Lists, quotes, media, Articles, every feed, exports; the MCP tools' `translate`, CLI --translate) adds each post's translation beside its text (JSON `translation`, naming `service` and `provider`: fxtwitter, or x with X sessions, where one page read in the language translates the page); bad tag: 400 `invalid_lang`. `lang` filters posts by language; on the post routes it is a deprecated alias of `translate` (Deprecation and Sunset headers).",
     '- Edited posts: JSON `post.edits.versions` lists every version id (original first, latest last); reading an earlier version says so in Markdown and `warnings` and names the latest.',

@@ -3,6 +3,7 @@
 // representation without `markdown`. A call reads that JSON: its `markdown` member is the text, the rest the
 // structured result.
 import { encodePart } from '../domain/links.ts';
+import { platformPostLink } from '../domain/pasted-link.ts';
 import { z } from 'zod';
 import type { RouteDecl, RouteDef } from '../contract/route-decl.ts';
 import { routeParams, type JsonSchema, type ParamInfo } from './params.ts';
@@ -99,7 +100,9 @@ export function toolRequestUrl(tool: ToolDef, args: Record<string, unknown>): st
   let path = tool.decl.path;
   const qs = new URLSearchParams();
   for (const p of tool.params) {
-    const value = text(args[p.name]);
+    const given = text(args[p.name]);
+    // An agent pastes what it has: a mirror's or Nitter's link to a post is read as the post's x.com link.
+    const value = p.name === 'url' && given !== undefined ? platformPostLink(given) : given;
     if (p.in === 'path') {
       if (value === undefined || value === '') throw new Error(`\`${p.name}\` is required.`);
       path = path.replace(`{${p.name}}`, encodePart(value));

@@ -38,6 +38,16 @@ const PROBLEM_SCHEMA: JsonSchema = {
     resolution: { type: 'string', description: 'What to do next.' },
     documentation_url: { type: 'string', format: 'uri' },
     request_id: { type: 'string' },
+    source: { type: 'string', description: 'The upstream provider whose answer this is (who said a post is gone).' },
+    see_also: {
+      type: 'array',
+      description: 'Where to look next for a missing post or profile: its author, accounts named like it.',
+      items: {
+        type: 'object',
+        required: ['title', 'href'],
+        properties: { title: { type: 'string' }, href: { type: 'string', format: 'uri' } },
+      },
+    },
   },
   additionalProperties: true,
 };

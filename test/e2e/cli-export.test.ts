@@ -148,6 +148,24 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     assert.match(again.stderr, /a\.ndjson is complete \(end_of_timeline\); nothing to resume/);
   });
 
+  test('an existing --out file is replaced only with --force; --resume continues it; both at once is usage', async () => {
+    assert.equal((await srv('export', HANDLES.alice, '--max-posts', '2', '--out', 'k.ndjson')).code, 0);
+    const saved = readFileSync(join(dir, 'k.ndjson'), 'utf8');
+    const again = await srv('export', HANDLES.alice, '--max-posts', '1', '--out', 'k.ndjson');
+    assert.equal(again.code, 2, again.stderr);
+    assert.match(again.stderr, /^threadmark: output_exists: k\.ndjson already exists: .*--resume.*--force/m);
+    assert.equal(readFileSync(join(dir, 'k.ndjson'), 'utf8'), saved, 'the file is left as it was');
+
+    const both = await srv('export', HANDLES.alice, '--out', 'k.ndjson', '--resume', '--force');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /^threadmark: usage: --force and --resume/m);
+    assert.equal(readFileSync(join(dir, 'k.ndjson'), 'utf8'), saved);
+
+    const forced = await srv('export', HANDLES.alice, '--max-posts', '1', '--out', 'k.ndjson', '--force');
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(assertShape(linesOf('k.ndjson')).ids.length, 1, 'replaced');
+  });
+
   test('an upstream failure mid-export keeps every post written, says so, exits 5, and --resume completes it', async () => {
     const prolific = getCorpus().usersByHandle.get(HANDLES.prolific)!;
     stack.sim.addFault({
@@ -201,7 +219,7 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
     const vault = join(dir, 'threads');
     const r = await srv('export', HANDLES.alice, '--vault', vault);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /export stopped \(end_of_timeline\): 25 posts written to /);
+    assert.match(r.stderr, /export stopped \(end_of_timeline\): 25 posts read; notes in .*: 14 written, 0 unchanged/);
     const notes = readdirSync(vault);
     assert.equal(notes.length, 25 - 11, 'the twelve posts of the self-thread share one note');
     assert.equal(r.stdout.trimEnd().split('\n').length, notes.length, 'stdout lists every note once');
@@ -219,6 +237,33 @@ describe('threadmark export --server', { concurrency: 1 }, () => {
       'utf8',
     );
     assert.match(single, /^thread_length: 1$/m);
+  });
+
+  test('read --out and export --vault write one note for one thread; a re-run reports what it wrote', async () => {
+    const vault = join(dir, 'one-note');
+    const readInto = (out: string) =>
+      srv('read', `${HANDLES.alice}/status/${IDS.threadRoot}`, '--format', 'obsidian', '--out', out);
+    const read = await readInto(vault);
+    assert.equal(read.code, 0, read.stderr);
+    const [thread] = readdirSync(vault);
+    assert.deepEqual(readdirSync(vault), [thread], 'the thread is one note');
+    assert.match(read.stderr, /notes in .*: 1 written, 0 unchanged/);
+
+    const exported = await srv('export', HANDLES.alice, '--vault', vault);
+    assert.equal(exported.code, 0, exported.stderr);
+    const notes = readdirSync(vault);
+    assert.equal(notes.length, 25 - 11, 'the export added the other notes and no second note of the thread');
+    assert.ok(!notes.some((n) => / \(2\)\.md$/.test(n)), notes.join(', '));
+    assert.ok(exported.stdout.includes(`unchanged\t${join(vault, thread!)}\n`), exported.stdout);
+    assert.match(exported.stderr, /25 posts read; notes in .*: 13 written, 1 unchanged/);
+
+    const again = await srv('export', HANDLES.alice, '--vault', vault);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /25 posts read; notes in .*: 0 written, 14 unchanged/);
+    assert.doesNotMatch(again.stderr, /posts written/);
+    const reread = await readInto(vault);
+    assert.match(reread.stderr, /notes in .*: 0 written, 1 unchanged/);
+    assert.equal(readdirSync(vault).length, 14);
   });
 
   test('--vault-notes post writes one note per post, each linking its thread; a bad value is exit 2', async () => {

@@ -67,6 +67,31 @@ test('read with an address on another host names the host and the accepted forms
   assert.match(text, /<handle>\/status\/<id>/);
 });
 
+test('read takes Nitter and mirror links to a post, read by the one pasted-link reader', async () => {
+  const direct = await srv('read', POST, '--thread', 'off');
+  assert.equal(direct.code, 0, direct.stderr);
+  for (const host of ['nitter.net', 'fxtwitter.com', 'vxtwitter.com', 'fixupx.com', 'nitter.example.org']) {
+    const r = await srv('read', `https://${host}/${POST}`, '--thread', 'off');
+    assert.equal(r.code, 0, `${host}: ${r.stderr}`);
+    assert.equal(r.stdout, direct.stdout, host);
+  }
+});
+
+test('read with a status id that is not a number says the id is bad', async () => {
+  const text = problem(await srv('read', `${HANDLES.alice}/status/abc`), 2, 'invalid_params');
+  assert.match(text, /`abc` is not a status id/);
+  assert.doesNotMatch(text, /not x\.com|on alice_dev/);
+  const linked = problem(await srv('read', `https://x.com/${HANDLES.alice}/status/abc`), 2, 'invalid_path');
+  assert.match(linked, /`abc` is not a status id/);
+});
+
+test('read with a profile tab the service does not read names the tab', async () => {
+  const text = problem(await srv('read', `https://x.com/${HANDLES.alice}/likes`), 2, 'invalid_path');
+  assert.match(text, /`likes` is a tab of @alice_dev's profile this service does not read/);
+  assert.match(text, /\/media/);
+  assert.doesNotMatch(text, /read takes a status URL/);
+});
+
 test('a bad handle names the argument given and the handle rule', async () => {
   const text = problem(await srv('profile', 'bad!handle'), 2, 'invalid_handle');
   assert.match(text, /bad!handle/);

@@ -306,7 +306,7 @@ describe('in-process mode (no server)', { concurrency: 4 }, () => {
 
   test('the vault writer: one note per thread post, re-runs skip, a changed note is never overwritten', async () => {
     const vault = join(dir, 'vault');
-    const args = ['read', THREAD_URL, '--thread', '3', '--format', 'obsidian', '--out', vault];
+    const args = ['read', THREAD_URL, '--thread', '3', '--format', 'obsidian', '--out', vault, '--vault-notes', 'post'];
     const first = await local(...args);
     assert.equal(first.code, 0, first.stderr);
     const written = first.stdout

@@ -91,7 +91,7 @@ describe('from FxTwitter', () => {
       assert.equal(res.status, 404, h);
       assert.equal((await problemOf(res)).code, 'not_found', h);
     }
-    const recovery = await s.get(`/${HANDLES.missing}/about`);
+    const recovery = await s.get(`/${HANDLES.missing}/about`, { headers: { accept: 'text/markdown' } });
     assert.equal(recovery.status, 404);
     assert.match(await recovery.text(), /^# Not found: @nobody_here_404/);
   });

@@ -1,5 +1,6 @@
 // The service's root through the real server: a page for browsers (with a form that converts without JavaScript),
 // the API index for JSON clients, a short Markdown guide for everyone else; everything echoed is escaped.
+import { Script } from 'node:vm';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'parse5';
@@ -164,7 +165,8 @@ describe('GET /', () => {
   test('a refused or failing conversion answers the page with the reason and the problem’s status', async () => {
     const cases: Array<[string, number, RegExp]> = [
       ['https://example.com/a/status/1', 400, /x\.com, twitter\.com/],
-      ['https://x.com/alice/likes', 404, /names nothing readable/],
+      ['https://x.com/alice/likes', 404, /`likes` is a tab of @alice's profile this service does not read/],
+      ['not a link at all', 400, /This is not a link\. Paste a link to a post, a profile, .*Nitter.* Or type a handle/],
     ];
     for (const [link, status, detail] of cases) {
       const res = await s.get(`/?url=${encodeURIComponent(link)}`, { headers: { accept: BROWSER_ACCEPT } });
@@ -175,11 +177,18 @@ describe('GET /', () => {
       assert.ok(alert, link);
       assert.match(textOf(alert), detail, link);
     }
+    // With JavaScript the form reads anything but a handle as a prefix read with a scheme: the reader's words again.
+    const scripted = await s.get(`/${encodeURIComponent('https://not a link at all')}`);
+    const refused = (await scripted.json()) as { detail: string };
+    assert.match(refused.detail, /^This is not a link\. Paste a link to a post/);
+    const js = await (await s.get(`/assets/home.js`)).text();
+    assert.doesNotThrow(() => new Script(js), 'the script parses');
+    assert.ok(js.includes("encodeURIComponent(/^https?:\\/\\//i.test(v) ? v : 'https://' + v)"), 'the page sends that');
     // A route that answers its own 404 page (a missing account): that page is the result, with the route's status.
     const missing = await s.get(`/?url=${encodeURIComponent(`https://x.com/${HANDLES.missing}`)}`, {
       headers: { accept: BROWSER_ACCEPT },
     });
-    const direct = await s.get(`/${HANDLES.missing}`);
+    const direct = await s.get(`/${HANDLES.missing}`, { headers: { accept: 'text/markdown' } });
     assert.equal(missing.status, direct.status);
     assert.equal(textOf(byId(parse(await missing.text()) as Node, 'output')!), await direct.text());
     // A hand-made query with a value the form never offers: the catalog's code for that parameter, and its words.

@@ -205,7 +205,7 @@ describe('recovery documents', () => {
         const j = await s.get(path, { headers: { accept: 'application/json' } });
         assert.equal(j.status, 404, path);
         assert.equal((await problemOf(j)).code, 'not_found');
-        const md = await s.get(path);
+        const md = await s.get(path, { headers: { accept: 'text/markdown' } });
         assert.equal(md.status, 404, path);
         assert.match(md.headers.get('content-type') ?? '', /^text\/markdown/);
         const text = await md.text();

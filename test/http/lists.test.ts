@@ -75,7 +75,7 @@ describe('profile', () => {
     const j = await s.get(`/api/v1/profiles/${HANDLES.missing}?format=json`);
     assert.equal(j.status, 404);
     assert.equal((await problemOf(j)).code, 'not_found');
-    const md = await s.get(`/${HANDLES.missing}`);
+    const md = await s.get(`/${HANDLES.missing}`, { headers: { accept: 'text/markdown' } });
     assert.equal(md.status, 404);
     assert.match(md.headers.get('content-type') ?? '', /^text\/markdown/);
     const text = await md.text();

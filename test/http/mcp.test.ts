@@ -90,6 +90,20 @@ describe('tool calls', () => {
     assert.equal(textOf(result), rest);
   });
 
+  test('read_post takes Nitter and mirror links, read by the one pasted-link reader', async () => {
+    const direct = await call('read_post', { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off' });
+    assert.ok(!direct.isError, textOf(direct));
+    for (const host of ['nitter.net', 'fxtwitter.com', 'vxtwitter.com', 'fixupx.com']) {
+      const url = `https://${host}/${HANDLES.alice}/status/${IDS.threadRoot}`;
+      const result = await call('read_post', { url, thread: 'off' });
+      assert.ok(!result.isError, `${host}: ${textOf(result)}`);
+      assert.equal(textOf(result), textOf(direct), host);
+    }
+    const other = await call('read_post', { url: `https://example.com/${HANDLES.alice}/status/${IDS.threadRoot}` });
+    assert.ok(other.isError);
+    assert.equal((JSON.parse(textOf(other)) as { code: string }).code, 'unsupported_host');
+  });
+
   test('read_post also takes handle + id, and booleans for flags', async () => {
     const result = await call('read_post', { handle: HANDLES.alice, id: IDS.threadRoot, thread: 'off', full: true });
     assert.ok(!result.isError, textOf(result));

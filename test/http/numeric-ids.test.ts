@@ -132,7 +132,7 @@ describe('numeric ids', () => {
       assert.equal(res.status, 404, id);
       assert.equal((await problemOf(res)).code, 'not_found');
     }
-    const md = await s.get('/i/user/999999999999');
+    const md = await s.get('/i/user/999999999999', { headers: { accept: 'text/markdown' } });
     assert.equal(md.status, 404);
     assert.match(await md.text(), /account 999999999999/, 'the recovery document names what is missing');
   });

@@ -183,7 +183,9 @@ describe('from FxTwitter', () => {
     const deleted = await s.get(`/api/v1/posts/${IDS.deleted}/reposts?format=json`);
     assert.equal(deleted.status, 404);
     assert.equal((await problemOf(deleted)).code, 'not_found');
-    const recovery = await s.get(`/${HANDLES.carol}/status/${IDS.deleted}/quotes`);
+    const recovery = await s.get(`/${HANDLES.carol}/status/${IDS.deleted}/quotes`, {
+      headers: { accept: 'text/markdown' },
+    });
     assert.equal(recovery.status, 404);
     assert.match(recovery.headers.get('content-type') ?? '', /^text\/markdown/);
     const missing = await s.get(`/api/v1/profiles/${HANDLES.missing}/media?format=json`);

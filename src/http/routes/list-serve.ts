@@ -1,9 +1,12 @@
 // The shared request flow of every list route: the read policy, the use case, the Continue → link, present; a
-// missing profile becomes a recovery document for Markdown and HTML readers.
+// missing profile becomes a recovery document for requests that name Markdown or HTML.
 import type { Listed, PageInput } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
 import { keyStateOf } from '../key-state.ts';
 import { toProblem } from '../problem-reply.ts';
+import { namesDocument } from '../negotiate.ts';
+import { isProblem, withExtensions } from '../../problems/problem.ts';
+import { lookNext } from '../../render/markdown/recovery.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';
@@ -125,12 +128,23 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
     const extra = plan.headers?.(list);
     return extra ? { ...out, headers: { ...out.headers, ...extra } } : out;
   } catch (err) {
-    if (plan.missing && ctx.representation !== 'json' && toProblem(err).code === 'not_found') {
+    if (
+      plan.missing &&
+      // HTML without naming it is a link-preview crawler's answer: its page is the recovery document too.
+      (ctx.representation === 'html' ||
+        (ctx.representation === 'markdown' &&
+          namesDocument((ctx.req.query as { format?: unknown } | undefined)?.format, ctx.req.headers))) &&
+      toProblem(err).code === 'not_found'
+    ) {
       return presentRecovery(plan.missing.kind, plan.missing.what, ctx.representation, {
         baseUrl: config.baseUrl,
         keyStatus: key.status,
         resource: plan.resource,
       });
+    }
+    if (plan.missing && isProblem(err) && err.code === 'not_found') {
+      const next = lookNext(plan.missing.kind, plan.missing.what, config.baseUrl);
+      if (next.length > 0) throw withExtensions(err, { see_also: next });
     }
     throw err;
   }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
 import { translateRead } from '../../domain/translate-read.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
-import { Problem } from '../../problems/problem.ts';
+import { isProblem, Problem, withExtensions } from '../../problems/problem.ts';
 import {
   HANDLE_RE,
   STATUS_ID_RE,
@@ -36,6 +36,7 @@ import { unbudgetedUrl } from '../present/common.ts';
 import { postJsonSchema } from '../../render/json-schemas.ts';
 import { frontMatterOf, NOTE_PARAMS, noteShape } from '../params/note.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';
+import { lookNext } from '../../render/markdown/recovery.ts';
 
 const optionShape = {
   format: postFormat,
@@ -216,7 +217,11 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   const opts = postOptions(ctx.query);
   const { config, version, guards } = ctx.services;
   const policy = guards.policy(ctx.req, { nocache: opts.nocache });
-  const got = await readPost(ctx.services.posts, ref.id, opts, policy);
+  const got = await readPost(ctx.services.posts, ref.id, opts, policy).catch((err: unknown) => {
+    // A missing post's problem says where to look next: its author's profile, accounts named like the handle.
+    const next = ref.handle === undefined ? [] : lookNext('post', ref.handle, config.baseUrl);
+    throw isProblem(err) && err.code === 'not_found' && next.length > 0 ? withExtensions(err, { see_also: next }) : err;
+  });
   const lang = ctx.query.translate ?? ctx.query.lang;
   const translated = lang ? await translateRead(got.read, lang, ctx.services.translations, policy) : undefined;
   const { cache, partial } = got;

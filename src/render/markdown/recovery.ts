@@ -17,6 +17,25 @@ const SHAPES: [string, string][] = [
   ['/api', 'machine-readable index of the API'],
 ];
 
+/** A place to look next for what is missing: a title and an absolute link. */
+export interface LookNext {
+  title: string;
+  href: string;
+}
+
+/**
+ * Where to look next for a missing post or profile (its author's profile, accounts named like it): the links of
+ * the recovery document, and the `see_also` of the problem document a request that names no document gets.
+ */
+export function lookNext(kind: 'profile' | 'post', what: string, baseUrl: string): LookNext[] {
+  const handle = HANDLE_IN.exec(what.trim())?.[1];
+  if (!handle) return [];
+  return [
+    ...(kind === 'post' ? [{ title: `The author's profile, @${handle}`, href: `${baseUrl}/${handle}` }] : []),
+    { title: `Accounts named like ${handle}`, href: `${baseUrl}/search?q=${encodePart(handle)}&feed=users` },
+  ];
+}
+
 export function renderRecoveryMarkdown(kind: 'profile' | 'post', what: string, baseUrl: string): string {
   const shown = escapeLine(what) || 'this page';
   const m = HANDLE_IN.exec(what.trim());

@@ -1,4 +1,5 @@
 // /docs: overview, quick start and every declared route with its parameters, errors and a curl example.
+import { errorFormatRuleHtml } from '../error-format.ts';
 import { renderMcpCosts } from './mcp-costs.ts';
 import { COMMON_ERRORS, type RouteDecl, type RouteDef, type Surface } from '../../contract/route-decl.ts';
 import { anchorFor } from '../../problems/catalog.ts';
@@ -182,6 +183,7 @@ ${table(
 
 <h2 id="errors">Errors</h2>
 <p>Errors are RFC 9457 problem documents with <code>code</code>, <code>detail</code>, <code>resolution</code> and <code>documentation_url</code>. Every code is listed on the <a href="${link(DISCOVERY_PATHS.reliability)}">reliability page</a>.</p>
+<p id="error-format">${errorFormatRuleHtml()}</p>
 
 <h2 id="machines">For programs and agents</h2>
 <ul>

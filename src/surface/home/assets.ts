@@ -33,11 +33,12 @@ const JS = `'use strict';
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  // A handle reads at /{handle}; anything else is read as a pasted link by prefixing it (/{link}).
+  // A handle reads at /{handle}; anything else is read as a pasted link by prefixing it (/{link}), with a scheme so
+  // that the service's link reader judges it (text that is no link at all is refused in that reader's words).
   function target(value) {
     var v = value.trim();
     if (/^@?[A-Za-z0-9_]{1,15}$/.test(v)) return '/' + v.replace(/^@/, '');
-    return '/' + encodeURIComponent(v);
+    return '/' + encodeURIComponent(/^https?:\\/\\//i.test(v) ? v : 'https://' + v);
   }
   function canonical(res, fallback) {
     var link = res.headers.get('link') || '';

@@ -91,7 +91,9 @@ async function convert(ctx: HandlerContext<HomeQuery, unknown>, table: RouteTabl
   const target = targetOf(raw);
   if (target instanceof Problem) {
     const refused = failed(target);
-    return { ...refused, result: { ok: false, title: 'Not a link this service reads', detail: target.detail } };
+    // The form also takes a handle: text that is no link at all is told so.
+    const detail = target.code === 'bad_request' ? `${target.detail} Or type a handle, such as @jack.` : target.detail;
+    return { ...refused, result: { ok: false, title: 'Not a link this service reads', detail } };
   }
   const format = ctx.query.format ?? 'compact';
   const options = new URLSearchParams();

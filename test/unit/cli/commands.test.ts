@@ -78,7 +78,9 @@ test('problems are read from problem documents, recovery pages and HTML pages', 
 test('a post is named by handle/status/id or by URL', () => {
   assert.deepEqual(postIdentity('alice_dev/status/19'), { handle: 'alice_dev', id: '19' });
   assert.deepEqual(postIdentity('@bob/status/7/'), { handle: 'bob', id: '7' });
-  assert.deepEqual(postIdentity('https://x.com/bob/status/7'), { url: 'https://x.com/bob/status/7' });
+  assert.deepEqual(postIdentity('https://x.com/bob/status/7'), { handle: 'bob', id: '7' });
+  assert.deepEqual(postIdentity('https://nitter.net/bob/status/7#m'), { handle: 'bob', id: '7' });
+  assert.deepEqual(postIdentity('vxtwitter.com/i/status/7'), { url: 'https://x.com/i/status/7' });
 });
 
 test('list targets use the versioned routes and drop a leading @', () => {

@@ -1,7 +1,14 @@
 // The one reader of pasted links: what each shape names, where it is read on this service, and what is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accountOf, isRefusal, parseLink, parsePostLink, permalinkOf } from '../../../src/domain/pasted-link.ts';
+import {
+  accountOf,
+  isRefusal,
+  parseLink,
+  parsePostLink,
+  permalinkOf,
+  platformPostLink,
+} from '../../../src/domain/pasted-link.ts';
 
 function permalink(link: string): string {
   const t = parseLink(link, 'mirrors');
@@ -93,6 +100,27 @@ test('the url parameter keeps to the platform hosts', () => {
     handle: 'jack',
     id: '20',
   });
+});
+
+test('refusals say what was wrong in the words of what was pasted', () => {
+  const detail = (link: string) => {
+    const t = parseLink(link, 'mirrors');
+    assert.ok(isRefusal(t), link);
+    return t.detail;
+  };
+  assert.match(detail('https://x.com/alice_dev/status/abc'), /^`abc` is not a status id/);
+  assert.match(detail('https://nitter.net/alice_dev/likes'), /^`likes` is a tab of @alice_dev's profile/);
+  assert.match(detail('not a link at all'), /^This is not a link\. Paste a link to a post/);
+  const mirror = parsePostLink('https://nitter.net/jack/status/20', 'platform');
+  assert.ok(isRefusal(mirror));
+  assert.match(mirror.detail, /the same post is https:\/\/x\.com\/jack\/status\/20/);
+});
+
+test('a mirror link to a post becomes its x.com link; anything else is left for the url parameter to judge', () => {
+  assert.equal(platformPostLink('https://fxtwitter.com/jack/status/20/photo/1'), 'https://x.com/jack/status/20');
+  assert.equal(platformPostLink('nitter.net/i/status/20'), 'https://x.com/i/status/20');
+  for (const kept of ['https://twitter.com/jack/status/20', 'https://example.com/jack/status/20', 'nitter.net/jack'])
+    assert.equal(platformPostLink(kept), kept);
 });
 
 test('the account a subject names', () => {
