@@ -8,12 +8,10 @@ import type { Client } from './client.ts';
 import type { ExportEnd } from '../client/index.ts';
 import { CliError, EXIT, usageError } from './exit.ts';
 import type { CliIO, Output } from './output.ts';
-import { writeNote } from './vault.ts';
 import { NoteTally, writeThreadNotes, type VaultNotes, type VaultOutput } from './thread-notes.ts';
 import { ThreadGatherer } from './vault-threads.ts';
 import { accountHandle } from './lists.ts';
-import { checkMediaFlags, openMedia, type MediaFlags, type MediaSession } from './media-flags.ts';
-import { withLocalMedia } from '../media/note-media.ts';
+import { checkMediaFlags, openMedia, type MediaFlags } from './media-flags.ts';
 import { noteTemplate, type NoteFlags } from './note-flags.ts';
 
 export interface ExportFlags extends MediaFlags, NoteFlags {
