@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { postsDecl } from './http/routes/posts.ts';
 import { profileQuery } from './http/routes/profiles.ts';
-import { listQuery } from './http/routes/list-params.ts';
+import { listQuery } from './contract/params/list.ts';
 import { exportQuery } from './http/routes/export.ts';
 import { listPostsQuery } from './http/routes/curated-lists.ts';
 import { searchQuery } from './http/routes/search.ts';
@@ -32,7 +32,7 @@ import {
   repostsJsonSchema,
   profileTabJsonSchema,
   aboutJsonSchema,
-} from './render/json-schemas.ts';
+} from './contract/json-schemas.ts';
 
 /** A read's query schema and, when it answers JSON, the schema of its JSON body. */
 export interface ReadSchemas {

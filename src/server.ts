@@ -2,32 +2,32 @@
 import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Services } from './contract/services.ts';
-import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
-import { sendProblem } from './http/problem-reply.ts';
+import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/routing/conventions.ts';
+import { sendProblem } from './http/failures/problem-reply.ts';
 import { Problem } from './problems/problem.ts';
-import { registerRoutes } from './http/register.ts';
-import { withConditionalRequests } from './http/conditional.ts';
-import { AccessLog } from './http/access-log.ts';
-import { deprecationHook } from './http/deprecation.ts';
+import { registerRoutes } from './http/routing/register.ts';
+import { withConditionalRequests } from './http/negotiation/conditional.ts';
+import { AccessLog } from './http/observe/access-log.ts';
+import { deprecationHook } from './http/negotiation/deprecation.ts';
 import { PUBLIC_ROUTES } from './route-table.ts';
 import { adminRoutes } from './http/routes/admin.ts';
 import { registerMcp } from './http/routes/mcp.ts';
 import { opsRoutes } from './http/routes/ops.ts';
-import { observeRequests } from './http/observe.ts';
-import { drainOnClose } from './http/drain.ts';
-import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
+import { observeRequests } from './http/observe/observe.ts';
+import { drainOnClose } from './http/connections/drain.ts';
+import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/connections/timeouts.ts';
 import { closeIdleSockets } from './http/idle-sockets.ts';
 import { clientErrorHandler, connectHandler } from './http/client-error.ts';
 import { installResponseLayer, responseLayer } from './http/responses/layer.ts';
-import { addressRule } from './http/client-address.ts';
-import { nextRequestId } from './http/request-id.ts';
-import type { Guards } from './http/guards.ts';
-import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
-import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/prefix-read.ts';
+import { addressRule } from './http/guards/client-address.ts';
+import { nextRequestId } from './http/observe/request-id.ts';
+import type { Guards } from './http/guards/guards.ts';
+import { untrustedForwardingWatch } from './http/guards/untrusted-forwarding.ts';
+import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/routing/prefix-read.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { hubRoutes } from './http/routes/hub.ts';
 import type { Push } from './jobs/index.ts';
-import { routeOtherMethods } from './http/method-fallback.ts';
+import { routeOtherMethods } from './http/routing/method-fallback.ts';
 
 /** Longest path segment the router takes as a parameter (a longer one is 400 bad_request). */
 const MAX_PARAM_LENGTH = 1000;
@@ -35,7 +35,7 @@ const MAX_PARAM_LENGTH = 1000;
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
-  /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
+  /** Socket timeouts; defaults in http/connections/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
   /**
    * false = no fast path (and no stored answers): every request goes through Fastify (tests compare the two).
@@ -57,12 +57,12 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: rule.trustProxy,
     genReqId: nextRequestId,
-    // One line per exchange, cache hits at debug (http/access-log.ts).
+    // One line per exchange, cache hits at debug (http/observe/access-log.ts).
     logController: new AccessLog(),
     requestIdHeader: false,
     // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/prefix-read.ts).
+    // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/routing/prefix-read.ts).
     rewriteUrl: prefixRewriter(reservedSegments()),
     bodyLimit: 1024 * 1024,
     ...timeoutOptions(timeouts),

@@ -112,7 +112,7 @@ export interface RouteDef {
 
 /**
  * One zod issue → one problem document: each schema's error message is the catalog code to answer with (see
- * http/params/common.ts); anything else is a generic invalid_params.
+ * contract/params/common.ts); anything else is a generic invalid_params.
  */
 export function validationProblem(issue: z.core.$ZodIssue | undefined, where: 'params' | 'query'): Problem {
   const code = issue && isCatalogCode(issue.message) ? issue.message : 'invalid_params';

@@ -44,7 +44,7 @@ export interface Services {
   /** Quotes and reposts of a post, a profile's media tab, and the account facts. */
   tabs: TabSource & AboutSource;
   cursors: CursorSealer;
-  /** The allowances a handler's reads are charged against (http/guards.ts). */
+  /** The allowances a handler's reads are charged against (http/guards/guards.ts). */
   guards: ReadAllowances;
   stores: Stores;
   /** Provider chain health summary for GET /api; absent = reported as "unknown". */

@@ -1,4 +1,4 @@
-// What a use case refuses, typed: the edge (http/domain-problem.ts) decides the code, status, headers and wording
+// What a use case refuses, typed: the edge (http/failures/domain-problem.ts) decides the code, status, headers and wording
 // of the answer, as app/chain-problem.ts does for the provider chain's failures. The domain never names a status.
 
 /**

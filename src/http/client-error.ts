@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { Problem } from '../problems/problem.ts';
-import { CORS_HEADERS, PUBLIC_METHODS } from './conventions.ts';
-import { docsUrlFor, problemBody } from './problem-reply.ts';
+import { CORS_HEADERS, PUBLIC_METHODS } from './routing/conventions.ts';
+import { docsUrlFor, problemBody } from './failures/problem-reply.ts';
 
 /** The problem for one parser error code (llhttp `HPE_*`, or Node's own timeout). */
 export function clientErrorProblem(code: string | undefined): Problem {

@@ -14,11 +14,11 @@
 // building and the promise chain; this path does a map lookup, a limiter charge and one write of the stored
 // header block (node-adapter.ts) and body.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Guards } from '../guards.ts';
+import type { Guards } from '../guards/guards.ts';
 import { rateLimitHeaders } from '../../stores/limits/headers.ts';
 import type { LimitState } from '../../stores/limits/policies.ts';
 import type { StoredResponseCheck } from '../../stores/stored-response-check.ts';
-import { nextRequestId } from '../request-id.ts';
+import { nextRequestId } from '../observe/request-id.ts';
 import { DATE_SLOT, RawHead, httpDate } from './node-adapter.ts';
 import { PER_REQUEST } from './recorder.ts';
 import { answerKey, type AnswerStore, type StoredAnswer } from './store.ts';

@@ -4,8 +4,8 @@
 // guards' own address rule, limiter and RateLimit fields.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../contract/services.ts';
-import type { Guards } from '../guards.ts';
-import type { AddressRule } from '../client-address.ts';
+import type { Guards } from '../guards/guards.ts';
+import type { AddressRule } from '../guards/client-address.ts';
 import { FastPath, type SyncCache } from './fast-path.ts';
 import { putBefore } from './node-adapter.ts';
 import { Recorder } from './recorder.ts';

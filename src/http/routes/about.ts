@@ -2,11 +2,11 @@
 // it is based, how it connects, when it joined, verification and since when, username changes, affiliate badge).
 import { z } from 'zod';
 import { readAbout } from '../../domain/about.ts';
-import { aboutJsonSchema } from '../../render/json-schemas.ts';
-import { browseFormat, budgetParam, flag, profileHandle } from '../params/common.ts';
+import { aboutJsonSchema } from '../../contract/json-schemas.ts';
+import { browseFormat, budgetParam, flag, profileHandle } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { keyStateOf } from '../key-state.ts';
-import { toProblem } from '../problem-reply.ts';
+import { keyStateOf } from '../guards/key-state.ts';
+import { toProblem } from '../failures/problem-reply.ts';
 import { presentAbout } from '../present/about.ts';
 import { presentRecovery } from '../present/lists.ts';
 

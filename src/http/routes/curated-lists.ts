@@ -3,12 +3,12 @@
 import { z } from 'zod';
 import { readListMembers, readListPosts } from '../../domain/curated-lists.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { listMembersJsonSchema, listPostsJsonSchema } from '../../render/json-schemas.ts';
-import { LIST_ID_RE, code } from '../params/common.ts';
+import { listMembersJsonSchema, listPostsJsonSchema } from '../../contract/json-schemas.ts';
+import { LIST_ID_RE, code } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
+import { LIST_ERRORS, listQuery, listShape } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { LIST_FILTER_NOTE, listFilterShape } from '../../contract/params/feed-filters.ts';
 
 export const listIdParam = z
   .string()

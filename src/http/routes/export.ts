@@ -10,11 +10,11 @@ import {
   planExport,
 } from '../../domain/export.ts';
 import type { TimelineOptions } from '../../domain/lists.ts';
-import { exportEndSchema, exportJsonSchema } from '../../render/json-schemas.ts';
-import { code, flag, profileHandle } from '../params/common.ts';
-import { sinceParam, untilParam } from '../params/dates.ts';
-import { keyStateOf } from '../key-state.ts';
-import { problemBody, toProblem } from '../problem-reply.ts';
+import { exportEndSchema, exportJsonSchema } from '../../contract/json-schemas.ts';
+import { code, flag, profileHandle } from '../../contract/params/common.ts';
+import { sinceParam, untilParam } from '../../contract/params/dates.ts';
+import { keyStateOf } from '../guards/key-state.ts';
+import { problemBody, toProblem } from '../failures/problem-reply.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
   NDJSON_TYPE,

@@ -2,12 +2,12 @@
 // description, its fixed media types, and the options a feed is served with (its self link names its filters).
 import { z } from 'zod';
 import { FEED_TYPES, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
-import { code, flag, sinceIdParam } from '../params/common.ts';
+import { code, flag, sinceIdParam } from '../../contract/params/common.ts';
 import type { RouteDecl } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import type { FeedOptions } from './feed-serve.ts';
-import { filterOf, filterParams, filterShape, type FilterQuery } from '../params/feed-filters.ts';
+import { filterOf, filterParams, filterShape, type FilterQuery } from '../../contract/params/feed-filters.ts';
 import { windowInput } from './profiles.ts';
 
 export const typeParam = z

@@ -13,7 +13,7 @@ import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
 import { buildEntry, entryTitle, feedPerson } from '../../render/feed/entries.ts';
 import { statusPath } from '../../domain/links.ts';
-import { keyStateOf } from '../key-state.ts';
+import { keyStateOf } from '../guards/key-state.ts';
 import { HUB_PATH } from '../../contract/watch-body.ts';
 import { presentFeed, serializeFeed } from '../present/feeds.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';

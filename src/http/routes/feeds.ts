@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { FEED_KINDS, MAX_FEED_HANDLES, THREAD_MODES, type FeedKind, type FeedType } from '../../domain/feeds.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { HANDLE_RE, code, isReservedPath, sinceIdParam } from '../params/common.ts';
+import { HANDLE_RE, code, isReservedPath, sinceIdParam } from '../../contract/params/common.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -12,10 +12,10 @@ import {
   type RouteDef,
 } from '../../contract/route-decl.ts';
 import { serveListFeed, serveProfileFeed, serveSearchFeed, type NamedSearchFeed } from './feed-serve.ts';
-import { filterShape } from '../params/feed-filters.ts';
+import { filterShape } from '../../contract/params/feed-filters.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
-import { sinceParam, untilParam } from '../params/dates.ts';
+import { sinceParam, untilParam } from '../../contract/params/dates.ts';
 import {
   ANY_TYPE,
   FILTER_NOTE,

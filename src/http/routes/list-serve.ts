@@ -2,14 +2,14 @@
 // missing profile becomes a recovery document for Markdown and HTML readers.
 import type { Listed, PageInput } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
-import { keyStateOf } from '../key-state.ts';
-import { toProblem } from '../problem-reply.ts';
+import { keyStateOf } from '../guards/key-state.ts';
+import { toProblem } from '../failures/problem-reply.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';
-import { continueUrl, pageInput, type ListQuery } from './list-params.ts';
+import { continueUrl, pageInput, type ListQuery } from '../../contract/params/list.ts';
 import { applyFilter, isNoFilter, type FeedFilter } from '../../domain/feed-filters.ts';
-import { filterOf, filterParams, type FilterQuery } from '../params/feed-filters.ts';
+import { filterOf, filterParams, type FilterQuery } from '../../contract/params/feed-filters.ts';
 
 export interface ListPlan {
   resource: BrowseResource;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } from '../../contract/route-decl.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { MediaFile } from '../../sources/media-proxy.ts';
-import { code } from '../params/common.ts';
+import { code } from '../../contract/params/common.ts';
 
 export const mediaDecl = {
   operationId: 'proxyMedia',

@@ -5,8 +5,8 @@ import { readPost } from '../../domain/read-post.ts';
 import { Problem } from '../../problems/problem.ts';
 import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../present/oembed.ts';
 import { publicCacheControl } from '../present/common.ts';
-import { code } from '../params/common.ts';
-import { oembedJsonSchema } from '../../render/json-schemas.ts';
+import { code } from '../../contract/params/common.ts';
+import { oembedJsonSchema } from '../../contract/json-schemas.ts';
 import {
   defineRoute,
   NO_PARAMS,

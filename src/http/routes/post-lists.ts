@@ -5,13 +5,13 @@
 import { z } from 'zod';
 import { readProfileTab, readQuotes, readReposts, type ProfileTab, type TabSources } from '../../domain/post-lists.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../render/json-schemas.ts';
-import { profileHandle, statusHandle, statusId } from '../params/common.ts';
-import { checkIdRange } from '../params/status-url.ts';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../contract/json-schemas.ts';
+import { profileHandle, statusHandle, statusId } from '../../contract/params/common.ts';
+import { checkIdRange } from '../../contract/params/status-url.ts';
+import { LIST_FILTER_NOTE, listFilterShape } from '../../contract/params/feed-filters.ts';
 import { defineRoute, type HandlerContext, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import type { Services } from '../../contract/services.ts';
-import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
+import { LIST_ERRORS, listQuery, listShape } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
 
 type Kind = 'quotes' | 'reposts' | ProfileTab;

@@ -18,9 +18,9 @@ import {
   statusId,
   threadParam,
   userinfoParam,
-} from '../params/common.ts';
-import { langParam } from '../params/lang.ts';
-import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
+} from '../../contract/params/common.ts';
+import { langParam } from '../../contract/params/lang.ts';
+import { checkIdRange, parseStatusUrl, type StatusRef } from '../../contract/params/status-url.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
 import {
@@ -33,8 +33,8 @@ import {
 } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
-import { postJsonSchema } from '../../render/json-schemas.ts';
-import { frontMatterOf, NOTE_PARAMS, noteShape } from '../params/note.ts';
+import { postJsonSchema } from '../../contract/json-schemas.ts';
+import { frontMatterOf, NOTE_PARAMS, noteShape } from '../../contract/params/note.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';
 
 const optionShape = {

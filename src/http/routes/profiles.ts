@@ -1,12 +1,12 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { isHandle } from '../../domain/handles.ts';
 import { z } from 'zod';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { LIST_FILTER_NOTE, listFilterShape } from '../../contract/params/feed-filters.ts';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
-import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
-import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
-import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
+import { flag, profileHandle, sinceIdParam } from '../../contract/params/common.ts';
+import { connectionsJsonSchema, profileJsonSchema } from '../../contract/json-schemas.ts';
+import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../../contract/params/dates.ts';
 import {
   defineRoute,
   type HandlerContext,
@@ -15,7 +15,7 @@ import {
   type RouteDef,
 } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { LIST_ERRORS, listQuery, listShape, type ListQuery } from './list-params.ts';
+import { LIST_ERRORS, listQuery, listShape, type ListQuery } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
 import type { TimelineOptions, WindowInput } from '../../domain/lists.ts';
 

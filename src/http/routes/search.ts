@@ -1,6 +1,6 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
+import { LIST_FILTER_NOTE, listFilterShape } from '../../contract/params/feed-filters.ts';
 import {
   DEFAULT_FEED,
   SEARCH_FEEDS,
@@ -9,10 +9,10 @@ import {
   searchCharge,
   upstreamTerms,
 } from '../../domain/search.ts';
-import { code, sinceIdParam } from '../params/common.ts';
+import { code, sinceIdParam } from '../../contract/params/common.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { searchJsonSchema } from '../../render/json-schemas.ts';
+import { searchJsonSchema } from '../../contract/json-schemas.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -21,9 +21,9 @@ import {
   type RouteDecl,
   type RouteDef,
 } from '../../contract/route-decl.ts';
-import { LIST_ERRORS, listShape } from './list-params.ts';
+import { LIST_ERRORS, listShape } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
-import { sinceParam, untilParam } from '../params/dates.ts';
+import { sinceParam, untilParam } from '../../contract/params/dates.ts';
 import { windowInput } from './profiles.ts';
 
 export const searchShape = {

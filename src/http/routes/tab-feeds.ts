@@ -2,7 +2,7 @@
 // versioned surface (/api/v1/profiles/{handle}/articles/feed, RSS, Atom or JSON Feed by `type`).
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../contract/route-decl.ts';
-import { profileHandle } from '../params/common.ts';
+import { profileHandle } from '../../contract/params/common.ts';
 import { serveTabFeed, type FeedTab } from './feed-serve.ts';
 import {
   options,

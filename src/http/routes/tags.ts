@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { isTag, tagPath, tagTerms, type TagKind } from '../../domain/tags.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
-import { code } from '../params/common.ts';
-import { searchJsonSchema } from '../../render/json-schemas.ts';
+import { code } from '../../contract/params/common.ts';
+import { searchJsonSchema } from '../../contract/json-schemas.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { SEARCH_PAGE_ERRORS, searchShape, serveSearch } from './search.ts';

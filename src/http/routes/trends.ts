@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readTrends, TRENDS_TTL_S } from '../../domain/trends.ts';
 import { Problem } from '../../problems/problem.ts';
 import { trendsJsonSchema } from '../../render/trends-json.ts';
-import { browseFormat, budgetParam, flag } from '../params/common.ts';
+import { browseFormat, budgetParam, flag } from '../../contract/params/common.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import { presentTrends } from '../present/trends.ts';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';

@@ -6,7 +6,7 @@ import type { PageCall } from '../../../src/domain/paging.ts';
 import type { SearchItem } from '../../../src/domain/capabilities.ts';
 import type { ReadPolicy, Sourced } from '../../../src/domain/sourced.ts';
 import { Problem } from '../../../src/problems/problem.ts';
-import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
+import { AesGcmCursorSealer } from '../../../src/secrets/cursor-sealer.ts';
 
 export const POLICY: ReadPolicy = { mode: 'shared' };
 

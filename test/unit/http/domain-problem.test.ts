@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DomainError, type DomainFailure } from '../../../src/domain/errors.ts';
-import { toProblem } from '../../../src/http/problem-reply.ts';
+import { toProblem } from '../../../src/http/failures/problem-reply.ts';
 
 const answer = (failure: DomainFailure) => {
   const p = toProblem(new DomainError(failure));

@@ -1,8 +1,8 @@
 // The answer to a use case's refusal (domain/errors.ts): the catalog code and the words the client reads. The
 // domain says what is wrong in its own terms; which parameter carried it and what status that earns is the edge's.
-import type { CursorRefusal, DomainFailure } from '../domain/errors.ts';
-import { impossibleIdDetail } from '../domain/ids.ts';
-import { Problem } from '../problems/problem.ts';
+import type { CursorRefusal, DomainFailure } from '../../domain/errors.ts';
+import { impossibleIdDetail } from '../../domain/ids.ts';
+import { Problem } from '../../problems/problem.ts';
 
 const CURSOR_DETAIL: Record<CursorRefusal, string> = {
   not_issued: 'The cursor is not one this service issued.',

@@ -1,8 +1,8 @@
 // Content negotiation: an explicit `format` beats Accept; Accept is read with q-values by `negotiator`.
 import Negotiator from 'negotiator';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Problem } from '../problems/problem.ts';
-import type { Representation } from '../contract/representation.ts';
+import { Problem } from '../../problems/problem.ts';
+import type { Representation } from '../../contract/representation.ts';
 
 /** Offer order matters: with equal preference (or * / *) Markdown wins. */
 const OFFERS = ['text/markdown', 'application/json', 'text/html'] as const;

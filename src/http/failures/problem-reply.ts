@@ -1,11 +1,11 @@
 // The problem mapper: the only place that writes error responses (RFC 9457).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDomainError } from '../domain/errors.ts';
-import { anchorFor } from '../problems/catalog.ts';
-import { Problem, isProblem } from '../problems/problem.ts';
+import { isDomainError } from '../../domain/errors.ts';
+import { anchorFor } from '../../problems/catalog.ts';
+import { Problem, isProblem } from '../../problems/problem.ts';
 import { domainProblem } from './domain-problem.ts';
-import { problemMediaType } from './negotiate.ts';
-import { isRecord } from '../contract/route-decl.ts';
+import { problemMediaType } from '../negotiation/negotiate.ts';
+import { isRecord } from '../../contract/route-decl.ts';
 
 export function docsUrlFor(baseUrl: string, code: string): string {
   return `${baseUrl}/docs/reliability#${anchorFor(code)}`;

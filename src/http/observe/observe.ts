@@ -1,6 +1,6 @@
 // Feeds every finished exchange, and every connection dropped before a request was parsed, to the metrics.
 import type { FastifyInstance } from 'fastify';
-import type { Metrics } from '../ops/metrics.ts';
+import type { Metrics } from '../../ops/metrics.ts';
 
 export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   // Callback style: this runs on every response, and an async hook costs a promise each time.

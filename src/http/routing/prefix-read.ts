@@ -5,9 +5,9 @@
 // working where a client does not follow redirects. A link to any other host is refused, never fetched.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
-import { isRefusal, parseLink, permalinkOf } from '../domain/pasted-link.ts';
-import type { Problem } from '../problems/problem.ts';
-import { linkRefusalProblem } from '../contract/link-refusal.ts';
+import { isRefusal, parseLink, permalinkOf } from '../../domain/pasted-link.ts';
+import type { Problem } from '../../problems/problem.ts';
+import { linkRefusalProblem } from '../../contract/link-refusal.ts';
 
 const PREFIX = Symbol('threadmark.prefixRead');
 

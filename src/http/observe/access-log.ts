@@ -3,7 +3,7 @@
 // bulk of traffic: they log at debug, so at the default level they cost a level check instead of a serialised,
 // synchronously written line (the metrics still count them).
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { clientAddress } from './client-address.ts';
+import { clientAddress } from '../guards/client-address.ts';
 
 type Level = 'debug' | 'info' | 'error';
 

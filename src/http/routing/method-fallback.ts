@@ -6,9 +6,9 @@
 // Fastify's router options, tells the two apart, so a path matches here exactly when it matches there.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { fastifyPath, type Deprecation, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
+import { fastifyPath, type Deprecation, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { methodNotAllowed, rejectReservedHandle } from './conventions.ts';
-import { deprecationHook } from './deprecation.ts';
+import { deprecationHook } from '../negotiation/deprecation.ts';
 
 /** The methods a public read's own route takes (its guard answers OPTIONS). */
 export const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'];

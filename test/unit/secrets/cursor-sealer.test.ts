@@ -1,7 +1,7 @@
 // The AES-GCM cursor sealer behind the domain's port: why a token does not open decides the words the client reads.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
+import { AesGcmCursorSealer } from '../../../src/secrets/cursor-sealer.ts';
 
 const scope = { route: 'followers', query: 'alice', feed: '' };
 const state = { provider: 'x', upstream: 'raw-7', page: 3, skip: 4, last: '99' };

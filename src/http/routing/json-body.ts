@@ -1,7 +1,7 @@
 // The only routes that take a body (admin, MCP) read it as JSON whatever its declared type, so a client's
 // missing or odd Content-Type never decides whether a request is understood.
 import type { FastifyInstance } from 'fastify';
-import { Problem } from '../problems/problem.ts';
+import { Problem } from '../../problems/problem.ts';
 
 /**
  * `malformed`, when given, becomes the body of a request whose JSON does not parse, for a route that answers that

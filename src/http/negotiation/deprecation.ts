@@ -1,8 +1,8 @@
 // Deprecation signals on legacy aliases: every response, success or error, GET or HEAD (RFC 9745, RFC 8594).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LIFECYCLE } from '../contract/lifecycle.ts';
-import type { Deprecation } from '../contract/route-decl.ts';
-import { isRecord } from '../contract/route-decl.ts';
+import { LIFECYCLE } from '../../contract/lifecycle.ts';
+import type { Deprecation } from '../../contract/route-decl.ts';
+import { isRecord } from '../../contract/route-decl.ts';
 
 export function deprecationLinks(baseUrl: string, dep: Deprecation, query: Record<string, unknown>): string {
   const policy = `${baseUrl}${LIFECYCLE.policyPath}`;

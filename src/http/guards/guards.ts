@@ -1,19 +1,19 @@
 // API key and rate-limit guards, and the per-request live-lookup charge handed to the domain.
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import type { ReadPolicy } from '../domain/sourced.ts';
-import { Problem } from '../problems/problem.ts';
-import type { Limiter } from '../stores/limits/limiter.ts';
+import type { ReadPolicy } from '../../domain/sourced.ts';
+import { Problem } from '../../problems/problem.ts';
+import type { Limiter } from '../../stores/limits/limiter.ts';
 import {
   accountKeyPolicy,
   DEFAULT_ACCOUNT_QUOTA,
   type LimitState,
   type FixedPolicyName,
   type Policy,
-} from '../stores/limits/policies.ts';
-import { rateLimitHeaders } from '../stores/limits/headers.ts';
-import { clientKey } from '../stores/limits/client-key.ts';
+} from '../../stores/limits/policies.ts';
+import { rateLimitHeaders } from '../../stores/limits/headers.ts';
+import { clientKey } from '../../stores/limits/client-key.ts';
 import { clientAddress } from './client-address.ts';
-import type { KeyStore } from '../stores/keys/types.ts';
+import type { KeyStore } from '../../stores/keys/types.ts';
 import { keyStateOf } from './key-state.ts';
 
 declare module 'fastify' {

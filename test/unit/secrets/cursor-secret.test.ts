@@ -1,8 +1,8 @@
-// The cursor sealer's switch to a cluster-wide secret, and how sources/cursor-secret.ts agrees on one.
+// The cursor sealer's switch to a cluster-wide secret, and how secrets/cursor-secret.ts agrees on one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
-import { shareCursorSecret } from '../../../src/sources/cursor-secret.ts';
+import { AesGcmCursorSealer } from '../../../src/secrets/cursor-sealer.ts';
+import { shareCursorSecret } from '../../../src/secrets/cursor-secret.ts';
 import type { Stores } from '../../../src/stores/index.ts';
 
 const scope = { route: 'followers', query: 'bigaccount', feed: '' };

@@ -2,7 +2,7 @@
 // query, feed, upstream cursor, page) is sealed, so the upstream cursor is never exposed and any edit, forgery or
 // reuse on another route, query or feed is detected. A cluster shares THREADMARK_CURSOR_SECRET, or, when it is unset,
 // a random secret agreed through the shared store (Redis, or a file beside the key store in embedded mode; see
-// sources/cursor-secret.ts), so cursors survive a restart.
+// secrets/cursor-secret.ts), so cursors survive a restart.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { CursorScope, CursorSealer, CursorState, OpenedCursor } from '../domain/cursors.ts';
 

@@ -2,7 +2,11 @@
 // issued by one instance (or before a restart) is refused by the next: the first to store a random secret in the
 // shared store (Redis, or beside the key store in embedded mode) wins, and every other adopts it.
 import { randomBytes } from 'node:crypto';
-import type { Stores } from '../stores/index.ts';
+
+/** Where instances agree on a secret: the first candidate stored wins (stores/index.ts `sharedSecret`). */
+export interface SecretStore {
+  sharedSecret(name: string, candidate: string): Promise<string | undefined>;
+}
 
 /** What takes a shared secret: the cursor sealer, the media URL signer. */
 export interface SecretHolder {
@@ -16,12 +20,12 @@ const RETRY_MS = 2000;
  * Resolves after the first attempt, so an instance that starts with its store up serves shared cursors from its first
  * request; while Redis is unreachable it keeps its own secret and retries in the background. Returns a stop function.
  */
-export function shareCursorSecret(stores: Stores, codec: SecretHolder): Promise<() => void> {
+export function shareCursorSecret(stores: SecretStore, codec: SecretHolder): Promise<() => void> {
   return shareSecret(stores, SECRET_NAME, codec);
 }
 
 /** The secret `name` shared as the cursor secret is (see above), handed to `codec`. Returns a stop function. */
-export async function shareSecret(stores: Stores, name: string, codec: SecretHolder): Promise<() => void> {
+export async function shareSecret(stores: SecretStore, name: string, codec: SecretHolder): Promise<() => void> {
   const candidate = randomBytes(32).toString('base64url');
   const attempt = async () => {
     const secret = await stores.sharedSecret(name, candidate);

@@ -10,7 +10,7 @@ import type { WatchTarget } from '../../domain/watch.ts';
 import { Problem } from '../../problems/problem.ts';
 import { HANDLE_RE, isReservedPath, STATUS_ID_RE } from './common.ts';
 import { filterOf, filterParams, filterShape } from './feed-filters.ts';
-import { validationProblem } from '../../contract/route-decl.ts';
+import { validationProblem } from '../route-decl.ts';
 
 export interface ParsedSource {
   target: WatchTarget;

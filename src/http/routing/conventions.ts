@@ -1,8 +1,8 @@
 // Conventions every public route shares: GET/HEAD/OPTIONS only, CORS, and the reserved-path rule.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Problem } from '../problems/problem.ts';
-import { isReservedPath } from './params/common.ts';
-import { isRecord } from '../contract/route-decl.ts';
+import { Problem } from '../../problems/problem.ts';
+import { isReservedPath } from '../../contract/params/common.ts';
+import { isRecord } from '../../contract/route-decl.ts';
 
 export const PUBLIC_METHODS = 'GET, HEAD, OPTIONS';
 

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyRequest } from 'fastify';
-import { isPlainIPv4 } from '../stores/limits/client-key.ts';
+import { isPlainIPv4 } from '../../stores/limits/client-key.ts';
 
 /** The configured setting (config.ts): no proxy, a number of trusted hops, or trusted addresses / CIDR blocks. */
 export type TrustProxy = false | number | string[];

@@ -1,7 +1,7 @@
 // Query parameters shared by the list routes (profile, followers, following, search, browse); paging itself is
 // the domain's (domain/paging.ts).
 import { z } from 'zod';
-import { browseFormat, budgetParam, cursorParam, flag, limitParam, pageParam } from '../params/common.ts';
+import { browseFormat, budgetParam, cursorParam, flag, limitParam, pageParam } from './common.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import type { PageInput } from '../../domain/paging.ts';
 

@@ -1,15 +1,15 @@
 // Mounts declared routes on Fastify with the shared conventions and the per-route hook chain:
 // method guard → (API key → rate limits, added by the guards) → negotiation → validation → handler.
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
-import { acceptsHtml, chooseRepresentation } from './negotiate.ts';
-import type { Representation } from '../contract/representation.ts';
-import { isPreviewCrawler, previewDecision, PREVIEW_VARY } from '../contract/link-preview.ts';
-import { mergeVary } from './entity-tags.ts';
+import { acceptsHtml, chooseRepresentation } from '../negotiation/negotiate.ts';
+import type { Representation } from '../../contract/representation.ts';
+import { isPreviewCrawler, previewDecision, PREVIEW_VARY } from '../../contract/link-preview.ts';
+import { mergeVary } from '../negotiation/entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
 import { READ_METHODS } from './method-fallback.ts';
-import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from '../contract/route-decl.ts';
-import type { Services } from '../contract/services.ts';
-import { Problem } from '../problems/problem.ts';
+import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
+import type { Services } from '../../contract/services.ts';
+import { Problem } from '../../problems/problem.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 // since / until parsing: ISO 8601 dates and date-times, UTC unless an offset is given, and the window's order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isoWindow, parseInstant, windowOf, windowOperators } from '../../../src/http/params/dates.ts';
+import { isoWindow, parseInstant, windowOf, windowOperators } from '../../../src/contract/params/dates.ts';
 import { isProblem } from '../../../src/problems/problem.ts';
 
 test('dates and date-times, UTC unless an offset says otherwise', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keptSecret } from '../../../src/stores/kept-secret.ts';
+import { keptSecret } from '../../../src/secrets/kept-secret.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'threadmark-kept-secret-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
