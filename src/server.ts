@@ -46,7 +46,7 @@ export interface ServerOptions {
   push?: Push | boolean;
 }
 
-/** `guards` are the same ones the handlers see through `services.guards`, with their hooks and headers. */
+/** `guards` run their hooks and headers here and are handed to each handler bound to its request. */
 export function buildServer(services: Services, guards: Guards, opts: ServerOptions = {}): FastifyInstance {
   const { config } = services;
   const base = config.baseUrl;
@@ -129,7 +129,13 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   });
 
   withConditionalRequests(app, (scope) => {
-    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => guards.hooks(decl));
+    registerRoutes(
+      scope,
+      PUBLIC_ROUTES,
+      services,
+      (req) => guards.for(req),
+      (decl) => guards.hooks(decl),
+    );
     routeOtherMethods(scope, PUBLIC_ROUTES, { maxParamLength: MAX_PARAM_LENGTH, baseUrl: base });
   });
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.

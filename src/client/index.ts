@@ -1,6 +1,6 @@
 // threadmark/client: a typed client for the service's public reads. It uses only fetch, so the same module runs in
 // Node 20+, Bun, Deno and browsers; nothing here may import a node: module.
-import type { ReadName } from '../read-contract.ts';
+import type { ReadName } from '../contract/reads.ts';
 import { ThreadmarkProtocolError } from './errors.ts';
 import { ExportStream } from './export-stream.ts';
 import { Http, type ClientOptions, type Query, type RateLimitInfo, type SendOptions } from './http.ts';

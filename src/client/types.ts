@@ -1,8 +1,8 @@
 // Parameter and result types of the client's methods, derived from the schemas the routes declare
-// (src/read-contract.ts): z.input of a read's query schema, z.output of its JSON body schema. Nothing here names a
+// (src/contract/reads.ts): z.input of a read's query schema, z.output of its JSON body schema. Nothing here names a
 // field of its own.
 import type { z } from 'zod';
-import type { EXPORT_LINES, ReadContract, ReadName } from '../read-contract.ts';
+import type { EXPORT_LINES, ReadContract, ReadName } from '../contract/reads.ts';
 
 type FlagWord = 'true' | '1' | 'yes' | 'false' | '0' | 'no';
 

@@ -1,8 +1,8 @@
 // A public route, declared once. Validation, OpenAPI, /docs and the MCP tool list are all derived from these.
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import type { Representation } from './representation.ts';
-import type { Services } from './services.ts';
+import type { RequestGuards, Services } from './services.ts';
 import { isCatalogCode, type CatalogCode } from '../problems/catalog.ts';
 import { Problem } from '../problems/problem.ts';
 import type { Rendered } from './rendered.ts';
@@ -87,13 +87,33 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   linkPreview?: boolean;
 }
 
-/** What a handler receives: the request, its parsed path and query, the negotiated representation, the services. */
+/**
+ * What a route may know of its request, whatever serves it (Fastify, or the home page's conversion calling a
+ * permalink route in-process). `params` and `query` are the raw values before validation and the parsed ones after.
+ */
+export interface RequestFacts {
+  readonly id: string;
+  readonly method: string;
+  /** The request target as received: path and query string. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The request's own log (its lines carry the request id). */
+  readonly log: { error(details: object, message: string): void };
+  params: unknown;
+  query: unknown;
+}
+
+/**
+ * What a handler receives: the request, its parsed path and query, the negotiated representation, the services
+ * and the guards bound to this request.
+ */
 export interface HandlerContext<Q = unknown, P = unknown> {
-  req: FastifyRequest;
+  req: RequestFacts;
   query: Q;
   params: P;
   representation: Representation;
   services: Services;
+  guards: RequestGuards;
 }
 
 export type Handler<Q, P> = (ctx: HandlerContext<Q, P>) => Promise<Rendered>;
@@ -102,12 +122,13 @@ export type Handler<Q, P> = (ctx: HandlerContext<Q, P>) => Promise<Rendered>;
 export interface RouteEnv {
   representation: Representation;
   services: Services;
+  guards: RequestGuards;
 }
 
 /** A declared route ready to mount: `handle` validates path and query with the declaration's own schemas. */
 export interface RouteDef {
   decl: RouteDecl;
-  handle(req: FastifyRequest, env: RouteEnv): Promise<Rendered>;
+  handle(req: RequestFacts, env: RouteEnv): Promise<Rendered>;
 }
 
 /**
@@ -146,7 +167,7 @@ export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(
       req.params = params;
       const query = parseInput(decl.query, req.query, 'query');
       req.query = query;
-      return handler({ req, query, params, representation: env.representation, services: env.services });
+      return handler({ req, query, params, ...env });
     },
   };
 }

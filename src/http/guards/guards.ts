@@ -15,6 +15,7 @@ import { clientKey } from '../../stores/limits/client-key.ts';
 import { clientAddress } from './client-address.ts';
 import type { KeyStore } from '../../stores/keys/types.ts';
 import { keyStateOf } from './key-state.ts';
+import type { RequestGuards } from '../../contract/services.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -176,6 +177,19 @@ export class Guards {
       result.status === 'valid'
         ? { status: 'valid', id: result.record.id, accountQuota: result.record.accountQuota }
         : { status: 'unverified' };
+  }
+
+  /** The guards as a handler sees them: bound to its request. */
+  for(req: FastifyRequest): RequestGuards {
+    return {
+      key: keyStateOf(req),
+      policy: (opts) => this.policy(req, opts),
+      exportPolicy: () => this.exportPolicy(req),
+      checkExport: () => this.checkExport(req),
+      degraded: () => {
+        req.degraded = true;
+      },
+    };
   }
 
   /**

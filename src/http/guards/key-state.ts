@@ -1,20 +1,13 @@
-// What the API-key guard learned about the caller, read by key-aware handlers.
+// What the API-key guard learned about the caller, kept on the request for the guards and key-aware routes.
 import type { FastifyRequest } from 'fastify';
-
-export type KeyStatus = 'anonymous' | 'valid' | 'invalid' | 'unverified';
-
-export interface KeyState {
-  status: KeyStatus;
-  id?: string;
-  accountQuota?: number;
-}
+import type { CallerKey } from '../../contract/services.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    apiKey?: KeyState;
+    apiKey?: CallerKey;
   }
 }
 
-export function keyStateOf(req: FastifyRequest): KeyState {
+export function keyStateOf(req: FastifyRequest): CallerKey {
   return req.apiKey ?? { status: 'anonymous' };
 }

@@ -5,7 +5,8 @@ import { HANDLE_RE, code } from '../../contract/params/common.ts';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { LIST_ERRORS } from '../../contract/params/list.ts';
 import { serveConnections, serveProfile } from './profiles.ts';
-import { searchShape, serveSearch } from './search.ts';
+import { serveSearch } from './search.ts';
+import { searchShape } from '../../contract/queries/search.ts';
 
 const RESOURCES = ['profile', 'followers', 'following', 'search'] as const;
 type Resource = (typeof RESOURCES)[number];

@@ -11,9 +11,7 @@ import {
 } from '../../domain/export.ts';
 import type { TimelineOptions } from '../../domain/lists.ts';
 import { exportEndSchema, exportJsonSchema } from '../../contract/json-schemas.ts';
-import { code, flag, profileHandle } from '../../contract/params/common.ts';
-import { sinceParam, untilParam } from '../../contract/params/dates.ts';
-import { keyStateOf } from '../guards/key-state.ts';
+import { profileHandle } from '../../contract/params/common.ts';
 import { problemBody, toProblem } from '../failures/problem-reply.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
@@ -25,48 +23,7 @@ import {
 } from '../present/export.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { windowInput } from './profiles.ts';
-
-const maxPostsParam = z
-  .string(code('invalid_max_posts'))
-  .regex(/^[0-9]{1,6}$/, code('invalid_max_posts'))
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= MAX_EXPORT_POSTS, code('invalid_max_posts'))
-  .optional()
-  .describe(`Stop after this many posts, 1-${MAX_EXPORT_POSTS} (default ${DEFAULT_EXPORT_POSTS}).`);
-
-export const exportQuery = z.object({
-  since: sinceParam,
-  until: untilParam,
-  max_posts: maxPostsParam,
-  with_replies: flag.describe(
-    "Also export the account's replies to other people (they carry `replyTo`). Its replies to itself, the " +
-      'continuations of its own threads, are always exported. Default false.',
-  ),
-  with_reposts: flag.describe(
-    'Also export its reposts (they carry `repostOf`). Default false; not available inside a date window.',
-  ),
-  format: z
-    .enum(['ndjson', 'json', 'zip'], code('invalid_format'))
-    .optional()
-    .describe(
-      'ndjson (default): one post per line, streamed as pages are read, then the end line. json: one document. ' +
-        'zip: a folder of Obsidian notes, one per post, streamed, with `export.json` (the end line) last.',
-    ),
-  media: z
-    .enum(['remote', 'local'], code('invalid_media'))
-    .optional()
-    .describe(
-      'With format=zip: local puts the media the notes hold under `attachments/` (each file once, by content hash) ' +
-        'and embeds them; remote (default) links X.',
-    ),
-  cursor: z
-    .string(code('invalid_export_cursor'))
-    .max(4096, code('invalid_export_cursor'))
-    .optional()
-    .describe(
-      "The `cursor` of an earlier export's end line: continue with its next post (same handle, window and options).",
-    ),
-});
+import { exportQuery } from '../../contract/queries/profiles.ts';
 
 /** Most media bytes one zip archive holds (media=local). */
 const ZIP_MEDIA_BYTES = 1024 * 1024 * 1024;
@@ -132,7 +89,8 @@ const decl = {
 export const exportRoutes: RouteDef[] = [
   defineRoute(decl, async (ctx) => {
     const { query: q, services, req } = ctx;
-    const { config, guards } = services;
+    const { config } = services;
+    const { guards } = ctx;
     const window = windowInput(q.since, q.until);
     const includes: TimelineOptions = { replies: q.with_replies ?? false, reposts: q.with_reposts ?? false };
     const handle = ctx.params.handle;
@@ -146,7 +104,7 @@ export const exportRoutes: RouteDef[] = [
       maxPosts: q.max_posts ?? DEFAULT_EXPORT_POSTS,
       cursor: q.cursor,
     });
-    const key = keyStateOf(req);
+    const key = guards.key;
     const headers: Record<string, string> = {
       // Keyed exports are read privately and charged to the key: the answer depends on Authorization.
       vary: 'Authorization',
@@ -155,10 +113,10 @@ export const exportRoutes: RouteDef[] = [
     };
     // A HEAD walks nothing: valid input and an allowance left are what a GET would start its 200 with.
     if (req.method === 'HEAD') {
-      await guards.checkExport(req);
+      await guards.checkExport();
       return presentExportHead(q.format ?? 'ndjson', headers);
     }
-    const policy = await guards.exportPolicy(req);
+    const policy = await guards.exportPolicy();
     let firstPage: { source: string; cache: string } | undefined;
     const walk = exportPosts(services, plan, policy, {
       until: Date.now() + config.exportTimeLimitS * 1000,

@@ -13,7 +13,6 @@ import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
 import { buildEntry, entryTitle, feedPerson } from '../../render/feed/entries.ts';
 import { statusPath } from '../../domain/links.ts';
-import { keyStateOf } from '../guards/key-state.ts';
 import { HUB_PATH } from '../../contract/watch-body.ts';
 import { presentFeed, serializeFeed } from '../present/feeds.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';
@@ -25,8 +24,8 @@ import type { Services } from '../../contract/services.ts';
  * What serving a feed reads: the request (key state, conditional headers) and the four services below. Each route
  * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
  */
-type FeedContext = Pick<HandlerContext, 'req'> & {
-  services: Pick<Services, 'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors'>;
+type FeedContext = Pick<HandlerContext, 'req' | 'guards'> & {
+  services: Pick<Services, 'config' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors'>;
 };
 
 export interface FeedOptions {
@@ -109,7 +108,7 @@ async function respond(
   opts: FeedOptions,
   places?: ReadonlyMap<string, string>,
 ): Promise<Rendered> {
-  const key = keyStateOf(ctx.req);
+  const key = ctx.guards.key;
   const kept = applyFilter(opts.filter, read.posts);
   const posts = opts.since === undefined ? kept : newerThan(kept, opts.since, (p) => p.id);
   // A 304 is charged like the 200 it stands for: the live lookup behind it (if any) already happened, and
@@ -130,9 +129,9 @@ export async function serveProfileFeed(
   kind: FeedKind,
   opts: FeedOptions,
 ): Promise<Rendered> {
-  const { config, guards } = ctx.services;
+  const { config } = ctx.services;
   // A windowed feed reads X search: live search lookups, one charge per account read live.
-  const policy = guards.policy(ctx.req, {
+  const policy = ctx.guards.policy({
     nocache: opts.nocache,
     ...(opts.window ? { search: 'plain' as const } : {}),
   });
@@ -185,8 +184,8 @@ export async function serveSearchFeed(
   opts: FeedOptions,
   named?: NamedSearchFeed,
 ): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache, search: searchCharge(feed) });
+  const { config } = ctx.services;
+  const policy = ctx.guards.policy({ nocache: opts.nocache, search: searchCharge(feed) });
   const read = await readSearchFeed(ctx.services.lists, { q, feed, window: opts.window }, policy);
   const qs = new URLSearchParams(named ? { feed } : { q, feed });
   return respond(
@@ -204,8 +203,8 @@ export async function serveSearchFeed(
 
 /** An X List's latest posts as a feed; account-backed, so live reads are charged to the account pool. */
 export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache, accountBacked: true });
+  const { config } = ctx.services;
+  const policy = ctx.guards.policy({ nocache: opts.nocache, accountBacked: true });
   const read = await readListFeed(ctx.services.lists, { id }, policy);
   const { list } = read;
   const owner = feedPerson(list.owner, config.baseUrl);
@@ -228,10 +227,10 @@ export async function serveListFeed(ctx: FeedContext, id: string, opts: FeedOpti
  * titled with its place in the conversation. Read through the post route's cached conversation.
  */
 export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config } = ctx.services;
+  const policy = ctx.guards.policy({ nocache: opts.nocache });
   const read = await readThreadFeed(ctx.services.posts, id, policy);
-  if (read.degraded) ctx.req.degraded = true;
+  if (read.degraded) ctx.guards.degraded();
   const { top } = read;
   const person = feedPerson(top.author, config.baseUrl);
   return respond(
@@ -251,8 +250,8 @@ export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOp
 
 /** The latest posts quoting a post, newest first, read like the first page of the quotes route. */
 export async function serveQuotesFeed(ctx: FeedContext, id: string, opts: FeedOptions): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config } = ctx.services;
+  const policy = ctx.guards.policy({ nocache: opts.nocache });
   const { read, cache } = await readQuotes(tabSources(ctx.services), { id }, policy);
   const { post } = read;
   const person = feedPerson(post.author, config.baseUrl);
@@ -287,8 +286,8 @@ export async function serveTabFeed(
   tab: FeedTab,
   opts: FeedOptions,
 ): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config } = ctx.services;
+  const policy = ctx.guards.policy({ nocache: opts.nocache });
   const { read, cache } = await readProfileTab(tabSources(ctx.services), { handle, tab }, policy);
   const a = read.profile;
   const person = feedPerson(a, config.baseUrl);

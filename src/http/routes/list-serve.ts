@@ -2,7 +2,6 @@
 // missing profile becomes a recovery document for Markdown and HTML readers.
 import type { Listed, PageInput } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
-import { keyStateOf } from '../guards/key-state.ts';
 import { toProblem } from '../failures/problem-reply.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
@@ -59,13 +58,13 @@ function filtered(list: ListRead, f: FeedFilter): void {
 }
 
 export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: ListPlan): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const key = keyStateOf(ctx.req);
+  const { config } = ctx.services;
+  const key = ctx.guards.key;
   const q = ctx.query;
   // A term both included and excluded is refused before anything is read.
   const filter = plan.filter ? filterOf(plan.filter) : undefined;
   try {
-    const policy = guards.policy(ctx.req, {
+    const policy = ctx.guards.policy({
       nocache: q.nocache ?? false,
       search: plan.search,
       accountBacked: plan.accountBacked,

@@ -5,14 +5,8 @@ import { statusHandle, statusId } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDef } from '../../contract/route-decl.ts';
 import { checkIdRange } from '../../contract/params/status-url.ts';
 import type { serveThreadFeed } from './feed-serve.ts';
-import {
-  options,
-  permalinkPostFeedQuery,
-  postFeedDecl,
-  postFeedQuery,
-  withQuery,
-  type PostFeedText,
-} from './feed-common.ts';
+import { options, postFeedDecl, withQuery, type PostFeedText } from './feed-common.ts';
+import { permalinkPostFeedQuery, postFeedQuery } from '../../contract/queries/feeds.ts';
 
 export function postFeedRoutes(
   text: PostFeedText,

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { ACCOUNT_ID_RE, code } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { LIST_ERRORS } from '../../contract/params/list.ts';
-import { profileQuery, serveProfile } from './profiles.ts';
+import { serveProfile } from './profiles.ts';
+import { profileQuery } from '../../contract/queries/profiles.ts';
 import { profileJsonSchema } from '../../contract/json-schemas.ts';
 
 const accountId = z

@@ -8,7 +8,7 @@ import { mergeVary } from '../negotiation/entity-tags.ts';
 import { publicMethodGuard } from './conventions.ts';
 import { READ_METHODS } from './method-fallback.ts';
 import { fastifyPath, isRecord, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import type { Services } from '../../contract/services.ts';
+import type { RequestGuards, Services } from '../../contract/services.ts';
 import { Problem } from '../../problems/problem.ts';
 
 declare module 'fastify' {
@@ -66,6 +66,7 @@ export function registerRoutes(
   app: FastifyInstance,
   defs: readonly RouteDef[],
   services: Services,
+  guardsOf: (req: FastifyRequest) => RequestGuards,
   extraPreValidation: (decl: RouteDecl) => preValidationAsyncHookHandler[] = () => [],
 ): void {
   for (const def of defs) {
@@ -81,7 +82,8 @@ export function registerRoutes(
       // Routes with a fixed media type (discovery documents) declare no representations and skip negotiation.
       preValidation: [...extraPreValidation(decl), ...(decl.representations.length ? [negotiationHook(decl)] : [])],
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const out = await def.handle(req, { representation: req.representation ?? 'markdown', services });
+        const representation = req.representation ?? 'markdown';
+        const out = await def.handle(req, { representation, services, guards: guardsOf(req) });
         reply.code(out.status ?? 200);
         reply.headers(out.headers);
         // The same URL answers crawlers with HTML: shared caches key on the normalised crawler header, which a

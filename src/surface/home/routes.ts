@@ -110,7 +110,7 @@ async function convert(ctx: HandlerContext<HomeQuery, unknown>, table: RouteTabl
   ctx.req.params = match.params;
   ctx.req.query = match.query;
   try {
-    const out = await match.def.handle(ctx.req, { representation, services: ctx.services });
+    const out = await match.def.handle(ctx.req, { representation, services: ctx.services, guards: ctx.guards });
     const text = out.body || (out.bytes ? out.bytes.toString('utf8') : '');
     const headers: Record<string, string> = {};
     for (const name of ['cache-control', 'x-cache', 'x-warnings']) {
@@ -150,12 +150,12 @@ export function homeRoutes(table: RouteTable): RouteDef[] {
       errors: ['unsupported_host', 'invalid_params'],
     },
     async (ctx): Promise<Rendered> => {
-      const { config, version, health } = ctx.services;
+      const { config, version, providerHealth } = ctx.services;
       const baseUrl = config.baseUrl;
       const chosen = homeMediaType(ctx.req.headers.accept);
       if (chosen === undefined) throw new Problem('not_acceptable', `\`/\` answers ${HOME_OFFERS.join(', ')}.`);
       if (chosen === 'application/json') {
-        const doc = buildApiDocument(table, { baseUrl, version, health: health?.() });
+        const doc = buildApiDocument(table, { baseUrl, version, health: { providers: providerHealth() } });
         return {
           body: JSON.stringify(doc),
           contentType: 'application/json; charset=utf-8',

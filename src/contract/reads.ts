@@ -1,22 +1,18 @@
 // The declared schemas of every public read (the `v1` routes), keyed by operationId: the very zod objects the
-// route declarations validate with and render from. The typed client (src/client/) imports this file for types
-// only, so a parameter or result type is never written a second time; test/unit/client-coverage.test.ts checks
-// each entry is the schema its route declares. A new read adds one line here and one in src/client/reads.ts.
+// route declarations validate with and render from, declared in this folder below every user (routes, surface,
+// client). The typed client (src/client/) imports this file for types only, so a parameter or result type is never
+// written a second time; test/unit/client-coverage.test.ts checks each entry is the schema its route declares. A new read adds one line here and one in src/client/reads.ts.
 import type { z } from 'zod';
-import { postsDecl } from './http/routes/posts.ts';
-import { profileQuery } from './http/routes/profiles.ts';
-import { listQuery } from './contract/params/list.ts';
-import { exportQuery } from './http/routes/export.ts';
-import { listPostsQuery } from './http/routes/curated-lists.ts';
-import { searchQuery } from './http/routes/search.ts';
-import { listFeedQuery, searchFeedQuery, v1ProfileQuery } from './http/routes/feeds.ts';
-import { postFeedQuery } from './http/routes/feed-common.ts';
-import { oembedQuery } from './http/routes/oembed.ts';
-import { tagFeedQuery, tagPageQuery } from './http/routes/tags.ts';
-import { trendsQuery } from './http/routes/trends.ts';
-import { postListQuery } from './http/routes/post-lists.ts';
-import { aboutQuery } from './http/routes/about.ts';
-import { trendsJsonSchema } from './render/trends-json.ts';
+import { listQuery } from './params/list.ts';
+import { postsQuery } from './queries/posts.ts';
+import { exportQuery, profileQuery } from './queries/profiles.ts';
+import { postListQuery } from './queries/lists.ts';
+import { searchQuery } from './queries/search.ts';
+import { listFeedQuery, postFeedQuery, searchFeedQuery, v1ProfileQuery } from './queries/feeds.ts';
+import { oembedQuery } from './queries/oembed.ts';
+import { tagFeedQuery, tagPageQuery } from './queries/tags.ts';
+import { trendsQuery } from './queries/trends.ts';
+import { aboutQuery } from './queries/about.ts';
 import {
   connectionsJsonSchema,
   exportEndSchema,
@@ -32,7 +28,8 @@ import {
   repostsJsonSchema,
   profileTabJsonSchema,
   aboutJsonSchema,
-} from './contract/json-schemas.ts';
+  trendsJsonSchema,
+} from './json-schemas.ts';
 
 /** A read's query schema and, when it answers JSON, the schema of its JSON body. */
 export interface ReadSchemas {
@@ -41,13 +38,13 @@ export interface ReadSchemas {
 }
 
 export const READ_SCHEMAS = {
-  readPost: { query: postsDecl.query, json: postJsonSchema },
+  readPost: { query: postsQuery, json: postJsonSchema },
   readProfile: { query: profileQuery, json: profileJsonSchema },
   readProfileById: { query: profileQuery, json: profileJsonSchema },
   listFollowers: { query: listQuery, json: connectionsJsonSchema },
   listFollowing: { query: listQuery, json: connectionsJsonSchema },
   exportProfilePosts: { query: exportQuery, json: exportJsonSchema },
-  readList: { query: listPostsQuery, json: listPostsJsonSchema },
+  readList: { query: postListQuery, json: listPostsJsonSchema },
   readListMembers: { query: listQuery, json: listMembersJsonSchema },
   search: { query: searchQuery, json: searchJsonSchema },
   profileFeed: { query: v1ProfileQuery },

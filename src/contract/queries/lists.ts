@@ -1,0 +1,7 @@
+// The query of the lists of posts (an X List's posts, a post's quotes, a profile's media and Articles tabs): the
+// list parameters and the post filters of the feeds. Lists of accounts take the plain list query (params/list.ts).
+import { z } from 'zod';
+import { listFilterShape } from '../params/feed-filters.ts';
+import { listShape } from '../params/list.ts';
+
+export const postListQuery = z.object({ ...listShape, ...listFilterShape });
