@@ -1,12 +1,12 @@
 // Requests Node's HTTP parser rejects never reach Fastify's routing or error handler; this answers them on the
 // raw socket, still with a catalog problem document, so a malformed request line, an unknown method, an
 // oversized head or a slow client gets the same kind of body as every other error.
-import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { Problem } from '../problems/problem.ts';
 import { CORS_HEADERS, PUBLIC_METHODS } from './routing/conventions.ts';
 import { docsUrlFor, problemBody } from './failures/problem-reply.ts';
+import { nextRequestId } from './observe/request-id.ts';
 
 /** The problem for one parser error code (llhttp `HPE_*`, or Node's own timeout). */
 export function clientErrorProblem(code: string | undefined): Problem {
@@ -51,7 +51,7 @@ export function connectHandler(baseUrl: string): (req: unknown, socket: Socket) 
 }
 
 function writeProblem(socket: Socket, baseUrl: string, p: Problem): void {
-  const body = JSON.stringify(problemBody(baseUrl, p, randomUUID()));
+  const body = JSON.stringify(problemBody(baseUrl, p, nextRequestId()));
   const headers: Record<string, string> = {
     'content-type': 'application/problem+json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
