@@ -1,8 +1,8 @@
 // format=zip of the export route: a folder of Obsidian notes (one per post, named as the CLI's vault names them)
 // streamed as the walk reads pages, with media=local the files they hold under attachments/ (each file once, by
 // content hash) and the notes embedding them; `export.json` at the end holds the end line and what was skipped.
+import { engines } from '../../engines.ts';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { ZipFile } from 'yazl';
 import type { MediaRef } from '../../domain/media-refs.ts';
@@ -17,9 +17,6 @@ import type { MediaProxy } from '../../sources/media-proxy.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { Rendered } from '../../contract/rendered.ts';
 import { endLine, type ExportReply } from './export.ts';
-
-// yazl is loaded with the first zip: most instances never write one.
-const require = createRequire(import.meta.url);
 
 export const ZIP_TYPE = 'application/zip';
 
@@ -90,7 +87,7 @@ function noteOf(post: Post, baseUrl: string): { name: string; body: string } {
 
 /** The archive, streamed: entries are added as posts arrive; a client that goes away stops the walk. */
 export function presentExportZip(r: ExportReply, opts: ZipOptions): Rendered {
-  const yazl = require('yazl') as typeof import('yazl');
+  const yazl = engines.yazl();
   const zip = new yazl.ZipFile();
   const media = opts.media ? new ZipMedia(zip, opts.media.fetcher, opts.media.maxRunBytes) : undefined;
   let gone = false;
