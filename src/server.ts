@@ -3,8 +3,7 @@ import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Services } from './contract/services.ts';
 import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/routing/conventions.ts';
-import { sendProblem } from './http/failures/problem-reply.ts';
-import { Problem } from './problems/problem.ts';
+import { frameworkErrorHandler, notFoundHandler, sendProblem } from './http/failures/problem-reply.ts';
 import { registerRoutes } from './http/routing/register.ts';
 import { withConditionalRequests } from './http/negotiation/conditional.ts';
 import { AccessLog } from './http/observe/access-log.ts';
@@ -67,15 +66,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     bodyLimit: 1024 * 1024,
     ...timeoutOptions(timeouts),
     clientErrorHandler: clientErrorHandler(base),
-    frameworkErrors: (err, req, reply) => {
-      const p =
-        err.code === 'FST_ERR_BAD_URL'
-          ? new Problem('route_not_found', 'The path is not valid URL syntax.')
-          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? new Problem('bad_request', 'A path segment is longer than 1000 characters.')
-            : err;
-      sendProblem(req, reply, base, p);
-    },
+    frameworkErrors: frameworkErrorHandler(base),
   }); // Every method Node's parser accepts reaches the router, so a known route answers 405 for all of them.
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
@@ -110,9 +101,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   app.addHook('onSend', canonicalLinkHook(base));
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
-  app.setNotFoundHandler((req, reply) =>
-    sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler(notFoundHandler(base, 'route'));
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
@@ -182,14 +171,7 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
   const base = services.config.baseUrl;
   const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: nextRequestId });
   ops.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
-  ops.setNotFoundHandler((req, reply) =>
-    sendProblem(
-      req,
-      reply,
-      base,
-      new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`),
-    ),
-  );
+  ops.setNotFoundHandler(notFoundHandler(base, 'operator route'));
   ops.register(opsRoutes, opsOptions(services));
   return ops;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Representation } from './representation.ts';
 import type { RequestGuards, Services } from './services.ts';
 import { isCatalogCode, type CatalogCode } from '../problems/catalog.ts';
-import { Problem } from '../problems/problem.ts';
+import { InputRefusal } from './refusal.ts';
 import type { Rendered } from './rendered.ts';
 import type { ListResource } from '../domain/lists.ts';
 
@@ -132,22 +132,22 @@ export interface RouteDef {
 }
 
 /**
- * One zod issue → one problem document: each schema's error message is the catalog code to answer with (see
+ * One zod issue → one refusal: each schema's error message is the catalog code to answer with (see
  * contract/params/common.ts); anything else is a generic invalid_params.
  */
-export function validationProblem(issue: z.core.$ZodIssue | undefined, where: 'params' | 'query'): Problem {
+export function validationRefusal(issue: z.core.$ZodIssue | undefined, where: 'params' | 'query'): InputRefusal {
   const code = issue && isCatalogCode(issue.message) ? issue.message : 'invalid_params';
   const param = issue?.path.join('/') || 'parameter';
   const place = where === 'params' ? 'path segment' : 'query parameter';
   // A check that knows more than "invalid" (how many handles were given) says so in its issue's params.
   const own = issue?.code === 'custom' ? (issue.params as { detail?: unknown } | undefined)?.detail : undefined;
-  if (typeof own === 'string') return new Problem(code, own);
-  return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${place} \`${param}\`.`);
+  if (typeof own === 'string') return new InputRefusal(code, own);
+  return new InputRefusal(code, code === 'route_not_found' ? undefined : `Invalid ${place} \`${param}\`.`);
 }
 
 function parseInput<S extends z.ZodObject>(schema: S, input: unknown, where: 'params' | 'query'): z.output<S> {
   const result = schema.safeParse(input ?? {});
-  if (!result.success) throw validationProblem(result.error.issues[0], where);
+  if (!result.success) throw validationRefusal(result.error.issues[0], where);
   return result.data;
 }
 

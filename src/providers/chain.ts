@@ -1,4 +1,4 @@
-import { Problem } from '../problems/problem.ts';
+import { AllowanceRefused } from '../domain/failures.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
 import type { ChainFailure, ChainOutcome, Failure } from './failure.ts';
@@ -47,7 +47,7 @@ export interface ProviderHealth {
 
 /**
  * Tries the providers that declare a capability, in configured order, and returns the first answer, or a typed
- * failure (./failure.ts) that the caller turns into its problem (src/sources/chain-problem.ts).
+ * failure (domain/failures.ts) that the sources reject with (src/sources/served.ts) and the edge maps to a problem.
  *
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
  *   chain (`gone`).
@@ -62,7 +62,7 @@ export interface ProviderHealth {
  *   failing searches never switch off a provider's post reads.
  * - An upstream 4xx other than 429 is about the request (a bogus id, a query it refuses), not the provider's
  *   health: the chain falls through as usual but the breaker does not count it, or anyone could open it.
- * Aborts, and Problems thrown by `call`, are re-thrown as they are.
+ * Aborts, and a charge the caller's allowance refused (AllowanceRefused) thrown by `call`, are re-thrown as they are.
  */
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
@@ -191,7 +191,7 @@ export class ProviderChain {
         settleEmpty(false);
         return { ok: true, value, source: p.name };
       } catch (err) {
-        if (opts.signal?.aborted || isAbort(err) || err instanceof Problem) {
+        if (opts.signal?.aborted || isAbort(err) || err instanceof AllowanceRefused) {
           circuit?.release(ticket);
           settleEmpty(true);
           throw err;

@@ -81,11 +81,12 @@ export function layerOf(file: string): string {
 /**
  * What each layer may import besides itself: every folder of src/ and every file directly in it has a rule, and a
  * layer without one fails the test, so a new folder states its place when it is added. The domain is the centre and
- * imports nothing outside itself; problems is the catalog the edge maps to; renderers are pure functions of domain
- * models; providers turn upstream shapes into domain models and raise only their typed failures or a configuration
- * error. The contract (route and JSON schemas, the read table, what a handler receives) sits below everything that
- * uses it: http, surface, MCP and the published client import it, it imports none of them. Only the composition
- * root (compose.ts, server.ts, route-table.ts) imports http/.
+ * imports nothing outside itself; problems is the catalog the edge maps to, and only the edge builds problem
+ * documents (see the test below), so stores and providers know no problem at all; renderers are pure functions of
+ * domain models; providers turn upstream shapes into domain models and raise only their typed failures or a
+ * configuration error. The contract (route and JSON schemas, the read table, what a handler receives) sits below
+ * everything that uses it: http, surface, MCP and the published client import it, it imports none of them. Only the
+ * composition root (compose.ts, server.ts, route-table.ts) imports http/; common/ and engines.ts import nothing.
  */
 export const ALLOWED: Record<string, string[]> = {
   domain: [],
@@ -97,9 +98,9 @@ export const ALLOWED: Record<string, string[]> = {
   'engines.ts': [],
   render: ['domain'],
   secrets: ['domain'],
-  providers: ['domain', 'problems', 'common', 'config-error.ts'],
+  providers: ['domain', 'common', 'config-error.ts'],
   media: ['domain', 'render'],
-  stores: ['domain', 'problems', 'common', 'providers', 'secrets', 'engines.ts'],
+  stores: ['domain', 'common', 'providers', 'secrets', 'engines.ts'],
   sources: ['domain', 'media', 'problems', 'providers', 'stores'],
   ops: ['providers', 'stores'],
   jobs: ['domain', 'stores', 'engines.ts'],
@@ -247,6 +248,16 @@ describe('architecture of src/', () => {
     const intoHttp = Object.keys(ALLOWED).filter((layer) => ALLOWED[layer]!.includes('http'));
     assert.deepEqual(intoHttp.sort(), ['compose.ts', 'route-table.ts', 'server.ts']);
     for (const user of ['http', 'surface', 'mcp', 'client']) assert.ok(!ALLOWED.contract!.includes(user), user);
+  });
+
+  test('problem documents are made at the edge only: no Problem is built outside src/http/ and src/problems/', () => {
+    // The media proxy builds its own until branch net moves it onto the outbound client under src/media/.
+    const pending = new Set([join(SRC, 'sources', 'media-proxy.ts')]);
+    const edge = [join(SRC, 'http') + sep, join(SRC, 'problems') + sep];
+    const makers = files.filter(
+      (f) => !edge.some((d) => f.startsWith(d)) && !pending.has(f) && /\bnew Problem\(/.test(readFileSync(f, 'utf8')),
+    );
+    assert.deepEqual(makers, []);
   });
 
   test('the route table is read only by the entry points (HTTP server, stdio MCP), which hand it to the surface', () => {

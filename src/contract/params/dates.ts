@@ -1,7 +1,7 @@
 // `since` / `until`: an ISO 8601 date (UTC midnight) or date-time (UTC unless it carries an offset). The window
 // is since ≤ time < until, as X's own search operators read it.
 import { z } from 'zod';
-import { Problem } from '../../problems/problem.ts';
+import { InputRefusal } from '../refusal.ts';
 
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -59,10 +59,10 @@ export function windowOf(since: string | undefined, until: string | undefined): 
   if (since !== undefined) w.sinceMs = parseInstant(since);
   if (until !== undefined) w.untilMs = parseInstant(until);
   if ((since !== undefined && w.sinceMs === undefined) || (until !== undefined && w.untilMs === undefined)) {
-    throw new Problem('invalid_date', '`since` and `until` take an ISO 8601 date or date-time.');
+    throw new InputRefusal('invalid_date', '`since` and `until` take an ISO 8601 date or date-time.');
   }
   if (w.sinceMs !== undefined && w.untilMs !== undefined && w.sinceMs >= w.untilMs) {
-    throw new Problem('invalid_date', '`since` must be earlier than `until`.');
+    throw new InputRefusal('invalid_date', '`since` must be earlier than `until`.');
   }
   return w;
 }

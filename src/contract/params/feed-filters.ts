@@ -11,7 +11,7 @@ import {
   type FeedFilter,
   type TitleStyle,
 } from '../../domain/feed-filters.ts';
-import { Problem } from '../../problems/problem.ts';
+import { InputRefusal } from '../refusal.ts';
 import { code } from './common.ts';
 
 /** Longest raw `include` or `exclude` value. */
@@ -105,7 +105,7 @@ export function filterOf(q: FilterQuery): FeedFilter {
   const exclude = q.exclude ?? [];
   const both = include.find((t) => exclude.includes(t));
   if (both !== undefined)
-    throw new Problem('invalid_filter', `"${both.slice(0, 40)}" is both in \`include\` and in \`exclude\`.`);
+    throw new InputRefusal('invalid_filter', `"${both.slice(0, 40)}" is both in \`include\` and in \`exclude\`.`);
   return {
     include,
     exclude,

@@ -7,10 +7,10 @@ import { FEED_KINDS, type FeedKind } from '../../domain/feeds.ts';
 import { MAX_QUERY_CHARS } from '../../domain/search.ts';
 import type { SearchFeed } from '../../domain/capabilities.ts';
 import type { WatchTarget } from '../../domain/watch.ts';
-import { Problem } from '../../problems/problem.ts';
+import { InputRefusal } from '../refusal.ts';
 import { HANDLE_RE, isReservedPath, STATUS_ID_RE } from './common.ts';
 import { filterOf, filterParams, filterShape } from './feed-filters.ts';
-import { validationProblem } from '../route-decl.ts';
+import { validationRefusal } from '../route-decl.ts';
 
 export interface ParsedSource {
   target: WatchTarget;
@@ -33,7 +33,7 @@ const sourceQuery = z
   .strict();
 
 const refuse = (detail: string): never => {
-  throw new Problem('invalid_source', detail);
+  throw new InputRefusal('invalid_source', detail);
 };
 
 function handleOf(raw: string): string {
@@ -109,7 +109,7 @@ export function parseSource(raw: string, baseUrl: string): ParsedSource {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     if (issue?.code === 'unrecognized_keys') refuse(`A source takes no \`${issue.keys[0]}\` parameter.`);
-    throw validationProblem(issue, 'query');
+    throw validationRefusal(issue, 'query');
   }
   const segments = url.pathname.split('/').filter(Boolean);
   if (segments.length === 0) refuse('The path names no account, search, post or list.');

@@ -1,9 +1,8 @@
 // The problem mapper: the only place that writes error responses (RFC 9457).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDomainError } from '../../domain/errors.ts';
 import { anchorFor } from '../../problems/catalog.ts';
-import { Problem, isProblem } from '../../problems/problem.ts';
-import { domainProblem } from './domain-problem.ts';
+import { Problem } from '../../problems/problem.ts';
+import { toProblem } from './problem-of.ts';
 import { problemMediaType } from '../negotiation/negotiate.ts';
 import { isRecord } from '../../contract/route-decl.ts';
 
@@ -26,27 +25,6 @@ export function problemBody(baseUrl: string, p: Problem, requestId?: string): Re
   };
 }
 
-/**
- * Any error as the problem to answer with. Invalid parameters never arrive here as Fastify validation errors: no
- * route carries a Fastify schema, the route kernel validates (contract/route-decl.ts validationProblem).
- */
-export function toProblem(err: unknown): Problem {
-  if (isProblem(err)) return err;
-  if (isDomainError(err)) return domainProblem(err.failure);
-  const fe = err as FastifyError;
-  if (fe && fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new Problem('invalid_body');
-  // The body limit is the caller's doing, not ours: 413, not a 500 with a stack trace in the error log.
-  if (fe && (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || fe.statusCode === 413)) {
-    return new Problem('request_too_large', 'The request body is over the 1 MiB this service accepts.', {
-      status: 413,
-    });
-  }
-  if (fe && typeof fe.statusCode === 'number' && fe.statusCode === 400 && /json/i.test(fe.message ?? '')) {
-    return new Problem('invalid_body');
-  }
-  return new Problem('internal_error', 'The service hit an unexpected error; the log has the details.');
-}
-
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, baseUrl: string, err: unknown): FastifyReply {
   const p = toProblem(err);
   if (p.code === 'internal_error') req.log.error({ err }, 'internal error');
@@ -59,4 +37,33 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, baseUrl: s
   reply.header('link', `<${docsUrlFor(baseUrl, p.code)}>; rel="help"; type="text/html"`);
   for (const [k, v] of Object.entries(p.headers)) reply.header(k, v);
   return reply.send(JSON.stringify(problemBody(baseUrl, p, String(req.id))));
+}
+
+/** Fastify's `frameworkErrors`: a path that is not URL syntax is no route; an overlong segment a bad request. */
+export function frameworkErrorHandler(
+  baseUrl: string,
+): (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => void {
+  return (err, req, reply) => {
+    const p =
+      err.code === 'FST_ERR_BAD_URL'
+        ? new Problem('route_not_found', 'The path is not valid URL syntax.')
+        : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new Problem('bad_request', 'A path segment is longer than 1000 characters.')
+          : err;
+    sendProblem(req, reply, baseUrl, p);
+  };
+}
+
+/** The not-found handler of a server: `what` names what it routes (a route, an operator route). */
+export function notFoundHandler(
+  baseUrl: string,
+  what: string,
+): (req: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return (req, reply) =>
+    sendProblem(
+      req,
+      reply,
+      baseUrl,
+      new Problem('route_not_found', `No ${what} ${req.method} ${req.url.split('?')[0]}.`),
+    );
 }

@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import type { ReadPolicy } from '../../domain/sourced.ts';
 import { Problem } from '../../problems/problem.ts';
+import { AllowanceRefused } from '../../domain/failures.ts';
 import type { Limiter } from '../../stores/limits/limiter.ts';
 import {
   accountKeyPolicy,
@@ -48,8 +49,9 @@ function record(req: FastifyRequest, states: LimitState[]): void {
 }
 
 /** The 429 of a refused (or already used-up) allowance. */
-function usedUp(state: LimitState): Problem {
-  return new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
+/** Thrown where a charge is refused: into a read's callbacks too, where the layers below know it by its type. */
+function usedUp(state: LimitState): AllowanceRefused {
+  return new AllowanceRefused(state.policy, state.resetS);
 }
 
 export class Guards {

@@ -6,7 +6,7 @@ import { aboutJsonSchema } from '../../contract/json-schemas.ts';
 import { profileHandle } from '../../contract/params/common.ts';
 import { aboutQuery } from '../../contract/queries/about.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { toProblem } from '../failures/problem-reply.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import { presentAbout } from '../present/about.ts';
 import { presentRecovery } from '../present/lists.ts';
 

@@ -12,7 +12,8 @@ import {
 import type { TimelineOptions } from '../../domain/lists.ts';
 import { exportEndSchema, exportJsonSchema } from '../../contract/json-schemas.ts';
 import { profileHandle } from '../../contract/params/common.ts';
-import { problemBody, toProblem } from '../failures/problem-reply.ts';
+import { problemBody } from '../failures/problem-reply.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
   NDJSON_TYPE,

@@ -2,7 +2,7 @@
 // missing profile becomes a recovery document for Markdown and HTML readers.
 import type { Listed, PageInput } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
-import { toProblem } from '../failures/problem-reply.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';

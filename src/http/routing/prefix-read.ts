@@ -7,7 +7,8 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { isRefusal, parseLink, permalinkOf } from '../../domain/pasted-link.ts';
 import type { Problem } from '../../problems/problem.ts';
-import { linkRefusalProblem } from '../../contract/link-refusal.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { toProblem } from '../failures/problem-of.ts';
 
 const PREFIX = Symbol('threadmark.prefixRead');
 
@@ -53,7 +54,7 @@ export function prefixTarget(link: string): { permalink: string } | { problem: P
     const query = new URL(/^https?:\//i.test(link) ? link : `https://${link}`).searchParams;
     return { permalink: permalinkOf(target, query) };
   }
-  return { problem: linkRefusalProblem(target) };
+  return { problem: toProblem(new DomainError({ kind: 'refused_link', refusal: target })) };
 }
 
 /** Fastify's rewriteUrl: a prefixed link is routed as its permalink; a refused one keeps its path and is marked. */

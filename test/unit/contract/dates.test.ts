@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isoWindow, parseInstant, windowOf, windowOperators } from '../../../src/contract/params/dates.ts';
-import { isProblem } from '../../../src/problems/problem.ts';
+import { InputRefusal } from '../../../src/contract/refusal.ts';
 
 test('dates and date-times, UTC unless an offset says otherwise', () => {
   assert.equal(parseInstant('2026-03-02'), Date.UTC(2026, 2, 2));
@@ -50,7 +50,7 @@ test('the window: since before until, both optional; operators in Unix seconds',
   ]) {
     assert.throws(
       () => windowOf(since, until),
-      (e: unknown) => isProblem(e) && e.code === 'invalid_date',
+      (e: unknown) => e instanceof InputRefusal && e.code === 'invalid_date',
       `${since}..${until}`,
     );
   }
