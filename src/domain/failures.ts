@@ -102,3 +102,40 @@ export function isSettledNotFound(e: unknown): boolean {
     isNotFound(e) && !(e instanceof SourceError && e.failure.kind === 'not_found' && e.failure.confirmed === false)
   );
 }
+
+/**
+ * The catalog code a source's failure answers with. The edge's problem document carries it (http/failures/
+ * problem-of.ts adds the status, headers and words) and so does the warning of a stale copy served in its place
+ * (stores/cache/read-through.ts), so the two always agree.
+ * - One failed provider gives `<provider>_<kind>` (`unavailable`, `not_found` and `unconfirmed` read as
+ *   `<provider>_error`: the catalog has no code for them in that family); several give `all_providers_failed`.
+ * - A read that names its own code for "nothing can serve it now" (search, X Lists, tabs, trends) answers with it
+ *   when no provider can serve it or every one lacked a usable session.
+ * - No capable provider otherwise: `upstream_error`, or `<provider>_error` while the provider that has the
+ *   capability has every session parked.
+ */
+export type SourceFailureCode =
+  | 'not_found'
+  | 'trends_unavailable'
+  | 'search_unavailable'
+  | NonNullable<FailureAnswer['unavailable']>
+  | 'upstream_error'
+  | `${string}_${'error' | 'empty' | 'network'}`
+  | 'all_providers_failed';
+
+export function failureCode(failure: SourceFailure): SourceFailureCode {
+  if (failure.kind === 'not_found') return 'not_found';
+  if (failure.kind === 'no_trends_provider') return 'trends_unavailable';
+  const { failure: chain, answer } = failure;
+  const unavailable: SourceFailureCode | undefined = answer.search ? 'search_unavailable' : answer.unavailable;
+  if (chain.kind === 'no_provider') {
+    if (unavailable) return unavailable;
+    return chain.parked ? `${chain.parked.provider}_error` : 'upstream_error';
+  }
+  if (unavailable && chain.failures.every((f) => f.kind === 'unavailable')) return unavailable;
+  const [only, ...more] = chain.failures;
+  if (!only || more.length > 0) return 'all_providers_failed';
+  const kind =
+    only.kind === 'unavailable' || only.kind === 'not_found' || only.kind === 'unconfirmed' ? 'error' : only.kind;
+  return `${only.provider}_${kind}`;
+}

@@ -3,23 +3,21 @@
 // input the contract refuses (contract/refusal.ts), and what Fastify itself rejects. The layers below say what is
 // wrong in their own terms; the code, the status, the headers and the words the client reads are decided here.
 //
-// For a read the provider chain has no answer for:
+// For a read the provider chain has no answer for (the code itself is domain/failures.ts `failureCode`, which the
+// warning of a stale copy names too):
 // - `not_found` carries the words of the provider that said it, and `confirmed: false` when no provider could
 //   confirm it (see sources/served.ts).
-// - One failed provider gives `<provider>_<kind>` (`unavailable` reads as `<provider>_error`: the catalog has no
-//   `_unavailable` code); several give `all_providers_failed`, each failure in the detail and in
-//   `extensions.failures`.
-// - Search answers 503 with a Retry-After (the shortest a provider gave, else 30 s) instead of 502, and
-//   `search_unavailable` when no provider can serve it or every one lacked a usable session. Other account-backed
-//   reads (X Lists) name their own code for that case.
-// - No capable provider otherwise: `upstream_error`, or a 503 `<provider>_error` with Retry-After while the
-//   provider that has the capability has every session parked.
+// - Several failed providers are each named in the detail and in `extensions.failures`.
+// - Search answers 503 with a Retry-After (the shortest a provider gave, else 30 s) instead of 502. Other
+//   account-backed reads (X Lists) name their own 503 for "nothing can serve it now".
+// - A provider with every session parked answers 503 with Retry-After until the earliest frees up.
 import type { FastifyError } from 'fastify';
 import { InputRefusal } from '../../contract/refusal.ts';
 import { DomainError, type CursorRefusal, type DomainFailure } from '../../domain/errors.ts';
 import {
   AllowanceRefused,
   SourceError,
+  failureCode,
   type ChainFailure,
   type Failure,
   type FailureAnswer,
@@ -27,7 +25,6 @@ import {
 } from '../../domain/failures.ts';
 import { impossibleIdDetail } from '../../domain/ids.ts';
 import type { LinkRefusal } from '../../domain/pasted-link.ts';
-import { providerCode } from '../../problems/catalog.ts';
 import { Problem, isProblem } from '../../problems/problem.ts';
 
 /** Seconds advertised on 503s when no provider said when to come back. */
@@ -122,11 +119,11 @@ function sourceProblem(failure: SourceFailure): Problem {
 
 function noProvider(failure: Extract<ChainFailure, { kind: 'no_provider' }>, answer: FailureAnswer): Problem {
   const { capability, only, parked } = failure;
+  const code = failureCode({ kind: 'no_answer', failure, answer });
   const detail = only
     ? `Provider ${only} cannot serve ${capability} right now.`
     : `No configured provider can serve ${capability}.`;
-  const code = answer.search ? 'search_unavailable' : answer.unavailable;
-  if (code) {
+  if (answer.search || answer.unavailable) {
     const retryAfter = parked?.waitS ?? DEFAULT_RETRY_AFTER_S;
     const why = parked
       ? ` Every session that could serve it is parked; the first frees up in ${retryAfter} s.`
@@ -140,12 +137,12 @@ function noProvider(failure: Extract<ChainFailure, { kind: 'no_provider' }>, ans
   // Account-backed reads whose provider has every session parked: 503 until the earliest one frees up.
   if (parked) {
     return new Problem(
-      `${parked.provider}_error`,
+      code,
       `${detail} Every ${parked.provider} session that could serve it is parked; the first frees up in ${parked.waitS} s.`,
       { status: 503, headers: { 'Retry-After': String(parked.waitS) } },
     );
   }
-  return new Problem('upstream_error', detail);
+  return new Problem(code, detail);
 }
 
 function allFailed(failure: Extract<ChainFailure, { kind: 'failed' }>, answer: FailureAnswer): Problem {
@@ -170,15 +167,16 @@ function allFailed(failure: Extract<ChainFailure, { kind: 'failed' }>, answer: F
   const note = notes.length > 0 ? ` ${notes.join(' ')}` : '';
   const allUnavailable = failures.every((f) => f.kind === 'unavailable');
 
+  const code = failureCode({ kind: 'no_answer', failure, answer });
   if (search && allUnavailable) {
-    return new Problem('search_unavailable', `${failures.map(describe).join('; ')}.${note}`, {
+    return new Problem(code, `${failures.map(describe).join('; ')}.${note}`, {
       headers,
       extensions,
       search,
     });
   }
   if (answer.unavailable && allUnavailable) {
-    return new Problem(answer.unavailable, `${failures.map(describe).join('; ')}.${note}`, {
+    return new Problem(code, `${failures.map(describe).join('; ')}.${note}`, {
       headers: { 'Retry-After': String(retryAfter ?? DEFAULT_RETRY_AFTER_S) },
       extensions,
     });
@@ -186,17 +184,15 @@ function allFailed(failure: Extract<ChainFailure, { kind: 'failed' }>, answer: F
   // Nothing failed, the capable providers only had no usable session: a wait, not an upstream failure.
   const waiting = allUnavailable && retryAfter !== undefined ? { status: 503 } : {};
   if (failures.length === 1) {
-    const f = failures[0]!;
-    // The code must stay inside the documented family: a breaker skip reports the last kind it saw (any of them).
-    const kind = f.kind === 'unavailable' || f.kind === 'not_found' || f.kind === 'unconfirmed' ? 'error' : f.kind;
-    return new Problem(providerCode(f.provider, kind), `${f.message}${note}`, {
+    // The code stays inside the documented family: a breaker skip reports the last kind it saw (any of them).
+    return new Problem(code, `${failures[0]!.message}${note}`, {
       headers,
       extensions,
       search,
       ...waiting,
     });
   }
-  return new Problem('all_providers_failed', `${failures.map(describe).join('; ')}.${note}`, {
+  return new Problem(code, `${failures.map(describe).join('; ')}.${note}`, {
     headers,
     extensions,
     search,

@@ -1,4 +1,9 @@
-import { AllowanceRefused, SourceError, type SourceFailure } from '../../domain/failures.ts';
+import {
+  AllowanceRefused,
+  SourceError,
+  failureCode as sourceFailureCode,
+  type SourceFailure,
+} from '../../domain/failures.ts';
 import { ProviderError } from '../../providers/types.ts';
 import type { Coalescer, FillLock } from './coalesce.ts';
 import type { Cache, CacheEntry } from './types.ts';
@@ -75,20 +80,11 @@ function statusOf(e: unknown): number {
   return typeof s === 'number' ? s : 0;
 }
 
-/** What failed, in the warning of a stale answer: the failure in its own terms, as short as a problem code. */
+/** What failed, in the warning of a stale answer: the code the failure answers with where it is not served stale. */
 function failureCode(e: unknown): string {
-  if (e instanceof SourceError) return sourceFailureLabel(e.failure);
+  if (e instanceof SourceError) return sourceFailureCode(e.failure);
   if (e instanceof ProviderError) return `${e.provider}_${e.kind}`;
   return statusOf(e) ? `status ${statusOf(e)}` : 'error';
-}
-
-function sourceFailureLabel(f: SourceFailure): string {
-  if (f.kind !== 'no_answer') return f.kind;
-  const chain = f.failure;
-  if (chain.kind === 'no_provider')
-    return f.answer.search ? 'search_unavailable' : (f.answer.unavailable ?? 'no_provider');
-  const [only, ...more] = chain.failures;
-  return only && more.length === 0 ? `${only.provider}_${only.kind}` : 'all_providers_failed';
 }
 
 /**
