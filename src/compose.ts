@@ -5,7 +5,7 @@ import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
-import { shareCursorSecret, shareSecret } from './sources/cursor-secret.ts';
+import { shareCursorSecret, shareSecret } from './secrets/cursor-secret.ts';
 import { cachedPostSource } from './sources/post-source.ts';
 import { cachedListSource } from './sources/list-source.ts';
 import { cachedTranslationSource } from './sources/translation-source.ts';
@@ -13,8 +13,8 @@ import { cachedTrendSource } from './sources/trends-source.ts';
 import { TRENDS_TTL_S } from './domain/trends.ts';
 import { cachedTabSource } from './sources/tab-source.ts';
 import { CachedReader } from './sources/cached-reader.ts';
-import { Guards } from './http/guards.ts';
-import { AesGcmCursorSealer } from './stores/cursor-sealer.ts';
+import { Guards } from './http/guards/guards.ts';
+import { AesGcmCursorSealer } from './secrets/cursor-sealer.ts';
 import { MediaSigner } from './media/signer.ts';
 import { MediaProxy } from './media/proxy.ts';
 import type { ChargeMedia } from './media/payer.ts';
@@ -134,9 +134,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
     ),
     tabs: cachedTabSource(chain, reader),
     cursors,
-    guards,
     stores,
-    health: () => ({ providers: chain.health() }),
     providerHealth: () => chain.health(),
     responses,
     renders: responses.slot('render', renderedSize),

@@ -18,6 +18,7 @@ import { browseRoutes } from './http/routes/browse.ts';
 import { oembedRoutes } from './http/routes/oembed.ts';
 import { mediaRoutes } from './http/routes/media.ts';
 import { surfaceRoutes } from './surface/index.ts';
+import { toProblem } from './http/failures/problem-of.ts';
 
 /** The content routes, then the documents that describe the whole table (themselves included). */
 function assemble(): readonly RouteDef[] {
@@ -40,7 +41,7 @@ function assemble(): readonly RouteDef[] {
     ...oembedRoutes,
     ...mediaRoutes,
   ];
-  table.push(...surfaceRoutes(table));
+  table.push(...surfaceRoutes(table, toProblem));
   return table;
 }
 

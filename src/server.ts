@@ -2,31 +2,30 @@
 import { METHODS } from 'node:http';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Services } from './contract/services.ts';
-import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/conventions.ts';
-import { sendProblem } from './http/problem-reply.ts';
-import { Problem } from './problems/problem.ts';
-import { registerRoutes } from './http/register.ts';
-import { withConditionalRequests } from './http/conditional.ts';
-import { AccessLog } from './http/access-log.ts';
-import { deprecationHook, parameterDeprecationHook } from './http/deprecation.ts';
+import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/routing/conventions.ts';
+import { frameworkErrorHandler, notFoundHandler, sendProblem } from './http/failures/problem-reply.ts';
+import { registerRoutes } from './http/routing/register.ts';
+import { withConditionalRequests } from './http/negotiation/conditional.ts';
+import { AccessLog } from './http/observe/access-log.ts';
+import { deprecationHook, parameterDeprecationHook } from './http/negotiation/deprecation.ts';
 import { PUBLIC_ROUTES } from './route-table.ts';
 import { adminRoutes } from './http/routes/admin.ts';
 import { registerMcp } from './http/routes/mcp.ts';
 import { opsRoutes } from './http/routes/ops.ts';
-import { observeRequests } from './http/observe.ts';
-import { drainOnClose } from './http/drain.ts';
-import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/timeouts.ts';
-import { clientErrorHandler, connectHandler, trackResponses } from './http/client-error.ts';
+import { observeRequests } from './http/observe/observe.ts';
+import { drainOnClose } from './http/connections/drain.ts';
+import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/connections/timeouts.ts';
+import { clientErrorHandler, connectHandler, trackResponses } from './http/connections/client-error.ts';
 import { installResponseLayer, responseLayer } from './http/responses/layer.ts';
-import { addressRule } from './http/client-address.ts';
-import { nextRequestId } from './http/request-id.ts';
-import type { Guards } from './http/guards.ts';
-import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
-import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/prefix-read.ts';
+import { addressRule } from './http/guards/client-address.ts';
+import { nextRequestId } from './http/observe/request-id.ts';
+import type { Guards } from './http/guards/guards.ts';
+import { untrustedForwardingWatch } from './http/guards/untrusted-forwarding.ts';
+import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/routing/prefix-read.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { hubRoutes } from './http/routes/hub.ts';
 import type { Push } from './jobs/index.ts';
-import { routeOtherMethods } from './http/method-fallback.ts';
+import { routeOtherMethods } from './http/routing/method-fallback.ts';
 
 /** Longest path segment the router takes as a parameter (a longer one is 400 bad_request). */
 const MAX_PARAM_LENGTH = 1000;
@@ -34,7 +33,7 @@ const MAX_PARAM_LENGTH = 1000;
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
-  /** Socket timeouts; defaults in http/timeouts.ts (tests shorten them). */
+  /** Socket timeouts; defaults in http/connections/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
   /**
    * false = no fast path (and no stored answers): every request goes through Fastify (tests compare the two).
@@ -45,7 +44,7 @@ export interface ServerOptions {
   push?: Push | boolean;
 }
 
-/** `guards` are the same ones the handlers see through `services.guards`, with their hooks and headers. */
+/** `guards` run their hooks and headers here and are handed to each handler bound to its request. */
 export function buildServer(services: Services, guards: Guards, opts: ServerOptions = {}): FastifyInstance {
   const { config } = services;
   const base = config.baseUrl;
@@ -56,25 +55,17 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: rule.trustProxy,
     genReqId: nextRequestId,
-    // One line per exchange, cache hits at debug (http/access-log.ts).
+    // One line per exchange, cache hits at debug (http/observe/access-log.ts).
     logController: new AccessLog(),
     requestIdHeader: false,
     // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/prefix-read.ts).
+    // `/https://x.com/…` and `/x.com/…` are routed as the permalink the pasted link names (http/routing/prefix-read.ts).
     rewriteUrl: prefixRewriter(reservedSegments()),
     bodyLimit: 1024 * 1024,
     ...timeoutOptions(timeouts),
     clientErrorHandler: clientErrorHandler(base),
-    frameworkErrors: (err, req, reply) => {
-      const p =
-        err.code === 'FST_ERR_BAD_URL'
-          ? new Problem('route_not_found', 'The path is not valid URL syntax.')
-          : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-            ? new Problem('bad_request', 'A path segment is longer than 1000 characters.')
-            : err;
-      sendProblem(req, reply, base, p);
-    },
+    frameworkErrors: frameworkErrorHandler(base),
   }); // Every method Node's parser accepts reaches the router, so a known route answers 405 for all of them.
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
@@ -112,9 +103,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   app.addHook('onSend', canonicalLinkHook(base));
 
   app.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
-  app.setNotFoundHandler((req, reply) =>
-    sendProblem(req, reply, base, new Problem('route_not_found', `No route ${req.method} ${req.url.split('?')[0]}.`)),
-  );
+  app.setNotFoundHandler(notFoundHandler(base, 'route'));
 
   // Callback style: a charged request sets its rate-limit headers without a promise. Uncharged ones (operator
   // probes included) still advertise the caller's api-ip state: the contract puts the fields on every response.
@@ -125,7 +114,13 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   });
 
   withConditionalRequests(app, (scope) => {
-    registerRoutes(scope, PUBLIC_ROUTES, services, (decl) => guards.hooks(decl));
+    registerRoutes(
+      scope,
+      PUBLIC_ROUTES,
+      services,
+      (req) => guards.for(req),
+      (decl) => guards.hooks(decl),
+    );
     routeOtherMethods(scope, PUBLIC_ROUTES, { maxParamLength: MAX_PARAM_LENGTH, baseUrl: base });
   });
   // Private operator surface: POST/DELETE, not in the public route table, OpenAPI or MCP.
@@ -171,14 +166,7 @@ export function buildOpsServer(services: Services, opts: ServerOptions = {}): Fa
   const base = services.config.baseUrl;
   const ops = Fastify({ logger: opts.logger ?? { level: services.config.logLevel }, genReqId: nextRequestId });
   ops.setErrorHandler((err, req, reply) => sendProblem(req, reply, base, err));
-  ops.setNotFoundHandler((req, reply) =>
-    sendProblem(
-      req,
-      reply,
-      base,
-      new Problem('route_not_found', `No operator route ${req.method} ${req.url.split('?')[0]}.`),
-    ),
-  );
+  ops.setNotFoundHandler(notFoundHandler(base, 'operator route'));
   ops.register(opsRoutes, opsOptions(services));
   return ops;
 }

@@ -1,8 +1,8 @@
-// The one file where the client's types meet the routes' zod schemas (src/read-contract.ts). The client package's
+// The one file where the client's types meet the routes' zod schemas (src/contract/reads.ts). The client package's
 // build (scripts/client-types.mjs) replaces this file's declarations with the types these aliases resolve to,
 // spelled out, so the published declarations import no package.
 import type { z } from 'zod';
-import type { EXPORT_LINES, ReadContract, ReadName } from '../read-contract.ts';
+import type { EXPORT_LINES, ReadContract, ReadName } from '../contract/reads.ts';
 
 export type { ReadName };
 

@@ -1,5 +1,5 @@
 // The client's methods, one line per public read, keyed by the route's operationId (its parameter and result types
-// come from that operationId's schemas in src/read-contract.ts). `arg` names the method's first argument: a path
+// come from that operationId's schemas in src/contract/reads.ts). `arg` names the method's first argument: a path
 // parameter when the path holds {arg}, else a query parameter (search's q, oEmbed's url). A route in the table
 // without a line here fails test/unit/client-coverage.test.ts.
 import type { ReadName } from './contract-types.ts';

@@ -1,5 +1,5 @@
 // Parameter and result types of the client's methods, derived from the schemas the routes declare
-// (src/read-contract.ts, through contract-types.ts): what a read's query schema accepts, what its JSON body schema
+// (src/contract/reads.ts, through contract-types.ts): what a read's query schema accepts, what its JSON body schema
 // gives. Nothing here names a field of its own.
 import type { ExportLine, JsonBody, QueryInput, ReadName } from './contract-types.ts';
 

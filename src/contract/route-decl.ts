@@ -1,10 +1,10 @@
 // A public route, declared once. Validation, OpenAPI, /docs and the MCP tool list are all derived from these.
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import type { Representation } from './representation.ts';
-import type { Services } from './services.ts';
+import type { RequestGuards, Services } from './services.ts';
 import { isCatalogCode, type CatalogCode } from '../problems/catalog.ts';
-import { Problem } from '../problems/problem.ts';
+import { InputRefusal } from './refusal.ts';
 import type { Rendered } from './rendered.ts';
 import type { ListResource } from '../domain/lists.ts';
 
@@ -96,13 +96,33 @@ export interface RouteDecl<Q extends z.ZodObject = z.ZodObject, P extends z.ZodO
   linkPreview?: boolean;
 }
 
-/** What a handler receives: the request, its parsed path and query, the negotiated representation, the services. */
+/**
+ * What a route may know of its request, whatever serves it (Fastify, or the home page's conversion calling a
+ * permalink route in-process). `params` and `query` are the raw values before validation and the parsed ones after.
+ */
+export interface RequestFacts {
+  readonly id: string;
+  readonly method: string;
+  /** The request target as received: path and query string. */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The request's own log (its lines carry the request id). */
+  readonly log: { error(details: object, message: string): void };
+  params: unknown;
+  query: unknown;
+}
+
+/**
+ * What a handler receives: the request, its parsed path and query, the negotiated representation, the services
+ * and the guards bound to this request.
+ */
 export interface HandlerContext<Q = unknown, P = unknown> {
-  req: FastifyRequest;
+  req: RequestFacts;
   query: Q;
   params: P;
   representation: Representation;
   services: Services;
+  guards: RequestGuards;
 }
 
 export type Handler<Q, P> = (ctx: HandlerContext<Q, P>) => Promise<Rendered>;
@@ -111,31 +131,32 @@ export type Handler<Q, P> = (ctx: HandlerContext<Q, P>) => Promise<Rendered>;
 export interface RouteEnv {
   representation: Representation;
   services: Services;
+  guards: RequestGuards;
 }
 
 /** A declared route ready to mount: `handle` validates path and query with the declaration's own schemas. */
 export interface RouteDef {
   decl: RouteDecl;
-  handle(req: FastifyRequest, env: RouteEnv): Promise<Rendered>;
+  handle(req: RequestFacts, env: RouteEnv): Promise<Rendered>;
 }
 
 /**
- * One zod issue → one problem document: each schema's error message is the catalog code to answer with (see
- * http/params/common.ts); anything else is a generic invalid_params.
+ * One zod issue → one refusal: each schema's error message is the catalog code to answer with (see
+ * contract/params/common.ts); anything else is a generic invalid_params.
  */
-export function validationProblem(issue: z.core.$ZodIssue | undefined, where: 'params' | 'query'): Problem {
+export function validationRefusal(issue: z.core.$ZodIssue | undefined, where: 'params' | 'query'): InputRefusal {
   const code = issue && isCatalogCode(issue.message) ? issue.message : 'invalid_params';
   const param = issue?.path.join('/') || 'parameter';
   const place = where === 'params' ? 'path segment' : 'query parameter';
   // A check that knows more than "invalid" (how many handles were given) says so in its issue's params.
   const own = issue?.code === 'custom' ? (issue.params as { detail?: unknown } | undefined)?.detail : undefined;
-  if (typeof own === 'string') return new Problem(code, own);
-  return new Problem(code, code === 'route_not_found' ? undefined : `Invalid ${place} \`${param}\`.`);
+  if (typeof own === 'string') return new InputRefusal(code, own);
+  return new InputRefusal(code, code === 'route_not_found' ? undefined : `Invalid ${place} \`${param}\`.`);
 }
 
 function parseInput<S extends z.ZodObject>(schema: S, input: unknown, where: 'params' | 'query'): z.output<S> {
   const result = schema.safeParse(input ?? {});
-  if (!result.success) throw validationProblem(result.error.issues[0], where);
+  if (!result.success) throw validationRefusal(result.error.issues[0], where);
   return result.data;
 }
 
@@ -155,7 +176,7 @@ export function defineRoute<Q extends z.ZodObject, P extends z.ZodObject>(
       req.params = params;
       const query = parseInput(decl.query, req.query, 'query');
       req.query = query;
-      return handler({ req, query, params, representation: env.representation, services: env.services });
+      return handler({ req, query, params, ...env });
     },
   };
 }

@@ -3,7 +3,6 @@ import type { MediaSigner } from '../media/signer.ts';
 import type { MediaProxy } from '../media/proxy.ts';
 import type { ChargeMedia } from '../media/payer.ts';
 import type { Payer } from '../domain/payer.ts';
-import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ReadPolicy } from '../domain/sourced.ts';
 import type { PostSource } from '../domain/read-post.ts';
@@ -21,19 +20,28 @@ import type { Rendered, SerializedFeed } from './rendered.ts';
 
 import type { SessionAdmin } from '../providers/x/session-admin.ts';
 
+/** What the API-key guard learned about the caller. */
+export interface CallerKey {
+  status: 'anonymous' | 'valid' | 'invalid' | 'unverified';
+  id?: string;
+  accountQuota?: number;
+}
+
 /**
- * What a handler asks of the request guards: the read policy of its reads (cache use, and the charge before a live
- * read), and an export's allowances. The guards' hooks and headers are the server's business, not a handler's.
+ * What a handler asks of the request guards, bound to its request by the server: who the caller is and who pays
+ * for its upstream calls, the read policy of its reads (cache use, and the charge before a live read), an export's
+ * allowances, and that a passing upstream failure shaped the answer. The guards' hooks and headers are the server's
+ * business, not a handler's.
  */
-export interface ReadAllowances {
-  policy(
-    req: FastifyRequest,
-    opts: { nocache: boolean; search?: 'plain' | 'account'; accountBacked?: boolean },
-  ): ReadPolicy;
-  exportPolicy(req: FastifyRequest): Promise<ReadPolicy>;
-  checkExport(req: FastifyRequest): Promise<void>;
+export interface RequestGuards {
+  readonly key: CallerKey;
+  policy(opts: { nocache: boolean; search?: 'plain' | 'account'; accountBacked?: boolean }): ReadPolicy;
+  exportPolicy(): Promise<ReadPolicy>;
+  checkExport(): Promise<void>;
   /** Who the request's upstream calls are made for: its client address, and its key when it sent a valid one. */
-  payer(req: FastifyRequest): Payer;
+  payer(): Payer;
+  /** The answer must not be stored by the response layer: it would outlive the failure that shaped it. */
+  degraded(): void;
 }
 
 export interface Services {
@@ -48,12 +56,8 @@ export interface Services {
   /** Quotes and reposts of a post, a profile's media tab, and the account facts. */
   tabs: TabSource & AboutSource;
   cursors: CursorSealer;
-  /** The allowances a handler's reads are charged against (http/guards.ts). */
-  guards: ReadAllowances;
   stores: Stores;
-  /** Provider chain health summary for GET /api; absent = reported as "unknown". */
-  health?: () => unknown;
-  /** Per-provider counters and breaker state, for /readyz and /metrics. */
+  /** Per-provider counters and breaker state, for GET /api (`health.providers`), /readyz and /metrics. */
   providerHealth: () => ProviderHealth[];
   metrics: Metrics;
   /** The one response cache (stores/cache/responses.ts), and its slots for rendered bodies and serialized feeds. */

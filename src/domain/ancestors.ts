@@ -3,6 +3,7 @@
 // post's parent id: posts the bundle holds are taken from it, the rest are single-post reads through the
 // read path (cached, coalesced, inside the request's budget). An ancestor that cannot be read ends the
 // walk; the read still succeeds and says so.
+import { isSettledNotFound } from './failures.ts';
 import type { ConversationBundle, Post } from './models.ts';
 import type { ReadBudget, ReadPolicy, Sourced } from './sourced.ts';
 
@@ -109,17 +110,11 @@ async function walk(
       cur = got.value;
     } catch (err) {
       // Deleted, protected or missing is a settled fact; anything else may read fine next time.
-      return done('unavailable', isNotFound(err));
+      return done('unavailable', isSettledNotFound(err));
     }
   }
 }
 
 function sameAuthor(a: Post, b: Post): boolean {
   return a.author.id === b.author.id || a.author.handle.toLowerCase() === b.author.handle.toLowerCase();
-}
-
-/** A confirmed "not found" (an unconfirmed one carries `confirmed: false` and may read fine next time). */
-function isNotFound(err: unknown): boolean {
-  const e = err as { code?: unknown; extensions?: { confirmed?: unknown } } | null;
-  return !!e && typeof e === 'object' && e.code === 'not_found' && e.extensions?.confirmed !== false;
 }

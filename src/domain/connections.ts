@@ -1,5 +1,5 @@
 // The followers / following use case: a page of accounts, with a missing account told apart from an empty list.
-import { sourceFailureCode } from './errors.ts';
+import { isNotFound } from './failures.ts';
 import type { Listed, ListSources, PageInput } from './lists.ts';
 import { readPage } from './paging.ts';
 import type { ConnectionsRead } from './reads.ts';
@@ -29,7 +29,7 @@ export async function readConnections(
       src.lists.profile(handle, call.policy),
       src.lists.connections(kind, handle, call),
     ]);
-    if (profile.status === 'rejected' && sourceFailureCode(profile.reason) === 'not_found') throw profile.reason;
+    if (profile.status === 'rejected' && isNotFound(profile.reason)) throw profile.reason;
     if (first.status === 'rejected') throw first.reason;
     return first.value;
   });

@@ -2,7 +2,8 @@
 // description, owner, member count) so the reader knows what it is looking at. X Lists are read only through
 // account-backed providers; an id the platform cannot have issued is not_found without asking any of them.
 import type { CuratedList, Page } from './models.ts';
-import { DomainError, sourceFailureCode } from './errors.ts';
+import { DomainError } from './errors.ts';
+import { isNotFound } from './failures.ts';
 import { canBeListId } from './ids.ts';
 import type { Listed, ListSources, PageInput } from './lists.ts';
 import { readPage, type PageCall, type ReadPage } from './paging.ts';
@@ -16,7 +17,7 @@ export interface CuratedListInput extends PageInput {
 
 /** An id the platform cannot have issued is not_found before any upstream is asked. */
 export function assertListId(id: string): void {
-  if (!canBeListId(id)) throw new DomainError({ kind: 'impossible_list_id', id });
+  if (!canBeListId(id)) throw new DomainError({ kind: 'impossible_id', of: 'list', id });
 }
 
 /**
@@ -36,7 +37,7 @@ async function readListPage<T>(
     if (list) return load(call);
     const [info, first] = await Promise.allSettled([src.lists.list(input.id, call.policy), load(call)]);
     if (info.status === 'rejected') {
-      if (sourceFailureCode(info.reason) === 'not_found') throw info.reason;
+      if (isNotFound(info.reason)) throw info.reason;
       if (first.status === 'rejected') throw first.reason;
       throw info.reason;
     }

@@ -1,7 +1,7 @@
 // Our cursors as the domain sees them: a position (provider, upstream cursor, page, place inside the page) bound
 // to the route, query and feed that issued it. Sealing is a port: the domain states what it needs (a token nobody
 // can read, edit, forge or move to another scope) and the composition root hands it an implementation
-// (stores/cursor-sealer.ts). Providers only ever see their own raw upstream cursors; callers only sealed ones.
+// (secrets/cursor-sealer.ts). Providers only ever see their own raw upstream cursors; callers only sealed ones.
 import { DomainError, type CursorRefusal } from './errors.ts';
 
 export interface CursorScope {

@@ -1,5 +1,6 @@
-// What a use case refuses, typed: the edge (http/domain-problem.ts) decides the code, status, headers and wording
-// of the answer, as app/chain-problem.ts does for the provider chain's failures. The domain never names a status.
+// What a use case refuses, typed: the edge (http/failures/problem-of.ts) decides the code, status, headers and
+// wording of the answer, as it does for the sources' failures (domain/failures.ts). The domain never names a status.
+import type { LinkRefusal } from './pasted-link.ts';
 
 /**
  * Why a cursor does not open: not a token this service issues at all, one that fails authentication (edited,
@@ -14,8 +15,10 @@ export type DomainFailure =
   | { kind: 'query_too_long'; max: number; withWindow: boolean }
   /** A cursor that does not open here; `of` is what the cursor positions: a page of a list, or an export. */
   | { kind: 'bad_cursor'; why: CursorRefusal; of: 'page' | 'export' }
-  /** A list id the platform cannot have issued. */
-  | { kind: 'impossible_list_id'; id: string };
+  /** An id the platform cannot have issued. */
+  | { kind: 'impossible_id'; of: 'post' | 'account' | 'list'; id: string }
+  /** A pasted link this service does not read: another host, a broken link, a path that names nothing readable. */
+  | { kind: 'refused_link'; refusal: LinkRefusal };
 
 export class DomainError extends Error {
   readonly failure: DomainFailure;
@@ -29,13 +32,4 @@ export class DomainError extends Error {
 
 export function isDomainError(e: unknown): e is DomainError {
   return e instanceof DomainError;
-}
-
-/**
- * The sources reject with errors that carry a `code` (the sources layer answers with catalog problems); a use case
- * reads only that code, to tell a missing account or list apart from a failed read. Never a status or a header.
- */
-export function sourceFailureCode(e: unknown): string | undefined {
-  if (typeof e !== 'object' || e === null || !('code' in e)) return undefined;
-  return typeof e.code === 'string' ? e.code : undefined;
 }

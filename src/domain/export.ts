@@ -3,7 +3,7 @@
 // the route can stream them. The walk stops at the window's start, the upstream's end, `maxPosts`, an upstream
 // failure or the time limit, and says which, with a sealed cursor to resume from.
 import { openCursor, type CursorScope, type CursorState } from './cursors.ts';
-import { sourceFailureCode } from './errors.ts';
+import { AllowanceRefused } from './failures.ts';
 import { timelineFilter, type ListSources, type TimelineOptions, type WindowInput } from './lists.ts';
 import type { Post } from './models.ts';
 import { nextOf } from './paging.ts';
@@ -154,7 +154,7 @@ export async function* exportPosts(
       });
     } catch (err) {
       if (written === 0) throw err;
-      return end(sourceFailureCode(err) === 'rate_limited' ? 'rate_limited' : 'upstream_error', pos, err);
+      return end(err instanceof AllowanceRefused ? 'rate_limited' : 'upstream_error', pos, err);
     }
     limits.onPage?.({ source: got.source, cache: got.cache });
     // What a page had to leave out or degrade (a stale copy, a fallback search without cursor) is the export's too.

@@ -7,7 +7,7 @@ import type { ListSource, WindowInput } from './lists.ts';
 import { upstreamTerms } from './search.ts';
 import type { Author, CuratedList, Post } from './models.ts';
 import { assertListId } from './curated-lists.ts';
-import { sourceFailureCode } from './errors.ts';
+import { isNotFound } from './failures.ts';
 import { DEFAULT_LIMIT } from './paging.ts';
 import { overallCache, type CacheStatus, type ReadPolicy, type Sourced } from './sourced.ts';
 
@@ -107,8 +107,7 @@ export async function readProfileFeed(
       return;
     }
     firstFailure ??= { reason: r.reason };
-    if (handles.length > 1 && sourceFailureCode(r.reason) === 'not_found')
-      all.warnings.push(`@${handles[i]} left out: not public`);
+    if (handles.length > 1 && isNotFound(r.reason)) all.warnings.push(`@${handles[i]} left out: not public`);
     else throw r.reason;
   });
   if (authors.length === 0 && firstFailure) throw firstFailure.reason;

@@ -22,10 +22,10 @@ export interface Payer {
   /**
    * Charges one upstream call of `call` to this payer's allowance for it and gives the kind of payer that paid (a
    * source's followers pay in turn, see `payerInTurn`): at once when nothing is charged (a `read`), else once the
-   * allowance took it. Rejects with the 429 rate_limited problem when the allowance is used up.
+   * allowance took it. Rejects with AllowanceRefused (domain/failures.ts) when the allowance is used up.
    */
   charge(call: CallKind): PayerKind | Promise<PayerKind>;
-  /** Charges one upstream call that spends a logged-in X session (the account allowance), or rejects with the 429. */
+  /** Charges one upstream call that spends a logged-in X session (the account allowance), or rejects with AllowanceRefused. */
   chargeSession(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@
 // alike, and only its own answer says what is a 404.
 import type { Author, Page, Post } from './models.ts';
 import type { CursorSealer } from './cursors.ts';
-import { sourceFailureCode } from './errors.ts';
+import { isNotFound } from './failures.ts';
 import type { Listed, PageInput } from './lists.ts';
 import { readPage, type PageCall, type ReadPage } from './paging.ts';
 import type { ListMeta } from './reads.ts';
@@ -75,7 +75,7 @@ async function pageWithSubject<S, T>(
     if (found !== undefined) return load(call);
     const [about, first] = await Promise.allSettled([subject(call.policy), load(call)]);
     if (about.status === 'rejected') {
-      if (sourceFailureCode(about.reason) === 'not_found' || first.status === 'fulfilled') throw about.reason;
+      if (isNotFound(about.reason) || first.status === 'fulfilled') throw about.reason;
       throw first.reason;
     }
     if (first.status === 'rejected') throw first.reason;

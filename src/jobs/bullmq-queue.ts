@@ -2,8 +2,8 @@
 // id derived from the source), so however many instances run, the source is read once per interval by whichever
 // worker takes that turn's job; a job whose instance dies is found stalled and taken over by another worker.
 // Delivery attempts are delayed jobs, one id per (delivery, attempt), so a retry is never queued twice.
+import { engines } from '../engines.ts';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { RedisTarget } from '../stores/redis/connect.ts';
 import type { JobHandlers, JobQueue } from './queue.ts';
@@ -34,15 +34,12 @@ function isConnectionError(err: unknown): boolean {
   );
 }
 
-// BullMQ and ioredis are loaded when a queue is made: embedded mode never needs them, and loading them costs an
-// instance memory it would hold for nothing (bench/RESULTS.md).
-const require = createRequire(import.meta.url);
-const bullmq = () => require('bullmq') as typeof import('bullmq');
+const bullmq = engines.bullmq;
 
 /** BullMQ's workers block on Redis, so their connections must never give up on a command. */
 function connectionOf(target: RedisTarget): ConnectionOptions {
   if ('cluster' in target) {
-    const { Cluster } = require('ioredis') as typeof import('ioredis');
+    const { Cluster } = engines.ioredis();
     return new Cluster(target.cluster, { redisOptions: { maxRetriesPerRequest: null } });
   }
   if ('sentinels' in target) return { sentinels: target.sentinels, name: target.name, maxRetriesPerRequest: null };

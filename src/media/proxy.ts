@@ -2,11 +2,13 @@
 // outbound client (bounded in size, redirects not followed). A file small enough for the cache is read whole once for
 // everyone waiting on it and kept; a larger one is streamed through to its reader, so a slow reader holds a window of
 // bytes rather than the file. Bytes on their way (whole reads and stream windows) are bounded in total: past that the
-// proxy answers 503 media_proxy_busy with Retry-After, before charging or fetching anything.
+// proxy refuses with MediaProxyBusy (503 media_proxy_busy with Retry-After at the edge), before charging or fetching
+// anything. Its failures are typed (MediaFetchFailed, MediaProxyBusy, a payer's AllowanceRefused): the edge
+// (http/failures/problem-of.ts) words them for the client.
 import { LRUCache } from 'lru-cache';
 import { Readable } from 'node:stream';
-import { Problem } from '../problems/problem.ts';
-import { openMedia, refusalOf, type MediaBody } from './fetch.ts';
+import { AllowanceRefused } from '../domain/failures.ts';
+import { openMedia, refusalOf, type MediaBody, type MediaFetchFailed } from './fetch.ts';
 import type { MediaHostMap } from './hosts.ts';
 import type { ChargeMedia, Payer } from './payer.ts';
 import { sniff } from './sniff.ts';
@@ -48,6 +50,17 @@ export const STREAM_WINDOW_BYTES = 256 * 1024;
 const CACHE_ENTRY_SHARE = 16;
 /** Seconds a busy proxy asks readers to wait: streams of large files last a while. */
 const BUSY_RETRY_S = 5;
+
+/** The bytes on their way are at their bound: nothing more is charged or fetched until some are passed on. */
+export class MediaProxyBusy extends Error {
+  constructor(
+    /** Seconds to wait before asking again. */
+    readonly retryAfterS: number,
+  ) {
+    super('the media proxy holds as many bytes as it may');
+    this.name = 'MediaProxyBusy';
+  }
+}
 
 /** Types the proxy passes on; anything else is named by the file's first bytes. */
 const PLAIN_TYPE = /^(image\/(jpeg|png|gif|webp|avif)|video\/(mp4|webm)|audio\/(mp4|mpeg|aac))$/;
@@ -92,7 +105,7 @@ export class MediaProxy {
       file = await openMedia(url, payer, this.opts);
     } catch (e) {
       held.release();
-      throw problemOf(e);
+      throw failureOf(e);
     }
     if (file.size !== undefined && file.size <= this.cacheEntryBytes && this.room(file.size)) {
       const whole = this.take(file.size);
@@ -112,12 +125,9 @@ export class MediaProxy {
     return this.inFlight + bytes <= this.opts.inFlightBytes;
   }
 
-  /** Counts `bytes` as on their way, or refuses with 503 when the total would pass the bound. */
+  /** Counts `bytes` as on their way, or refuses (MediaProxyBusy) when the total would pass the bound. */
   private take(bytes: number): { release: () => void } {
-    if (!this.room(bytes))
-      throw new Problem('media_proxy_busy', 'The media proxy is passing on as many bytes as it holds at once.', {
-        headers: { 'retry-after': String(BUSY_RETRY_S) },
-      });
+    if (!this.room(bytes)) throw new MediaProxyBusy(BUSY_RETRY_S);
     this.inFlight += bytes;
     let released = false;
     return {
@@ -134,7 +144,7 @@ export class MediaProxy {
     try {
       for await (const chunk of file.body) chunks.push(chunk as Buffer);
     } catch (e) {
-      throw problemOf(e);
+      throw failureOf(e);
     }
     const bytes = Buffer.concat(chunks);
     const served = { bytes, contentType: servedType(file.type, bytes) };
@@ -149,7 +159,7 @@ export class MediaProxy {
     if (PLAIN_TYPE.test(t)) return { contentType: t, ...size, body: file.body };
     const peeked = await firstBytes(file.body, 16).catch((e: unknown) => {
       file.body.destroy();
-      throw problemOf(e);
+      throw failureOf(e);
     });
     return { contentType: sniff(peeked.head).type, ...size, body: peeked.body };
   }
@@ -189,29 +199,7 @@ function firstBytes(body: Readable, n: number): Promise<{ head: Buffer; body: Re
   });
 }
 
-/** A failure to fetch as the problem the /media/ route answers (a payer's refusal passes as it is). */
-function problemOf(e: unknown): Problem {
-  if (e instanceof Problem) return e;
-  const f = refusalOf(e);
-  switch (f.reason) {
-    case 'not_x_media':
-      return new Problem(
-        'invalid_media_url',
-        'Only media of pbs.twimg.com, video.twimg.com and abs.twimg.com are served.',
-      );
-    case 'gone':
-      return new Problem('not_found', 'X no longer serves this media file.');
-    case 'too_large':
-      return new Problem(
-        'media_too_large',
-        `The file is ${f.message}; this service serves at most the limit set by THREADMARK_MEDIA_MAX_MB.`,
-      );
-    default:
-      return new Problem(
-        'upstream_error',
-        f.status !== undefined
-          ? `X's media host answered ${f.status}.`
-          : `X's media host did not answer (${f.message}).`,
-      );
-  }
+/** A failure to fetch as the reason the /media/ route reports (a payer's refusal passes as it is). */
+function failureOf(e: unknown): MediaFetchFailed | AllowanceRefused {
+  return e instanceof AllowanceRefused ? e : refusalOf(e);
 }

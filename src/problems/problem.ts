@@ -1,7 +1,9 @@
 import { CATALOG, isCatalogCode, providerCodeEntry, type CatalogEntry, type ProblemCode } from './catalog.ts';
 
 /**
- * Thrown by handlers, domain and providers; only the problem mapper turns it into a response.
+ * A problem document before it is written: made at the edge only (src/http/: the guards, the routes, the failure
+ * mapper http/failures/problem-of.ts, which turns every typed failure of the layers below into one); only the
+ * problem reply (http/failures/problem-reply.ts) writes it.
  * `code` is a catalog code or a provider code (`<provider>_error|_empty|_network`, `all_providers_failed`).
  */
 export class Problem extends Error {
@@ -41,11 +43,6 @@ export class Problem extends Error {
 
 export function isProblem(e: unknown): e is Problem {
   return e instanceof Problem;
-}
-
-/** A "not found" no provider could vouch for (see the chain): a stale copy may still stand in for it. */
-export function isUnconfirmedNotFound(e: unknown): boolean {
-  return e instanceof Problem && e.code === 'not_found' && e.extensions.confirmed === false;
 }
 
 /** The same problem with more extension members. */

@@ -1,5 +1,5 @@
 import { CALL_KINDS, PAYER_KINDS, type CallKind, type Payer, type PayerKind } from '../domain/payer.ts';
-import { Problem } from '../problems/problem.ts';
+import { AllowanceRefused } from '../domain/failures.ts';
 import { Circuit, type CircuitOptions, type Ticket } from './circuit.ts';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline.ts';
 import type { ChainFailure, ChainOutcome, Failure } from './failure.ts';
@@ -55,7 +55,7 @@ export interface ProviderHealth {
 
 /**
  * Tries the providers that declare a capability, in configured order, and returns the first answer, or a typed
- * failure (./failure.ts) that the caller turns into its problem (src/sources/chain-problem.ts).
+ * failure (domain/failures.ts) that the sources reject with (src/sources/served.ts) and the edge maps to a problem.
  *
  * - `not_found` from any provider is a positive answer ("deleted, protected or missing"): it stops the
  *   chain (`gone`).
@@ -70,7 +70,7 @@ export interface ProviderHealth {
  *   failing searches never switch off a provider's post reads.
  * - An upstream 4xx other than 429 is about the request (a bogus id, a query it refuses), not the provider's
  *   health: the chain falls through as usual but the breaker does not count it, or anyone could open it.
- * Aborts, and Problems thrown by `call`, are re-thrown as they are.
+ * Aborts, and a charge the caller's allowance refused (AllowanceRefused) thrown by `call`, are re-thrown as they are.
  */
 export class ProviderChain {
   private readonly circuits = new Map<string, Circuit>();
@@ -135,8 +135,8 @@ export class ProviderChain {
 
   /**
    * The one place an upstream call is charged: each request a provider's transport sends for a run is charged to
-   * the run's payer, for its kind, before it goes out, and counted by who paid. A refusal (the 429 problem) ends
-   * the run as the caller's own, like any Problem a call throws. Also the charge of upstream calls made outside a
+   * the run's payer, for its kind, before it goes out, and counted by who paid. A refusal (AllowanceRefused) ends
+   * the run as the caller's own, like any refusal a call throws. Also the charge of upstream calls made outside a
    * run (a media file fetched from X's media hosts: `chargeFor(payer, 'media')`), so they are counted alike.
    */
   chargeFor(payer: Payer, call: CallKind): () => void | Promise<void> {
@@ -227,7 +227,7 @@ export class ProviderChain {
         settleEmpty(false);
         return { ok: true, value, source: p.name };
       } catch (err) {
-        if (opts.signal?.aborted || isAbort(err) || err instanceof Problem) {
+        if (opts.signal?.aborted || isAbort(err) || err instanceof AllowanceRefused) {
           circuit?.release(ticket);
           settleEmpty(true);
           throw err;

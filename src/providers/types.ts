@@ -2,6 +2,9 @@ import type { Author, ConversationBundle, CuratedList, Page, Post, Translation, 
 import type { AccountFacts } from '../domain/about.ts';
 import type { Capability, SearchFeed, SearchItem } from '../domain/capabilities.ts';
 import type { Deadline } from './deadline.ts';
+import type { FailureKind } from '../domain/failures.ts';
+
+export type { FailureKind };
 
 export type { Capability, SearchFeed, SearchItem };
 
@@ -123,15 +126,6 @@ export interface ProviderOperationHealth {
   /** Seconds until a session can serve it again, when none can now. */
   retryAfterS?: number;
 }
-
-/**
- * How a provider call failed. `not_found` is a positive statement that the content is missing,
- * deleted or protected; the others make the chain fall through to the next provider.
- * `unavailable` = the provider cannot serve this right now (no usable session); `retryAfterS` says when.
- * `unconfirmed` = the provider says "not found" in a way it also uses for its own failures (FxTwitter's bare
- * 404): another provider may confirm or contradict it.
- */
-export type FailureKind = 'error' | 'empty' | 'network' | 'not_found' | 'unavailable' | 'unconfirmed';
 
 export class ProviderError extends Error {
   constructor(

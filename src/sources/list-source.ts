@@ -3,13 +3,14 @@
 import type { ListSource } from '../domain/lists.ts';
 import type { PageCall } from '../domain/paging.ts';
 import type { Page } from '../domain/models.ts';
-import { Problem } from '../problems/problem.ts';
-import { canBeAccountId, impossibleIdDetail } from '../domain/ids.ts';
+import { DomainError } from '../domain/errors.ts';
+import { canBeAccountId } from '../domain/ids.ts';
 import type { ReadPolicy, Sourced } from '../domain/sourced.ts';
 import type { ProviderChain, RunOptions } from '../providers/chain.ts';
 import type { CallOptions, Capability, PageRequest, Provider } from '../providers/types.ts';
 import type { CachedReader } from './cached-reader.ts';
-import { problemFor, served, type FailureAnswer } from './chain-problem.ts';
+import { failureOf, served } from './served.ts';
+import { SourceError, type FailureAnswer } from '../domain/failures.ts';
 
 /** One upstream page of a list, through the cache, from the provider that issued its cursor (any, for the first). */
 export type PagedRead = <T>(
@@ -50,7 +51,7 @@ export function cachedListSource(chain: ProviderChain, reader: CachedReader): Li
     },
     async profileById(id, policy) {
       // Every by-id entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an impossible id.
-      if (!canBeAccountId(id)) throw new Problem('not_found', impossibleIdDetail('account', id));
+      if (!canBeAccountId(id)) throw new DomainError({ kind: 'impossible_id', of: 'account', id });
       const got = await reader.read(`profile-id:${id}`, policy, async () =>
         served(await chain.run('profileById', (p, c) => p.getProfileById!(id, c), paidBy(policy))),
       );
@@ -115,7 +116,7 @@ const LISTS: FailureAnswer = {
 /** Upstreams happily describe a protected account; the contract treats it as not public at all. */
 function publicOnly<T extends { protected?: boolean }>(got: Sourced<T>, what: string): Sourced<T> {
   if (got.value.protected)
-    throw new Problem('not_found', `${what} is not public.`, { extensions: { source: got.source } });
+    throw new SourceError({ kind: 'not_found', detail: `${what} is not public.`, source: got.source });
   return got;
 }
 
@@ -135,7 +136,7 @@ function chargedOnlyIfServable(
     ...call.policy,
     beforeLive: async () => {
       const refused = chain.unservable(capability, call.provider);
-      if (refused) throw problemFor(refused, answer);
+      if (refused) throw failureOf(refused, answer);
       await charge();
     },
   };

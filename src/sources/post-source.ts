@@ -7,10 +7,10 @@ import type { ConversationBundle } from '../domain/models.ts';
 import type { ReadBudget, ReadPolicy } from '../domain/sourced.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import { Deadline } from '../providers/deadline.ts';
-import { canBeStatusId, impossibleIdDetail } from '../domain/ids.ts';
-import { Problem } from '../problems/problem.ts';
+import { canBeStatusId } from '../domain/ids.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { CachedReader } from './cached-reader.ts';
-import { problemFor, served } from './chain-problem.ts';
+import { failureOf, served } from './served.ts';
 import { paidBy } from './list-source.ts';
 
 export function cachedPostSource(
@@ -24,7 +24,7 @@ export function cachedPostSource(
   const deadlineOf = (budget?: ReadBudget) => (budget instanceof Deadline ? budget : undefined);
   // Every entry (routes, oEmbed, MCP) reads through here, so no upstream ever sees an id that cannot exist.
   const possible = (id: string) => {
-    if (!canBeStatusId(id)) throw new Problem('not_found', impossibleIdDetail('post', id));
+    if (!canBeStatusId(id)) throw new DomainError({ kind: 'impossible_id', of: 'post', id });
   };
   return {
     ...(assembled ? { assembled } : {}),
@@ -52,7 +52,7 @@ export function cachedPostSource(
           if (got.source === primary) return { value: got.value, source: got.source };
           return { value: { ...got.value, fallback: true as const }, source: got.source };
         }
-        if (got?.failure.kind === 'gone') throw problemFor(got.failure);
+        if (got?.failure.kind === 'gone') throw failureOf(got.failure);
         const one = await single(id, policy, deadline);
         return {
           source: one.source,

@@ -5,7 +5,8 @@ import type { TabSource } from '../domain/post-lists.ts';
 import type { AboutSource } from '../domain/about.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { CachedReader } from './cached-reader.ts';
-import { served, type FailureAnswer } from './chain-problem.ts';
+import { served } from './served.ts';
+import type { FailureAnswer } from '../domain/failures.ts';
 import { pagedRead, pageRequest, paidBy } from './list-source.ts';
 
 const TABS: FailureAnswer = { unavailable: 'read_unavailable' };

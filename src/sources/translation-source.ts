@@ -5,7 +5,7 @@ import type { Translation } from '../domain/models.ts';
 import type { TranslationSource } from '../domain/translate-read.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { CachedReader } from './cached-reader.ts';
-import { served } from './chain-problem.ts';
+import { served } from './served.ts';
 import { paidBy } from './list-source.ts';
 
 export function cachedTranslationSource(chain: ProviderChain, reader: CachedReader): TranslationSource {

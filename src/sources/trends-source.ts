@@ -1,10 +1,10 @@
 // TrendSource over the provider chain and a cache reader of its own, whose lifetime is the short one of trends.
 import type { Trend } from '../domain/models.ts';
 import type { TrendSource } from '../domain/trends.ts';
-import { Problem } from '../problems/problem.ts';
+import { SourceError } from '../domain/failures.ts';
 import type { ProviderChain } from '../providers/chain.ts';
 import type { CachedReader } from './cached-reader.ts';
-import { DEFAULT_SEARCH_RETRY_AFTER_S, served } from './chain-problem.ts';
+import { served } from './served.ts';
 import { paidBy } from './list-source.ts';
 
 export function cachedTrendSource(chain: ProviderChain, reader: CachedReader): TrendSource {
@@ -14,12 +14,7 @@ export function cachedTrendSource(chain: ProviderChain, reader: CachedReader): T
       // whose sessions are only parked for now goes through the reader, so that a stale list can stand in.
       const none = chain.unservable('trends');
       if (none?.kind === 'no_provider' && !none.parked) {
-        throw new Problem(
-          'trends_unavailable',
-          'No configured provider lists trends: FxTwitter does, and X does with logged-in sessions ' +
-            '(add fxtwitter to THREADMARK_PROVIDERS, or x with THREADMARK_X_SESSIONS).',
-          { headers: { 'Retry-After': String(DEFAULT_SEARCH_RETRY_AFTER_S) } },
-        );
+        throw new SourceError({ kind: 'no_trends_provider' });
       }
       return reader.read<Trend[]>('trends:trending', policy, async () =>
         served(await chain.run('trends', (p, c) => p.getTrends!(c), paidBy(policy)), {

@@ -23,7 +23,7 @@ import { redisHash, type SharedHash } from './shared-hash.ts';
 import { PostgresKeyStore } from './keys/postgres.ts';
 import { openPostgres } from './postgres/pool.ts';
 import { postgresHash } from './postgres/hash.ts';
-import { keptSecret } from './kept-secret.ts';
+import { keptSecret } from '../secrets/kept-secret.ts';
 import { SqliteWatchStore, watchesDbPath } from './watches/sqlite.ts';
 import { RedisWatchStore } from './watches/redis.ts';
 import { PgWatchStore } from './watches/postgres.ts';
@@ -82,7 +82,7 @@ export interface Stores {
   sharedStoreUp(): boolean;
   /**
    * Agrees on one value for `name` across instances and restarts: the first `candidate` stored wins (SET NX in
-   * Redis; embedded mode keeps it in a file beside the key store, stores/kept-secret.ts). Undefined while Redis is
+   * Redis; embedded mode keeps it in a file beside the key store, secrets/kept-secret.ts). Undefined while Redis is
    * unreachable, and for an in-memory key store.
    */
   sharedSecret(name: string, candidate: string): Promise<string | undefined>;

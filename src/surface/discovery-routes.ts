@@ -83,8 +83,9 @@ export function discoveryRoutes(table: RouteTable): RouteDef[] {
         },
       ),
       async (ctx): Promise<Rendered> => {
-        const { config, version, health } = ctx.services;
-        const doc = buildApiDocument(table, { baseUrl: config.baseUrl, version, health: health?.() });
+        const { config, version, providerHealth } = ctx.services;
+        const health = { providers: providerHealth() };
+        const doc = buildApiDocument(table, { baseUrl: config.baseUrl, version, health });
         // Health changes from one request to the next; the rest is cheap to rebuild.
         return {
           body: JSON.stringify(doc),

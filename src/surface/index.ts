@@ -3,12 +3,15 @@
 import type { RouteDef } from '../contract/route-decl.ts';
 import { discoveryRoutes } from './discovery-routes.ts';
 import { docsRoutes } from './docs-routes.ts';
-import { homeRoutes } from './home/routes.ts';
+import { homeRoutes, type ProblemOf } from './home/routes.ts';
 import type { RouteTable } from './documents.ts';
 
 export type { RouteTable };
 
-/** The discovery and documentation routes describing `table` (which includes them once assembled). */
-export function surfaceRoutes(table: RouteTable): RouteDef[] {
-  return [...homeRoutes(table), ...discoveryRoutes(table), ...docsRoutes(table)];
+/**
+ * The discovery and documentation routes describing `table` (which includes them once assembled). `problemOf` is
+ * the edge's mapping of failures, for the home page's conversions, which show a failed read on the page.
+ */
+export function surfaceRoutes(table: RouteTable, problemOf: ProblemOf): RouteDef[] {
+  return [...homeRoutes(table, problemOf), ...discoveryRoutes(table), ...docsRoutes(table)];
 }

@@ -10,7 +10,7 @@ import { HANDLES } from '../../sim/corpus.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
 import { mcpCall } from '../helpers/mcp.ts';
-import { aboutJsonSchema } from '../../src/render/json-schemas.ts';
+import { aboutJsonSchema } from '../../src/contract/json-schemas.ts';
 
 interface AboutBody {
   markdown: string;

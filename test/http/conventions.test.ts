@@ -169,3 +169,16 @@ describe('problem documents', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
   });
 });
+
+describe('request ids', () => {
+  test('a request the HTTP parser rejects gets its id from the one generator every answer uses', async () => {
+    const port = Number(new URL(s.url).port);
+    const rejected = await rawRequest(port, { method: 'GET', target: '/a b' });
+    assert.equal(rejected.status, 400);
+    const id = JSON.parse(rejected.body.toString('utf8')).request_id as string;
+    const served = (await s.get('/healthz')).headers.get('x-request-id') ?? '';
+    // The generator's ids share a per-process prefix (random per process, counted within it): both come from it.
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.equal(id.slice(0, 24), served.slice(0, 24));
+  });
+});

@@ -13,7 +13,7 @@ const NOT_DECLARED = [
   /^\/api\/v1\/(watches|watches\/:id|hub)$/,
   /^\/admin(\/|$)/,
   /^\/(healthz|readyz|metrics)$/,
-  // The one route of every method the reads do not take (http/method-fallback.ts).
+  // The one route of every method the reads do not take (http/routing/method-fallback.ts).
   /^\*$/,
 ];
 

@@ -170,15 +170,19 @@ describe('GET /api', () => {
     assert.match(res.headers.get('link') ?? '', /rel="api-catalog"/);
   });
 
-  test('health renders "unknown" without a reporter and the reporter\'s summary with one', async () => {
-    const before = s.app.services.health;
+  test("health is the provider chain's own report, read on every request", async () => {
+    const real = (await json('/api')).body.health;
+    assert.deepEqual(
+      real.providers.map((p: { name: string }) => p.name),
+      s.app.services.providerHealth().map((p) => p.name),
+    );
+    const before = s.app.services.providerHealth;
     try {
-      s.app.services.health = undefined;
-      assert.equal((await json('/api')).body.health, 'unknown');
-      s.app.services.health = () => ({ fxtwitter: 'closed', syndication: 'open' });
-      assert.deepEqual((await json('/api')).body.health, { fxtwitter: 'closed', syndication: 'open' });
+      const report = [{ ...before()[0]!, breaker: 'open' as const }];
+      s.app.services.providerHealth = () => report;
+      assert.deepEqual((await json('/api')).body.health, { providers: report });
     } finally {
-      s.app.services.health = before;
+      s.app.services.providerHealth = before;
     }
   });
 });

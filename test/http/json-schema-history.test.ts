@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
-import { postJsonSchema, profileJsonSchema, searchJsonSchema } from '../../src/render/json-schemas.ts';
+import { postJsonSchema, profileJsonSchema, searchJsonSchema } from '../../src/contract/json-schemas.ts';
 
 let s: Stack;
 before(async () => {

@@ -11,7 +11,7 @@ import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
 import { mcpCall } from '../helpers/mcp.ts';
-import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../src/render/json-schemas.ts';
+import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../src/contract/json-schemas.ts';
 
 const ROOT = IDS.threadRoot;
 /** Newest first: the readers quoted the root one hour apart. */

@@ -10,7 +10,7 @@ import { FxTwitterProvider } from '../../src/providers/fxtwitter/provider.ts';
 import { buildProviders } from '../../src/providers/registry.ts';
 import { SyndicationProvider } from '../../src/providers/syndication/provider.ts';
 import { ProviderError } from '../../src/providers/types.ts';
-import { Problem } from '../../src/problems/problem.ts';
+import { isNotFound } from '../../src/domain/failures.ts';
 import { FREE_READ } from '../helpers/payer.ts';
 
 let sim: Simulator;
@@ -177,8 +177,5 @@ test('the chain built from the registry falls back to syndication when FxTwitter
   const r = await serve(chain.run('post', (p) => p.getPost!(IDS.threadRoot, {}), FREE_READ));
   assert.equal(r.source, 'syndication');
   assert.equal(r.value.id, IDS.threadRoot);
-  await assert.rejects(
-    serve(chain.run('post', (p) => p.getPost!(IDS.deleted, {}), FREE_READ)),
-    (e: unknown) => e instanceof Problem && e.code === 'not_found',
-  );
+  await assert.rejects(serve(chain.run('post', (p) => p.getPost!(IDS.deleted, {}), FREE_READ)), isNotFound);
 });

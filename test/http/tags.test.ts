@@ -6,7 +6,7 @@ import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { TRANSLATED_HANDLES as TH, TRANSLATED_IDS as TI } from '../../sim/corpus-translations.ts';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { mcpCall } from '../helpers/mcp.ts';
-import { searchJsonSchema } from '../../src/render/json-schemas.ts';
+import { searchJsonSchema } from '../../src/contract/json-schemas.ts';
 
 let s: Stack;
 before(async () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { TRANSLATED_HANDLES as TH, TRANSLATED_IDS as TI } from '../../sim/corpus-translations.ts';
-import { postJsonSchema } from '../../src/render/json-schemas.ts';
+import { postJsonSchema } from '../../src/contract/json-schemas.ts';
 
 let s: Stack;
 before(async () => {

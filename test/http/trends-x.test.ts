@@ -10,7 +10,7 @@ import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.t
 import { writeSessions } from '../helpers/x-sessions.ts';
 import { xAccounts } from '../../sim/routes/x-accounts.ts';
 import { SIM_TRENDS, SIM_X_STORIES } from '../../sim/trends.ts';
-import { trendsJsonSchema } from '../../src/render/trends-json.ts';
+import { trendsJsonSchema } from '../../src/contract/json-schemas.ts';
 import { TRENDING_TIMELINE_ID } from '../../src/providers/x/trends.ts';
 
 interface TrendsBody {

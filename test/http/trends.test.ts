@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { problemOf, startStack, TEST_BASE, type Stack } from '../helpers/stack.ts';
 import { mcpCall } from '../helpers/mcp.ts';
-import { trendsJsonSchema } from '../../src/render/trends-json.ts';
+import { trendsJsonSchema } from '../../src/contract/json-schemas.ts';
 import { TRENDS_TTL_S } from '../../src/domain/trends.ts';
 
 let s: Stack;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { problemOf, startStack, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
-import { profileTabJsonSchema } from '../../src/render/json-schemas.ts';
+import { profileTabJsonSchema } from '../../src/contract/json-schemas.ts';
 
 const HEADINGS = ['Why invalidation is hard', 'Three strategies', 'Rolling it out'];
 

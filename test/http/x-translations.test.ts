@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '../../sim/server.ts';
 import { TRANSLATED_HANDLES as TH, TRANSLATED_IDS as TI } from '../../sim/corpus-translations.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 import { writeSessions } from '../helpers/x-sessions.ts';
-import { postJsonSchema } from '../../src/render/json-schemas.ts';
+import { postJsonSchema } from '../../src/contract/json-schemas.ts';
 
 interface JsonPost {
   id: string;

@@ -78,37 +78,106 @@ export function layerOf(file: string): string {
   return relative(SRC, file).split(sep)[0]!;
 }
 
-const isRootFile = (file: string): boolean => relative(SRC, file).split(sep).length === 1;
-
 /**
- * What a layer may import besides itself; layers not listed are bounded only by the rules every layer shares
- * (nothing imports http/, no cycles). The domain is the centre and imports nothing outside itself; problems is the
- * catalog the edge maps to and imports nothing; renderers are pure functions of domain models; providers turn
- * upstream shapes into domain models and raise only their typed failures or a configuration error; net, the one
- * outbound HTTP client, knows none of its users.
+ * What each layer may import besides itself: every folder of src/ and every file directly in it has a rule, and a
+ * layer without one fails the test, so a new folder states its place when it is added. The domain is the centre and
+ * imports nothing outside itself; problems is the catalog the edge maps to, and only the edge builds problem
+ * documents (see the test below), so stores and providers know no problem at all; renderers are pure functions of
+ * domain models; providers turn upstream shapes into domain models and raise only their typed failures or a
+ * configuration error; net, the one outbound HTTP client, knows none of its users. The contract (route and JSON
+ * schemas, the read table, what a handler receives) sits below everything that uses it: http, surface, MCP and the
+ * published client import it, it imports none of them. Only the composition root (compose.ts, server.ts,
+ * route-table.ts) imports http/; common/, net/, engines.ts and packaged-docs.ts import nothing.
  */
-const ALLOWED: Record<string, string[]> = {
+export const ALLOWED: Record<string, string[]> = {
   domain: [],
   problems: [],
+  common: [],
+  'config-error.ts': [],
+  'version.ts': [],
+  'guides.ts': [],
+  'engines.ts': [],
+  'packaged-docs.ts': [],
   render: ['domain'],
-  providers: ['domain', 'problems', 'net', 'config-error.ts'],
   net: [],
+  secrets: ['domain'],
+  providers: ['domain', 'common', 'net', 'config-error.ts', 'engines.ts'],
+  media: ['domain', 'net', 'render'],
+  stores: ['domain', 'common', 'providers', 'secrets', 'engines.ts'],
+  sources: ['domain', 'media', 'problems', 'providers', 'stores'],
+  ops: ['providers', 'stores'],
+  jobs: ['domain', 'net', 'stores', 'engines.ts'],
+  'config.ts': ['config-error.ts', 'media', 'providers', 'version.ts'],
+  contract: ['domain', 'problems', 'render', 'media', 'config.ts', 'ops', 'providers', 'sources', 'stores'],
+  client: ['contract', 'problems'],
+  surface: ['contract', 'domain', 'guides.ts', 'problems', 'providers', 'render', 'sources', 'stores'],
+  mcp: ['surface'],
+  http: [
+    'contract',
+    'engines.ts',
+    'domain',
+    'jobs',
+    'mcp',
+    'media',
+    'ops',
+    'problems',
+    'providers',
+    'render',
+    'sources',
+    'stores',
+    'surface',
+  ],
+  'route-table.ts': ['contract', 'http', 'surface'],
+  'server.ts': ['contract', 'http', 'jobs', 'problems', 'route-table.ts'],
+  'compose.ts': [
+    'config.ts',
+    'contract',
+    'domain',
+    'http',
+    'jobs',
+    'media',
+    'ops',
+    'providers',
+    'secrets',
+    'server.ts',
+    'sources',
+    'stores',
+    'version.ts',
+  ],
+  'main.ts': ['compose.ts', 'config.ts', 'ops'],
+  cli: [
+    'client',
+    'compose.ts',
+    'config.ts',
+    'domain',
+    'main.ts',
+    'mcp',
+    'media',
+    'packaged-docs.ts',
+    'providers',
+    'render',
+    'route-table.ts',
+    'stores',
+    'surface',
+    'version.ts',
+  ],
 };
 
-export function layerViolations(graph: Map<string, string[]>): string[] {
+/** Every import a layer's rule does not allow, and every layer (folder or root file) that has no rule. */
+export function layerViolations(graph: Map<string, string[]>, rules: Record<string, string[]> = ALLOWED): string[] {
   const out: string[] = [];
+  const unruled = new Set<string>();
   for (const [file, deps] of graph) {
     const from = layerOf(file);
-    const allowed = ALLOWED[from];
+    const allowed = rules[from];
+    if (!allowed) unruled.add(from);
     for (const dep of deps) {
       const to = layerOf(dep);
       if (to === from) continue;
-      // Only the composition root (files directly in src/) wires http/ in; no layer imports it.
-      const intoHttp = to === 'http' && !isRootFile(file);
-      if (intoHttp || (allowed && !allowed.includes(to))) out.push(`${file} → ${dep}`);
+      if (!allowed?.includes(to)) out.push(`${file} → ${dep}`);
     }
   }
-  return out;
+  return [...[...unruled].sort().map((layer) => `${layer}: no rule`), ...out];
 }
 
 /** The graph of layers: an edge wherever one file of a layer imports a file of another. */
@@ -152,9 +221,16 @@ describe('architecture of src/', () => {
     ]);
     assert.deepEqual(cycles(fake), []);
     assert.deepEqual(cycles(layerGraph(fake)), [['x', 'y']]);
-    assert.deepEqual(layerViolations(fake), [
+    const rules = { x: ['y', 'http'], y: ['x'], domain: [], 'compose.ts': ['http'] };
+    assert.deepEqual(layerViolations(fake, rules), [
+      `${join('src', 'domain', 'f.ts')} → ${join('src', 'problems', 'g.ts')}`,
+    ]);
+    const { 'compose.ts': _root, ...unruledRoot } = rules;
+    assert.deepEqual(layerViolations(fake, { ...unruledRoot, x: ['y'] }), [
+      'compose.ts: no rule',
       `${join('src', 'x', 'd.ts')} → ${join('src', 'http', 'e.ts')}`,
       `${join('src', 'domain', 'f.ts')} → ${join('src', 'problems', 'g.ts')}`,
+      `${join('src', 'compose.ts')} → ${join('src', 'http', 'e.ts')}`,
     ]);
   });
 
@@ -167,9 +243,24 @@ describe('architecture of src/', () => {
     assert.deepEqual(cycles(layerGraph(graph)), []);
   });
 
-  test('domain imports only domain, problems only problems, render only domain, and nothing but the composition root imports http', () => {
-    const violations = layerViolations(graph);
-    assert.deepEqual(violations, []);
+  test('every folder and root file of src/ has a rule, and every import keeps to it', () => {
+    assert.deepEqual(layerViolations(graph), []);
+  });
+
+  test('the rules themselves: the domain and the catalog import nothing, and only the composition root imports http', () => {
+    assert.deepEqual(ALLOWED.domain, []);
+    assert.deepEqual(ALLOWED.problems, []);
+    const intoHttp = Object.keys(ALLOWED).filter((layer) => ALLOWED[layer]!.includes('http'));
+    assert.deepEqual(intoHttp.sort(), ['compose.ts', 'route-table.ts', 'server.ts']);
+    for (const user of ['http', 'surface', 'mcp', 'client']) assert.ok(!ALLOWED.contract!.includes(user), user);
+  });
+
+  test('problem documents are made at the edge only: no Problem is built outside src/http/ and src/problems/', () => {
+    const edge = [join(SRC, 'http') + sep, join(SRC, 'problems') + sep];
+    const makers = files.filter(
+      (f) => !edge.some((d) => f.startsWith(d)) && /\bnew Problem\(/.test(readFileSync(f, 'utf8')),
+    );
+    assert.deepEqual(makers, []);
   });
 
   test('the route table is read only by the entry points (HTTP server, stdio MCP), which hand it to the surface', () => {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PUBLIC_ROUTES } from '../../src/route-table.ts';
-import { READ_SCHEMAS } from '../../src/read-contract.ts';
+import { READ_SCHEMAS } from '../../src/contract/reads.ts';
 import { READS } from '../../src/client/reads.ts';
 
 // The reads are the /api/v1 routes; /media/{token} is v1 too but only answers URLs the service signed itself.
@@ -21,7 +21,7 @@ describe('the typed client covers the route table', () => {
     assert.deepEqual(
       missing.map((d) => `${d.operationId} ${d.path}`),
       [],
-      'add a line to src/client/reads.ts and to READ_SCHEMAS in src/read-contract.ts (docs/client.md#adding-a-read)',
+      'add a line to src/client/reads.ts and to READ_SCHEMAS in src/contract/reads.ts (docs/client.md#adding-a-read)',
     );
     for (const [name, e] of entries) {
       const d = reads.find((r) => r.operationId === e.op);

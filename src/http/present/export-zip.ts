@@ -1,9 +1,9 @@
 // format=zip of the export route: a folder of Obsidian notes (one per post, named as the CLI's vault names them)
 // streamed as the walk reads pages, with media=local the files they hold under attachments/ (each file once, by
 // content hash) and the notes embedding them; `export.json` at the end holds the end line and what was skipped.
+import { engines } from '../../engines.ts';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, unlink } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -18,12 +18,10 @@ import { spool, type Spooled } from '../../media/spool.ts';
 import { ATTACHMENTS, type SaveResult, type SkipReason } from '../../media/store.ts';
 import { noteFileName } from '../../render/note-template.ts';
 import { renderPostObsidian } from '../../render/obsidian.ts';
-import { Problem } from '../../problems/problem.ts';
+import { AllowanceRefused } from '../../domain/failures.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import type { Rendered } from '../../contract/rendered.ts';
 import { endLine, type ExportReply } from './export.ts';
-
-// yazl is loaded with the first zip: most instances never write one.
-const require = createRequire(import.meta.url);
 
 export const ZIP_TYPE = 'application/zip';
 
@@ -110,7 +108,7 @@ class ZipMedia {
     } catch (e) {
       if (e instanceof ArchiveFull) return { ok: false, reason: 'run_limit', detail: 'not added' };
       // A payer's refusal (its allowance used up) leaves the file out like any failed fetch.
-      const f = refusalOf(e instanceof Problem ? new MediaFetchFailed('failed', e.detail) : e);
+      const f = refusalOf(e instanceof AllowanceRefused ? new MediaFetchFailed('failed', toProblem(e).detail) : e);
       return { ok: false, reason: f.reason, detail: f.message };
     } finally {
       this.current = undefined;
@@ -169,7 +167,7 @@ function noteOf(post: Post, baseUrl: string): { name: string; body: string } {
 
 /** The archive, streamed: entries are added as posts arrive; a client that goes away stops the walk. */
 export function presentExportZip(r: ExportReply, opts: ZipOptions): Rendered {
-  const yazl = require('yazl') as typeof import('yazl');
+  const yazl = engines.yazl();
   const zip = new yazl.ZipFile();
   // yazl's output is a PassThrough: writable, though typed only as readable.
   const out = zip.outputStream as Readable & Writable;

@@ -41,7 +41,7 @@ import { budgetWarning, headerSafe, publicCacheControl, type BudgetRequest } fro
 import { fitBudget } from '../../render/budget.ts';
 import { listGiveWay } from '../../domain/give-way.ts';
 import { Problem } from '../../problems/problem.ts';
-import { docsUrlFor } from '../problem-reply.ts';
+import { docsUrlFor } from '../failures/problem-reply.ts';
 
 export type ListRead =
   | { resource: 'profile'; read: ProfileRead }

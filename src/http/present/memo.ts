@@ -1,6 +1,6 @@
 // Rendered responses remembered per (cached domain value, rendering options) in the response cache, so a cache
 // hit costs a lookup instead of a render and a body hash.
-import { entityTagOf } from '../entity-tags.ts';
+import { entityTagOf } from '../negotiation/entity-tags.ts';
 import type { Rendered } from '../../contract/rendered.ts';
 import type { ResponseSlot } from '../../stores/cache/responses.ts';
 

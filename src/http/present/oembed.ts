@@ -1,7 +1,7 @@
 // oEmbed 1.0 for the service's own permalinks: which URLs are ours, and the `rich` response for a post or a profile.
 import { profilePath, statusPath } from '../../domain/links.ts';
 import type { Author, Post } from '../../domain/models.ts';
-import { ACCOUNT_ID_RE, HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../params/common.ts';
+import { ACCOUNT_ID_RE, HANDLE_RE, STATUS_ID_RE, isReservedPath } from '../../contract/params/common.ts';
 import { Problem } from '../../problems/problem.ts';
 import { escapeHtml } from '../../render/html.ts';
 import { SERVICE_NAME } from '../../surface/service-info.ts';

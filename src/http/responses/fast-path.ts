@@ -9,7 +9,8 @@
 //     that is checked and api-ip charged synchronously; with Redis both happen in one scripted round trip
 //     (stores/stored-response-check.ts), so every instance sees every other's refreshes and charges;
 //   - conditional and keyed (Authorization) requests never take it (store.ts);
-//   - a coding no client has asked for yet is made once (`encode`, http/codings.ts) and kept, then answered;
+//   - a coding no client has asked for yet is made once (`encode`, http/negotiation/codings.ts) and kept, then
+//     answered;
 //   - a client that would be refused (429) goes through the guards, which answer and count it;
 //   - debug access logging or a draining server turn it off.
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
@@ -17,7 +18,7 @@ import type { IncomingMessage } from 'node:http';
 import { rateLimitHeaders } from '../../stores/limits/headers.ts';
 import type { LimitState } from '../../stores/limits/policies.ts';
 import type { StoredResponseCheck } from '../../stores/stored-response-check.ts';
-import { codingFor, encode, type Coding } from '../codings.ts';
+import { codingFor, encode, type Coding } from '../negotiation/codings.ts';
 import { answerKey, PER_REQUEST, variantOf, type AnswerStore, type StoredAnswer, type Variant } from './store.ts';
 
 /** Synchronous reads of the in-process cache (MemoryCache.getNow). */
@@ -36,7 +37,7 @@ export interface FastPathOptions {
     apiIpCharged(consumed: number, msLeft: number): LimitState;
     partitionOf(address: string): string;
   };
-  /** The client address rule the guards use (http/client-address.ts). */
+  /** The client address rule the guards use (http/guards/client-address.ts). */
   addressOf: (raw: IncomingMessage) => string | undefined;
 }
 

@@ -5,8 +5,8 @@
 // RateLimit fields, and Fastify's and Node's public APIs only.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../contract/services.ts';
-import type { Guards } from '../guards.ts';
-import type { AddressRule } from '../client-address.ts';
+import type { Guards } from '../guards/guards.ts';
+import type { AddressRule } from '../guards/client-address.ts';
 import { FastPath, type SyncCache } from './fast-path.ts';
 import { Recorder } from './recorder.ts';
 import { ANSWER_SLOT, answerSize } from './store.ts';

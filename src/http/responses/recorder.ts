@@ -11,7 +11,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { storedTail } from '../../stores/cache/redis.ts';
 import type { CacheEntry } from '../../stores/cache/types.ts';
-import { codingsApply } from '../codings.ts';
+import { codingsApply } from '../negotiation/codings.ts';
 import { answerKey, varyIsKeyed, variantOf, type AnswerStore, type Dependencies, type StoredAnswer } from './store.ts';
 
 /** Fields the store writes per variant (the coding and its length), never taken from the recorded exchange. */

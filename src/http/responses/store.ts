@@ -1,15 +1,15 @@
 // The response store: one entry per representation the normal path gave (keyed by everything in the request that
 // shapes it except the coding: method, URL, Accept, the crawler decision), holding its status line's fixed fields,
-// its identity bytes, the bytes of each coding a client has asked for (made once, by `encode` in http/codings.ts,
-// the function the normal path encodes with), its validators, and the cache entries it depends on. It is the
+// its identity bytes, the bytes of each coding a client has asked for (made once, by `encode` in
+// http/negotiation/codings.ts, the function the normal path encodes with), its validators, and the cache entries it depends on. It is the
 // `answer` slot of the response cache (stores/cache/responses.ts), which already holds what the normal path derives
 // from cached data (assembled reads, rendered bodies, serialized feeds): one byte budget, counting every coded
 // variant, and one set of metrics for everything remembered above the data cache.
 import type { FastifyRequest } from 'fastify';
 import { PREVIEW_HEADER, previewDecision } from '../../contract/link-preview.ts';
 import type { ResponseSlot } from '../../stores/cache/responses.ts';
-import type { Coding } from '../codings.ts';
-import { withCoding } from '../entity-tags.ts';
+import type { Coding } from '../negotiation/codings.ts';
+import { withCoding } from '../negotiation/entity-tags.ts';
 
 /** The slot of the response cache answers are stored in. */
 export const ANSWER_SLOT = 'answer';
@@ -114,6 +114,6 @@ export function answerKey(req: FastifyRequest): string | undefined {
   // Permalinks answer link-preview crawlers with HTML where others get Markdown, so whether the caller is one,
   // and how that was decided (register.ts), is part of what shapes the answer.
   const crawler = previewDecision(h);
-  // The URL the client sent: a prefix read (http/prefix-read.ts) is rerouted, and answers with its own Link.
+  // The URL the client sent: a prefix read (http/routing/prefix-read.ts) is rerouted, and answers with its own Link.
   return `${m} ${req.originalUrl}\n${h.accept ?? ''}\n${crawler}`;
 }

@@ -2,23 +2,14 @@
 // it is based, how it connects, when it joined, verification and since when, username changes, affiliate badge).
 import { z } from 'zod';
 import { readAbout } from '../../domain/about.ts';
-import { aboutJsonSchema } from '../../render/json-schemas.ts';
-import { browseFormat, budgetParam, flag, profileHandle } from '../params/common.ts';
+import { aboutJsonSchema } from '../../contract/json-schemas.ts';
+import { profileHandle } from '../../contract/params/common.ts';
+import { aboutQuery } from '../../contract/queries/about.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { keyStateOf } from '../key-state.ts';
-import { toProblem } from '../problem-reply.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import { presentAbout } from '../present/about.ts';
 import { presentRecovery } from '../present/lists.ts';
 
-export const aboutQuery = z.object({
-  format: browseFormat,
-  budget: budgetParam.describe(
-    'Output budget: at most this many characters of Markdown (500-200000). The facts are one short document that ' +
-      'does not give way: a budget it does not fit is 400 invalid_budget naming the size it needs.',
-  ),
-  full: flag,
-  nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
-});
 const handleParams = z.object({ handle: profileHandle });
 
 const DESCRIPTION =
@@ -59,11 +50,11 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof aboutQuery, typeof 
 
 export const aboutRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surface) =>
   defineRoute(decl(surface), async (ctx) => {
-    const { config, guards, tabs } = ctx.services;
-    const key = keyStateOf(ctx.req);
+    const { config, tabs } = ctx.services;
+    const key = ctx.guards.key;
     const { handle } = ctx.params;
     try {
-      const policy = guards.policy(ctx.req, { nocache: ctx.query.nocache ?? false });
+      const policy = ctx.guards.policy({ nocache: ctx.query.nocache ?? false });
       const { read, cache } = await readAbout(tabs, handle, policy);
       return presentAbout(read, ctx.representation, {
         baseUrl: config.baseUrl,

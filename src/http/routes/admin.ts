@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { parseEveryBodyAsJson } from '../json-body.ts';
+import { parseEveryBodyAsJson } from '../routing/json-body.ts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
@@ -7,7 +7,7 @@ import type { KeyStore } from '../../stores/keys/types.ts';
 import { Limiter } from '../../stores/limits/limiter.ts';
 import { ADMIN_FAILURES } from '../../stores/limits/policies.ts';
 import { clientKey } from '../../stores/limits/client-key.ts';
-import { clientAddress } from '../client-address.ts';
+import { clientAddress } from '../guards/client-address.ts';
 import type { SessionAdmin } from '../../providers/x/session-admin.ts';
 import { registerSessionRoutes } from './admin-sessions.ts';
 

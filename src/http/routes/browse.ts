@@ -1,11 +1,12 @@
 // GET /api/browse: the deprecated alias of the list routes, selected by `resource`.
 import { z } from 'zod';
 import { Problem } from '../../problems/problem.ts';
-import { HANDLE_RE, code } from '../params/common.ts';
+import { HANDLE_RE, code } from '../../contract/params/common.ts';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { LIST_ERRORS } from './list-params.ts';
+import { LIST_ERRORS } from '../../contract/params/list.ts';
 import { serveConnections, serveProfile } from './profiles.ts';
-import { searchShape, serveSearch } from './search.ts';
+import { serveSearch } from './search.ts';
+import { searchShape } from '../../contract/queries/search.ts';
 
 const RESOURCES = ['profile', 'followers', 'following', 'search'] as const;
 type Resource = (typeof RESOURCES)[number];

@@ -3,13 +3,13 @@
 import { z } from 'zod';
 import { readListMembers, readListPosts } from '../../domain/curated-lists.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { listMembersJsonSchema, listPostsJsonSchema } from '../../render/json-schemas.ts';
-import { LIST_ID_RE, code } from '../params/common.ts';
+import { listMembersJsonSchema, listPostsJsonSchema } from '../../contract/json-schemas.ts';
+import { LIST_ID_RE, code } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
+import { LIST_ERRORS, listQuery } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
-import { translateShape } from '../params/lang.ts';
+import { postListQuery } from '../../contract/queries/lists.ts';
+import { LIST_FILTER_NOTE } from '../../contract/params/feed-filters.ts';
 
 export const listIdParam = z
   .string()
@@ -49,9 +49,6 @@ const KINDS: Record<Kind, { v1: string; permalink: string; summary: string; desc
   },
 };
 
-/** The list's posts take the post filters of the feeds; its members are accounts, not posts. */
-export const listPostsQuery = z.object({ ...listShape, ...listFilterShape, ...translateShape });
-
 function decl<Q extends z.ZodObject>(
   kind: Kind,
   surface: 'v1' | 'permalink',
@@ -86,7 +83,7 @@ const SURFACES = ['v1', 'permalink'] as const;
 
 export const curatedListRoutes: RouteDef[] = [
   ...SURFACES.map((surface) => {
-    const d = decl('posts', surface, listPostsQuery);
+    const d = decl('posts', surface, postListQuery);
     return defineRoute(d, (ctx) => {
       const { id } = ctx.params;
       return serveList(ctx, {

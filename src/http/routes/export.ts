@@ -9,13 +9,11 @@ import {
   planExport,
   translatedExport,
 } from '../../domain/export.ts';
-import { translateParam } from '../params/lang.ts';
 import type { TimelineOptions } from '../../domain/lists.ts';
-import { exportEndSchema, exportJsonSchema } from '../../render/json-schemas.ts';
-import { code, flag, profileHandle } from '../params/common.ts';
-import { sinceParam, untilParam } from '../params/dates.ts';
-import { keyStateOf } from '../key-state.ts';
-import { problemBody, toProblem } from '../problem-reply.ts';
+import { exportEndSchema, exportJsonSchema } from '../../contract/json-schemas.ts';
+import { profileHandle } from '../../contract/params/common.ts';
+import { problemBody } from '../failures/problem-reply.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import { Problem } from '../../problems/problem.ts';
 import {
   NDJSON_TYPE,
@@ -26,49 +24,7 @@ import {
 } from '../present/export.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import { windowInput } from './profiles.ts';
-
-const maxPostsParam = z
-  .string(code('invalid_max_posts'))
-  .regex(/^[0-9]{1,6}$/, code('invalid_max_posts'))
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= MAX_EXPORT_POSTS, code('invalid_max_posts'))
-  .optional()
-  .describe(`Stop after this many posts, 1-${MAX_EXPORT_POSTS} (default ${DEFAULT_EXPORT_POSTS}).`);
-
-export const exportQuery = z.object({
-  since: sinceParam,
-  until: untilParam,
-  max_posts: maxPostsParam,
-  with_replies: flag.describe(
-    "Also export the account's replies to other people (they carry `replyTo`). Its replies to itself, the " +
-      'continuations of its own threads, are always exported. Default false.',
-  ),
-  with_reposts: flag.describe(
-    'Also export its reposts (they carry `repostOf`). Default false; not available inside a date window.',
-  ),
-  translate: translateParam,
-  format: z
-    .enum(['ndjson', 'json', 'zip'], code('invalid_format'))
-    .optional()
-    .describe(
-      'ndjson (default): one post per line, streamed as pages are read, then the end line. json: one document. ' +
-        'zip: a folder of Obsidian notes, one per post, streamed, with `export.json` (the end line) last.',
-    ),
-  media: z
-    .enum(['remote', 'local'], code('invalid_media'))
-    .optional()
-    .describe(
-      'With format=zip: local puts the media the notes hold under `attachments/` (each file once, by content hash) ' +
-        'and embeds them; remote (default) links X.',
-    ),
-  cursor: z
-    .string(code('invalid_export_cursor'))
-    .max(4096, code('invalid_export_cursor'))
-    .optional()
-    .describe(
-      "The `cursor` of an earlier export's end line: continue with its next post (same handle, window and options).",
-    ),
-});
+import { exportQuery } from '../../contract/queries/profiles.ts';
 
 /** Most media bytes one zip archive holds (media=local). */
 const ZIP_MEDIA_BYTES = 1024 * 1024 * 1024;
@@ -135,7 +91,8 @@ const decl = {
 export const exportRoutes: RouteDef[] = [
   defineRoute(decl, async (ctx) => {
     const { query: q, services, req } = ctx;
-    const { config, guards } = services;
+    const { config } = services;
+    const { guards } = ctx;
     const window = windowInput(q.since, q.until);
     const includes: TimelineOptions = { replies: q.with_replies ?? false, reposts: q.with_reposts ?? false };
     const handle = ctx.params.handle;
@@ -149,7 +106,7 @@ export const exportRoutes: RouteDef[] = [
       maxPosts: q.max_posts ?? DEFAULT_EXPORT_POSTS,
       cursor: q.cursor,
     });
-    const key = keyStateOf(req);
+    const key = guards.key;
     const headers: Record<string, string> = {
       // Keyed exports are read privately and charged to the key: the answer depends on Authorization.
       vary: 'Authorization',
@@ -158,11 +115,11 @@ export const exportRoutes: RouteDef[] = [
     };
     // A HEAD walks nothing: valid input and an allowance left are what a GET would start its 200 with.
     if (req.method === 'HEAD') {
-      await guards.checkExport(req);
+      await guards.checkExport();
       return presentExportHead(q.format ?? 'ndjson', headers);
     }
     const lang = q.translate;
-    const charged = await guards.exportPolicy(req);
+    const charged = await guards.exportPolicy();
     const policy = lang ? { ...charged, translate: lang } : charged;
     let firstPage: { source: string; cache: string } | undefined;
     const posts = exportPosts(services, plan, policy, {
@@ -193,7 +150,7 @@ export const exportRoutes: RouteDef[] = [
               timeoutMs: Math.max(config.upstreamTimeoutMs, 30_000),
               userAgent: config.userAgent,
               charge: services.media.charge,
-              payer: guards.payer(req),
+              payer: guards.payer(),
               maxRunBytes: ZIP_MEDIA_BYTES,
             }
           : undefined;

@@ -1,22 +1,14 @@
 // What every feed route shares: the format and cache parameters, the query a feed reads, the notes of its
 // description, its fixed media types, and the options a feed is served with (its self link names its filters).
 import { z } from 'zod';
-import { FEED_TYPES, type FeedType, type ThreadMode } from '../../domain/feeds.ts';
-import { code, flag, sinceIdParam } from '../params/common.ts';
+import { type FeedType, type ThreadMode } from '../../domain/feeds.ts';
 import type { RouteDecl } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { FEED_MEDIA_TYPES } from '../present/feeds.ts';
 import type { FeedOptions } from './feed-serve.ts';
-import { filterOf, filterParams, filterShape, type FilterQuery } from '../params/feed-filters.ts';
-import { translateShape } from '../params/lang.ts';
+import { filterOf, filterParams, type FilterQuery } from '../../contract/params/feed-filters.ts';
 import { windowInput } from './profiles.ts';
-
-export const typeParam = z
-  .enum(FEED_TYPES, code('invalid_feed_option'))
-  .optional()
-  .describe('rss (default, RSS 2.0), atom (Atom 1.0) or json (JSON Feed 1.1).');
-
-export const nocacheParam = flag.describe('Bypass the application cache; charged against the live-lookup quota.');
+import type { permalinkPostFeedQuery } from '../../contract/queries/feeds.ts';
 
 /**
  * What every feed route reads: the feed's threading, whether to bypass the cache, an incremental since_id and
@@ -73,17 +65,6 @@ export function options(q: FeedQuery, type: FeedType, selfUrl: string): FeedOpti
     ...(q.translate ? { translate: q.translate } : {}),
   };
 }
-
-/** The query of a feed about one post (its conversation, its quotes): the format, the cache, since_id, the filters. */
-export const postFeedQuery = z.object({
-  type: typeParam,
-  nocache: nocacheParam,
-  since_id: sinceIdParam,
-  ...filterShape,
-  ...translateShape,
-});
-/** The permalink is always RSS. */
-export const permalinkPostFeedQuery = postFeedQuery.omit({ type: true });
 
 /** What a feed with a route on each surface (one post's conversation or quotes, a profile tab) says of itself. */
 export interface PostFeedText {

@@ -13,13 +13,12 @@ import { searchCharge } from '../../domain/search.ts';
 import { newerThan } from '../../domain/since.ts';
 import { buildEntry, entryTitle, feedPerson } from '../../render/feed/entries.ts';
 import { statusPath } from '../../domain/links.ts';
-import { keyStateOf } from '../key-state.ts';
 import { HUB_PATH } from '../../contract/watch-body.ts';
 import { presentFeed, serializeFeed } from '../present/feeds.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';
 import type { SerializedFeed } from '../../contract/rendered.ts';
 import type { HandlerContext, Rendered } from '../../contract/route-decl.ts';
-import type { Services } from '../../contract/services.ts';
+import type { RequestGuards, Services } from '../../contract/services.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
 import { translatePosts } from '../../domain/translate-read.ts';
 
@@ -27,11 +26,8 @@ import { translatePosts } from '../../domain/translate-read.ts';
  * What serving a feed reads: the request (key state, conditional headers) and the four services below. Each route
  * has already turned its typed path and query into the handles, search terms or list id and the FeedOptions.
  */
-type FeedContext = Pick<HandlerContext, 'req'> & {
-  services: Pick<
-    Services,
-    'config' | 'guards' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors' | 'translations'
-  >;
+type FeedContext = Pick<HandlerContext, 'req' | 'guards'> & {
+  services: Pick<Services, 'config' | 'lists' | 'feeds' | 'posts' | 'media' | 'tabs' | 'cursors' | 'translations'>;
 };
 
 export interface FeedOptions {
@@ -110,8 +106,8 @@ function feedOf(
 type FeedHead = Omit<FeedDoc, 'entries' | 'updated' | 'ttlS' | 'selfUrl'>;
 
 /** The feed's read policy: asked in the feed's language when it has one (see ReadPolicy.translate). */
-function feedPolicy(ctx: FeedContext, opts: FeedOptions, o: Parameters<Services['guards']['policy']>[1]): ReadPolicy {
-  const policy = ctx.services.guards.policy(ctx.req, o);
+function feedPolicy(ctx: FeedContext, opts: FeedOptions, o: Parameters<RequestGuards['policy']>[0]): ReadPolicy {
+  const policy = ctx.guards.policy(o);
   return opts.translate ? { ...policy, translate: opts.translate } : policy;
 }
 
@@ -123,7 +119,7 @@ async function respond(
   policy: ReadPolicy,
   places?: ReadonlyMap<string, string>,
 ): Promise<Rendered> {
-  const key = keyStateOf(ctx.req);
+  const key = ctx.guards.key;
   const kept = applyFilter(opts.filter, read.posts);
   const newer = opts.since === undefined ? kept : newerThan(kept, opts.since, (p) => p.id);
   let posts = newer;
@@ -132,7 +128,7 @@ async function respond(
     const t = await translatePosts(newer, opts.translate, ctx.services.translations, policy);
     posts = newer.map(t.apply);
     warnings = [...warnings, ...t.warnings];
-    if (!t.settled) ctx.req.degraded = true;
+    if (!t.settled) ctx.guards.degraded();
   }
   // A 304 is charged like the 200 it stands for: the live lookup behind it (if any) already happened, and
   // `If-None-Match: *` matches every body, so a refund here would make live lookups free.
@@ -257,7 +253,7 @@ export async function serveThreadFeed(ctx: FeedContext, id: string, opts: FeedOp
   const { config } = ctx.services;
   const policy = feedPolicy(ctx, opts, { nocache: opts.nocache });
   const read = await readThreadFeed(ctx.services.posts, id, policy);
-  if (read.degraded) ctx.req.degraded = true;
+  if (read.degraded) ctx.guards.degraded();
   const { top } = read;
   const person = feedPerson(top.author, config.baseUrl);
   return respond(

@@ -1,9 +1,8 @@
 // Feeds: RSS on the Nitter-shaped permalinks (/{handle}/rss, /{a,b}/rss, /search/rss, /i/lists/{id}/rss) and RSS, Atom or
 // JSON Feed on the versioned surface. Fixed-media routes: `type` (or the path) picks the format, not Accept.
 import { z } from 'zod';
-import { FEED_KINDS, MAX_FEED_HANDLES, THREAD_MODES, type FeedKind, type FeedType } from '../../domain/feeds.ts';
+import { MAX_FEED_HANDLES, type FeedKind, type FeedType } from '../../domain/feeds.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { HANDLE_RE, code, isReservedPath, sinceIdParam } from '../params/common.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -12,100 +11,20 @@ import {
   type RouteDef,
 } from '../../contract/route-decl.ts';
 import { serveListFeed, serveProfileFeed, serveSearchFeed, type NamedSearchFeed } from './feed-serve.ts';
-import { filterShape } from '../params/feed-filters.ts';
-import { translateShape } from '../params/lang.ts';
 import { ACCOUNT_BACKED_NOTE, CURATED_LIST_ERRORS, listIdParams } from './curated-lists.ts';
 import { DEFAULT_FEED, normalizeQuery, upstreamTerms } from '../../domain/search.ts';
-import { sinceParam, untilParam } from '../params/dates.ts';
-import {
-  ANY_TYPE,
-  FILTER_NOTE,
-  nocacheParam,
-  options,
-  POLLING,
-  RSS_ONLY,
-  typeParam,
-  withQuery,
-} from './feed-common.ts';
+import { ANY_TYPE, FILTER_NOTE, options, POLLING, RSS_ONLY, withQuery } from './feed-common.ts';
 import { permalinkThreadFeed, v1ThreadFeed } from './thread-feeds.ts';
-
-function splitHandles(raw: string): string[] {
-  return raw.split(',');
-}
-
-/** One handle, or up to 10 separated by commas (repeats count once). A reserved first segment is not ours. */
-const feedHandles = z
-  .string()
-  .refine((h) => !isReservedPath(h), code('route_not_found'))
-  .superRefine((h, ctx) => {
-    const accounts = new Set(splitHandles(h).map((x) => x.toLowerCase())).size;
-    if (accounts <= MAX_FEED_HANDLES) return;
-    ctx.addIssue({
-      code: 'custom',
-      message: 'too_many_handles',
-      params: {
-        detail: `\`handle\` names ${accounts} accounts; a feed merges at most ${MAX_FEED_HANDLES} (repeats count once).`,
-      },
-    });
-  })
-  .refine((h) => splitHandles(h).every((x) => HANDLE_RE.test(x) && !isReservedPath(x)), code('invalid_handle'))
-  .describe(
-    `Account handle, or up to ${MAX_FEED_HANDLES} handles separated by commas for one merged feed (newest first).`,
-  );
-
-const kindParam = z
-  .enum(FEED_KINDS, code('invalid_feed_option'))
-  .optional()
-  .describe(
-    "posts (default: original posts and the author's own thread continuations), media (those with photos or videos) or with_replies (also replies to others and reposts, labelled).",
-  );
-
-const threadsParam = z
-  .enum(THREAD_MODES, code('invalid_feed_option'))
-  .optional()
-  .describe('separate (default: one item per post) or grouped (one item per self-thread).');
-
-const FEED_SEARCH_FEEDS = ['latest', 'top', 'photos', 'videos'] as const;
-const searchFeedParam = z
-  .enum(FEED_SEARCH_FEEDS, code('invalid_feed'))
-  .optional()
-  .describe(
-    'latest (default), top, photos or videos (photos and videos are account-backed). The users feed has no posts to syndicate.',
-  );
-
-const qParam = z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).');
-
-const handleParams = z.object({ handle: feedHandles });
-const windowShape = { since: sinceParam, until: untilParam };
-const permalinkProfileQuery = z.object({
-  threads: threadsParam,
-  nocache: nocacheParam,
-  since_id: sinceIdParam,
-  ...windowShape,
-  ...filterShape,
-  ...translateShape,
-});
-export const v1ProfileQuery = z.object({
-  type: typeParam,
-  kind: kindParam,
-  threads: threadsParam,
-  nocache: nocacheParam,
-  since_id: sinceIdParam,
-  ...windowShape,
-  ...filterShape,
-  ...translateShape,
-});
-export const searchFeedQuery = z.object({
-  q: qParam,
-  feed: searchFeedParam,
-  type: typeParam,
-  nocache: nocacheParam,
-  since_id: sinceIdParam,
-  ...windowShape,
-  ...filterShape,
-  ...translateShape,
-});
-export const permalinkSearchFeedQuery = searchFeedQuery.omit({ type: true });
+import {
+  handleParams,
+  listFeedQuery,
+  permalinkListFeedQuery,
+  permalinkProfileQuery,
+  permalinkSearchFeedQuery,
+  searchFeedQuery,
+  splitHandles,
+  v1ProfileQuery,
+} from '../../contract/queries/feeds.ts';
 
 const PROFILE_ERRORS: CatalogCode[] = [
   'invalid_date',
@@ -292,15 +211,6 @@ const permalinkSearchFeed = defineRoute(permalinkSearchFeedDecl, (ctx) =>
   searchFeed(ctx, permalinkSearchFeedDecl.path),
 );
 
-export const listFeedQuery = z.object({
-  type: typeParam,
-  threads: threadsParam,
-  nocache: nocacheParam,
-  since_id: sinceIdParam,
-  ...filterShape,
-  ...translateShape,
-});
-const permalinkListFeedQuery = listFeedQuery.omit({ type: true });
 const LIST_FEED_ERRORS: CatalogCode[] = [
   ...CURATED_LIST_ERRORS,
   'invalid_since_id',

@@ -8,9 +8,9 @@ import { HUB_REQUESTS, HUB_SOURCES_PER_ADDRESS } from '../../stores/limits/polic
 import { clientKey } from '../../stores/limits/client-key.ts';
 import { CallbackRefused, checkCallback } from '../../jobs/callback-guard.ts';
 import { LEASE_BOUNDS_S, MAX_HUB_SECRET_BYTES, type Hub } from '../../jobs/hub.ts';
-import { clientAddress } from '../client-address.ts';
-import { CORS_HEADERS, methodNotAllowed } from '../conventions.ts';
-import { canonicalTopic, hasControlChar, parseSource } from '../params/watch-source.ts';
+import { clientAddress } from '../guards/client-address.ts';
+import { CORS_HEADERS, methodNotAllowed } from '../routing/conventions.ts';
+import { canonicalTopic, hasControlChar, parseSource } from '../../contract/params/watch-source.ts';
 import { HUB_PATH } from '../../contract/watch-body.ts';
 
 const ALLOW = 'GET, HEAD, OPTIONS, POST';

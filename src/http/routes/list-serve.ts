@@ -2,17 +2,16 @@
 // missing profile becomes a recovery document for requests that name Markdown or HTML.
 import type { Listed, PageInput } from '../../domain/lists.ts';
 import type { ReadPolicy } from '../../domain/sourced.ts';
-import { keyStateOf } from '../key-state.ts';
-import { toProblem } from '../problem-reply.ts';
-import { namesDocument } from '../negotiate.ts';
-import { isProblem, withExtensions } from '../../problems/problem.ts';
+import { toProblem } from '../failures/problem-of.ts';
+import { namesDocument } from '../negotiation/negotiate.ts';
+import { withExtensions } from '../../problems/problem.ts';
 import { lookNext } from '../../render/markdown/recovery.ts';
 import { presentList, presentRecovery, type ListRead } from '../present/lists.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import type { BrowseResource, HandlerContext, Rendered } from '../../contract/route-decl.ts';
-import { continueUrl, pageInput, type ListQuery } from './list-params.ts';
+import { continueUrl, pageInput, type ListQuery } from '../../contract/params/list.ts';
 import { applyFilter, isNoFilter, type FeedFilter } from '../../domain/feed-filters.ts';
-import { filterOf, filterParams, type FilterQuery } from '../params/feed-filters.ts';
+import { filterOf, filterParams, type FilterQuery } from '../../contract/params/feed-filters.ts';
 import { translatePosts, type PostTranslations } from '../../domain/translate-read.ts';
 import type { Post } from '../../domain/models.ts';
 
@@ -80,15 +79,15 @@ function translated(list: ListRead, t: PostTranslations): void {
 }
 
 export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: ListPlan): Promise<Rendered> {
-  const { config, guards } = ctx.services;
-  const key = keyStateOf(ctx.req);
+  const { config } = ctx.services;
+  const key = ctx.guards.key;
   const q = ctx.query;
   // A term both included and excluded is refused before anything is read.
   const filter = plan.filter ? filterOf(plan.filter) : undefined;
   try {
     const lang = plan.translate;
     const policy = {
-      ...guards.policy(ctx.req, {
+      ...ctx.guards.policy({
         nocache: q.nocache ?? false,
         search: plan.search,
         accountBacked: plan.accountBacked,
@@ -101,7 +100,7 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
       const t = await translatePosts(listPosts(list), lang, ctx.services.translations, policy);
       translated(list, t);
       // A page shaped by a translation that failed just now is not stored as an answer.
-      if (!t.settled) ctx.req.degraded = true;
+      if (!t.settled) ctx.guards.degraded();
     }
     const keep = {
       ...plan.keep,
@@ -142,9 +141,10 @@ export async function serveList(ctx: HandlerContext<ListQuery, unknown>, plan: L
         resource: plan.resource,
       });
     }
-    if (plan.missing && isProblem(err) && err.code === 'not_found') {
+    const problem = toProblem(err);
+    if (plan.missing && problem.code === 'not_found') {
       const next = lookNext(plan.missing.kind, plan.missing.what, config.baseUrl);
-      if (next.length > 0) throw withExtensions(err, { see_also: next });
+      if (next.length > 0) throw withExtensions(problem, { see_also: next });
     }
     throw err;
   }

@@ -9,7 +9,7 @@
 // every key-aware route. Tool calls go through the REST routes (see src/mcp/server.ts): the caller's Authorization
 // header is forwarded, so a valid key gets its own allowances, and the caller's resolved IP is used so api-ip and
 // search limits charge them.
-import { parseEveryBodyAsJson } from '../json-body.ts';
+import { parseEveryBodyAsJson } from '../routing/json-body.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../contract/services.ts';
 import { Problem } from '../../problems/problem.ts';
@@ -19,10 +19,10 @@ import { createMcpServer, type RouteFetch } from '../../mcp/server.ts';
 import { loadMcpSdk } from '../../mcp/sdk.ts';
 import { toolDefs } from '../../surface/mcp-tools.ts';
 import type { RouteDef } from '../../contract/route-decl.ts';
-import { CORS_HEADERS } from '../conventions.ts';
-import { problemBody } from '../problem-reply.ts';
-import { clientAddress } from '../client-address.ts';
-import type { Guards } from '../guards.ts';
+import { CORS_HEADERS } from '../routing/conventions.ts';
+import { problemBody } from '../failures/problem-reply.ts';
+import { clientAddress } from '../guards/client-address.ts';
+import type { Guards } from '../guards/guards.ts';
 
 const MCP_METHODS = 'GET, HEAD, POST, OPTIONS';
 

@@ -6,7 +6,7 @@ import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef, type Rendered } 
 import { Problem } from '../../problems/problem.ts';
 import type { MediaServed } from '../../media/proxy.ts';
 import { byteSlice } from '../../media/byte-slice.ts';
-import { code } from '../params/common.ts';
+import { code } from '../../contract/params/common.ts';
 
 export const mediaDecl = {
   operationId: 'proxyMedia',
@@ -134,7 +134,7 @@ export const mediaRoutes: RouteDef[] = [
       const [c, detail] = WHY[check.why];
       throw new Problem(c, detail);
     }
-    const served = await proxy.get(check.url, ctx.services.guards.payer(ctx.req));
+    const served = await proxy.get(check.url, ctx.guards.payer());
     const leftS = Math.max(0, check.exp - Math.floor(Date.now() / 1000));
     const range = typeof ctx.req.headers.range === 'string' ? ctx.req.headers.range : undefined;
     const maxAgeS = Math.min(leftS, 86400);

@@ -1,12 +1,10 @@
 // GET /api/v1/oembed and its permalink /oembed: oEmbed 1.0 JSON for this service's own post and profile permalinks.
 import type { CacheStatus } from '../../domain/sourced.ts';
-import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
 import { Problem } from '../../problems/problem.ts';
 import { parseOembedTarget, postOembed, profileOembed, type OembedOptions } from '../present/oembed.ts';
 import { publicCacheControl } from '../present/common.ts';
-import { code } from '../params/common.ts';
-import { oembedJsonSchema } from '../../render/json-schemas.ts';
+import { oembedJsonSchema } from '../../contract/json-schemas.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -15,34 +13,7 @@ import {
   type RouteDecl,
   type RouteDef,
 } from '../../contract/route-decl.ts';
-
-const dimension = z
-  .string(code('invalid_dimension'))
-  .regex(/^[1-9][0-9]{0,4}$/, code('invalid_dimension'))
-  .transform(Number)
-  .optional();
-
-export const oembedQuery = z.object({
-  url: z
-    .string(code('invalid_url'))
-    .optional()
-    .describe(
-      'A permalink of this service: {base}/{handle}/status/{id} or {base}/i/status/{id} (post), {base}/{handle} or ' +
-        '{base}/i/user/{id} (profile). Required.',
-    ),
-  maxwidth: dimension.describe(
-    'Largest width in pixels the consumer can show; the embed is never wider (default 550).',
-  ),
-  maxheight: dimension.describe(
-    'Largest height in pixels the consumer can show; the reported height never exceeds it.',
-  ),
-  format: z
-    .enum(['json'], code('invalid_format'))
-    .optional()
-    .describe('Only json is offered (oEmbed XML is not); anything else is 400 invalid_format.'),
-});
-
-type OembedQuery = z.output<typeof oembedQuery>;
+import { oembedQuery, type OembedQuery } from '../../contract/queries/oembed.ts';
 
 function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof NO_PARAMS> {
   return {
@@ -67,7 +38,7 @@ function decl(surface: 'v1' | 'permalink'): RouteDecl<typeof oembedQuery, typeof
 }
 
 async function serveOembed(ctx: HandlerContext<OembedQuery, unknown>): Promise<Rendered> {
-  const { config, guards } = ctx.services;
+  const { config } = ctx.services;
   const q = ctx.query;
   if (q.url === undefined || q.url.trim() === '') {
     throw new Problem(
@@ -82,7 +53,7 @@ async function serveOembed(ctx: HandlerContext<OembedQuery, unknown>): Promise<R
     maxheight: q.maxheight,
     cacheAge: config.cacheTtlS,
   };
-  const policy = guards.policy(ctx.req, { nocache: false });
+  const policy = ctx.guards.policy({ nocache: false });
   let body;
   let source: string;
   let cache: CacheStatus;

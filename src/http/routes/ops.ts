@@ -8,7 +8,7 @@ import type { Stores } from '../../stores/index.ts';
 import type { Metrics } from '../../ops/metrics.ts';
 import { checkReadiness } from '../../ops/readiness.ts';
 import { Problem } from '../../problems/problem.ts';
-import { publicMethodGuard } from '../conventions.ts';
+import { publicMethodGuard } from '../routing/conventions.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,18 +1,12 @@
 // The two routes of a feed about one post (its conversation, its quotes): the versioned one, whose `type` picks the
 // format, and the permalink's RSS. They differ only in their text and in what they serve.
 import { z } from 'zod';
-import { statusHandle, statusId } from '../params/common.ts';
+import { statusHandle, statusId } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDef } from '../../contract/route-decl.ts';
-import { checkIdRange } from '../params/status-url.ts';
+import { checkIdRange } from '../../contract/params/status-url.ts';
 import type { serveThreadFeed } from './feed-serve.ts';
-import {
-  options,
-  permalinkPostFeedQuery,
-  postFeedDecl,
-  postFeedQuery,
-  withQuery,
-  type PostFeedText,
-} from './feed-common.ts';
+import { options, postFeedDecl, withQuery, type PostFeedText } from './feed-common.ts';
+import { permalinkPostFeedQuery, postFeedQuery } from '../../contract/queries/feeds.ts';
 
 export function postFeedRoutes(
   text: PostFeedText,

@@ -5,15 +5,15 @@
 import { z } from 'zod';
 import { readProfileTab, readQuotes, readReposts, type ProfileTab, type TabSources } from '../../domain/post-lists.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../render/json-schemas.ts';
-import { profileHandle, statusHandle, statusId } from '../params/common.ts';
-import { checkIdRange } from '../params/status-url.ts';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
-import { translateShape } from '../params/lang.ts';
+import { profileTabJsonSchema, quotesJsonSchema, repostsJsonSchema } from '../../contract/json-schemas.ts';
+import { profileHandle, statusHandle, statusId } from '../../contract/params/common.ts';
+import { checkIdRange } from '../../contract/params/status-url.ts';
+import { LIST_FILTER_NOTE } from '../../contract/params/feed-filters.ts';
 import { defineRoute, type HandlerContext, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import type { Services } from '../../contract/services.ts';
-import { LIST_ERRORS, listQuery, listShape } from './list-params.ts';
+import { LIST_ERRORS, listQuery } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
+import { postListQuery } from '../../contract/queries/lists.ts';
 
 type Kind = 'quotes' | 'reposts' | ProfileTab;
 
@@ -59,7 +59,6 @@ const TEXT: Record<Kind, { op: string; summary: string; description: string; too
 const postParams = z.object({ handle: statusHandle, id: statusId });
 const v1PostParams = z.object({ id: statusId });
 const handleParams = z.object({ handle: profileHandle });
-export const postListQuery = z.object({ ...listShape, ...listFilterShape, ...translateShape });
 
 const ERRORS: Record<Kind, CatalogCode[]> = {
   quotes: ['invalid_params', 'invalid_filter', 'invalid_lang', 'read_unavailable', ...LIST_ERRORS],

@@ -4,23 +4,18 @@ import { z } from 'zod';
 import { readPost } from '../../domain/read-post.ts';
 import { translateRead } from '../../domain/translate-read.ts';
 import type { PostReadOptions, ThreadOption } from '../../domain/reads.ts';
-import { isProblem, Problem, withExtensions } from '../../problems/problem.ts';
+import { Problem, withExtensions } from '../../problems/problem.ts';
+import { HANDLE_RE, STATUS_ID_RE, code, statusHandle, statusId } from '../../contract/params/common.ts';
+import { LANG_ALIAS } from '../../contract/params/lang.ts';
 import {
-  HANDLE_RE,
-  STATUS_ID_RE,
-  budgetParam,
-  code,
-  contextParam,
-  flag,
-  postFormat,
-  repliesParam,
-  statusHandle,
-  statusId,
-  threadParam,
-  userinfoParam,
-} from '../params/common.ts';
-import { LANG_ALIAS, langAliasParam, translateParam } from '../params/lang.ts';
-import { checkIdRange, parseStatusUrl, type StatusRef } from '../params/status-url.ts';
+  identShape,
+  optionQuery,
+  optionShape,
+  postsQuery,
+  type PostOptionQuery,
+} from '../../contract/queries/posts.ts';
+import { checkIdRange, parseStatusUrl, type StatusRef } from '../../contract/params/status-url.ts';
+import { toProblem } from '../failures/problem-of.ts';
 import { presentPost } from '../present/post.ts';
 import { renderOnce } from '../present/memo.ts';
 import {
@@ -33,40 +28,13 @@ import {
 } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
 import { unbudgetedUrl } from '../present/common.ts';
-import { postJsonSchema } from '../../render/json-schemas.ts';
-import { frontMatterOf, NOTE_PARAMS, noteShape } from '../params/note.ts';
+import { postJsonSchema } from '../../contract/json-schemas.ts';
+import { frontMatterOf, NOTE_PARAMS } from '../../contract/params/note.ts';
 import { proxyMediaLinks } from '../present/media-links.ts';
 import { lookNext } from '../../render/markdown/recovery.ts';
 
-const optionShape = {
-  format: postFormat,
-  thread: threadParam,
-  context: contextParam,
-  replies: repliesParam,
-  userinfo: userinfoParam,
-  full: flag,
-  nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
-  budget: budgetParam,
-  ...noteShape,
-  translate: translateParam,
-  lang: langAliasParam,
-};
-
 /** `lang` translated the post reads before `translate` named it everywhere. */
 const DEPRECATED_PARAMS = [LANG_ALIAS];
-
-const identShape = {
-  url: z
-    .string(code('invalid_url'))
-    .optional()
-    .describe('Status permalink on x.com or twitter.com. Takes precedence over handle + id.'),
-  handle: z.string(code('invalid_params')).optional().describe('Author handle, paired with id.'),
-  id: z.string(code('invalid_params')).optional().describe('Numeric status id, paired with handle.'),
-};
-
-const optionQuery = z.object(optionShape);
-/** The read options every post route takes, as validation hands them over. */
-type PostOptionQuery = z.output<typeof optionQuery>;
 
 const EDIT_NOTE =
   'An edited post carries `edits.versions` in JSON (every version id, original first, latest last) and a Markdown ' +
@@ -107,7 +75,7 @@ export const postsDecl = {
     EDIT_NOTE,
   tags: ['posts'],
   params: NO_PARAMS,
-  query: z.object({ ...identShape, ...optionShape }),
+  query: postsQuery,
   representations: ['markdown', 'obsidian', 'json', 'html'],
   json: postJsonSchema,
   keyAware: false,
@@ -215,12 +183,13 @@ export function postOptions(q: PostOptionQuery): PostReadOptions {
 
 async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: StatusRef): Promise<Rendered> {
   const opts = postOptions(ctx.query);
-  const { config, version, guards } = ctx.services;
-  const policy = guards.policy(ctx.req, { nocache: opts.nocache });
+  const { config, version } = ctx.services;
+  const policy = ctx.guards.policy({ nocache: opts.nocache });
   const got = await readPost(ctx.services.posts, ref.id, opts, policy).catch((err: unknown) => {
     // A missing post's problem says where to look next: its author's profile, accounts named like the handle.
     const next = ref.handle === undefined ? [] : lookNext('post', ref.handle, config.baseUrl);
-    throw isProblem(err) && err.code === 'not_found' && next.length > 0 ? withExtensions(err, { see_also: next }) : err;
+    const problem = toProblem(err);
+    throw problem.code === 'not_found' && next.length > 0 ? withExtensions(problem, { see_also: next }) : err;
   });
   const lang = ctx.query.translate ?? ctx.query.lang;
   const translated = lang ? await translateRead(got.read, lang, ctx.services.translations, policy) : undefined;
@@ -253,7 +222,7 @@ async function servePost(ctx: HandlerContext<PostOptionQuery, unknown>, ref: Sta
   // Budgeted reads depend on the request's own URL (the link to the unbudgeted read): never remembered; nor is a
   // read shaped by a passing failure (an ancestor unreadable just now). A provider's partial answer is rendered
   // once like any other but never stored as an answer: the fast path would serve it past the upstream's recovery.
-  if (!settled || partial) ctx.req.degraded = true;
+  if (!settled || partial) ctx.guards.degraded();
   // A note stamped with the time it was rendered is never remembered, nor a translated read (a new object per
   // request; its translations are cached one by one): both are rendered afresh.
   if ((cache !== 'hit' && cache !== 'miss') || budget || !settled || note.fetched || lang) return canonical(render());

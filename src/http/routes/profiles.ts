@@ -1,13 +1,12 @@
 // Profiles with their recent original posts, and the followers / following lists, on both surfaces.
 import { isHandle } from '../../domain/handles.ts';
 import { z } from 'zod';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
-import { translateShape } from '../params/lang.ts';
+import { LIST_FILTER_NOTE } from '../../contract/params/feed-filters.ts';
 import { readConnections, type ConnectionKind } from '../../domain/connections.ts';
 import { readProfile, type ProfileRef } from '../../domain/profile.ts';
-import { flag, profileHandle, sinceIdParam } from '../params/common.ts';
-import { connectionsJsonSchema, profileJsonSchema } from '../../render/json-schemas.ts';
-import { isoWindow, sinceParam, untilParam, windowOf, windowOperators } from '../params/dates.ts';
+import { profileHandle } from '../../contract/params/common.ts';
+import { connectionsJsonSchema, profileJsonSchema } from '../../contract/json-schemas.ts';
+import { isoWindow, windowOf, windowOperators } from '../../contract/params/dates.ts';
 import {
   defineRoute,
   type HandlerContext,
@@ -16,8 +15,9 @@ import {
   type RouteDef,
 } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { LIST_ERRORS, listQuery, listShape, type ListQuery } from './list-params.ts';
+import { LIST_ERRORS, listQuery, type ListQuery } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
+import { profileQuery, type ProfileQuery } from '../../contract/queries/profiles.ts';
 import type { TimelineOptions, WindowInput } from '../../domain/lists.ts';
 
 type Kind = 'profile' | 'followers' | 'following';
@@ -59,25 +59,6 @@ const WINDOW_NOTE =
   'live search lookup charged like one (search-ip / search-key, one point per upstream read) and answers 503 ' +
   'search_unavailable when search cannot be served. Only posts inside the window are answered, whatever the ' +
   'upstream returns.';
-
-/** Query parameters of the profile routes: the list ones and a date window. */
-export const profileShape = {
-  since: sinceParam,
-  until: untilParam,
-  since_id: sinceIdParam,
-  with_replies: flag.describe(
-    'Also show the account\'s replies to other people (labelled "Replying to @…"); its replies to itself, the ' +
-      'continuations of its own threads, are always shown. Default false.',
-  ),
-  with_reposts: flag.describe(
-    'Also show the account\'s reposts (labelled "↻ Reposted by"). Default false; not available inside a date window.',
-  ),
-  ...listShape,
-  ...listFilterShape,
-  ...translateShape,
-};
-export const profileQuery = z.object(profileShape);
-export type ProfileQuery = z.output<typeof profileQuery>;
 
 const handleParams = z.object({ handle: profileHandle });
 

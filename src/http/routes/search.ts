@@ -1,19 +1,10 @@
 // GET /api/v1/search and its permalink /search?q=.
 import { z } from 'zod';
-import { LIST_FILTER_NOTE, listFilterShape } from '../params/feed-filters.ts';
-import { translateShape } from '../params/lang.ts';
-import {
-  DEFAULT_FEED,
-  SEARCH_FEEDS,
-  normalizeQuery,
-  readSearch,
-  searchCharge,
-  upstreamTerms,
-} from '../../domain/search.ts';
-import { code, sinceIdParam } from '../params/common.ts';
+import { LIST_FILTER_NOTE } from '../../contract/params/feed-filters.ts';
+import { DEFAULT_FEED, normalizeQuery, readSearch, searchCharge, upstreamTerms } from '../../domain/search.ts';
 import { Problem } from '../../problems/problem.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { searchJsonSchema } from '../../render/json-schemas.ts';
+import { searchJsonSchema } from '../../contract/json-schemas.ts';
 import {
   defineRoute,
   NO_PARAMS,
@@ -22,26 +13,10 @@ import {
   type RouteDecl,
   type RouteDef,
 } from '../../contract/route-decl.ts';
-import { LIST_ERRORS, listShape } from './list-params.ts';
+import { LIST_ERRORS } from '../../contract/params/list.ts';
 import { serveList } from './list-serve.ts';
-import { sinceParam, untilParam } from '../params/dates.ts';
+import { searchQuery } from '../../contract/queries/search.ts';
 import { windowInput } from './profiles.ts';
-
-export const searchShape = {
-  q: z.string(code('missing_query')).optional().describe('Search terms (required; at most 512 characters).'),
-  feed: z
-    .enum(SEARCH_FEEDS, code('invalid_feed'))
-    .optional()
-    .describe('latest (default), top, photos, videos or users. photos, videos and users are account-backed.'),
-  since: sinceParam,
-  until: untilParam,
-  ...listShape,
-  since_id: sinceIdParam,
-  ...listFilterShape,
-  ...translateShape,
-};
-
-export const searchQuery = z.object(searchShape);
 
 /** What a page of search results can answer besides what its query itself can get wrong. */
 export const SEARCH_PAGE_ERRORS: CatalogCode[] = [

@@ -2,16 +2,10 @@
 // versioned surface (/api/v1/profiles/{handle}/articles/feed, RSS, Atom or JSON Feed by `type`).
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../../contract/route-decl.ts';
-import { profileHandle } from '../params/common.ts';
+import { profileHandle } from '../../contract/params/common.ts';
 import { serveTabFeed, type FeedTab } from './feed-serve.ts';
-import {
-  options,
-  permalinkPostFeedQuery,
-  postFeedDecl,
-  postFeedQuery,
-  withQuery,
-  type PostFeedText,
-} from './feed-common.ts';
+import { options, postFeedDecl, withQuery, type PostFeedText } from './feed-common.ts';
+import { permalinkPostFeedQuery, postFeedQuery } from '../../contract/queries/feeds.ts';
 
 const TEXT: Record<FeedTab, PostFeedText> = {
   articles: {

@@ -3,22 +3,14 @@
 // the path: same feeds, paging, limits, filters and search allowance (search-ip, or account-ip for photos and videos).
 import { z } from 'zod';
 import { isTag, tagPath, tagTerms, type TagKind } from '../../domain/tags.ts';
-import type { SearchFeed } from '../../domain/capabilities.ts';
-import { code } from '../params/common.ts';
-import { searchJsonSchema } from '../../render/json-schemas.ts';
+import { code } from '../../contract/params/common.ts';
+import { searchJsonSchema } from '../../contract/json-schemas.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
 import type { CatalogCode } from '../../problems/catalog.ts';
-import { SEARCH_PAGE_ERRORS, searchShape, serveSearch } from './search.ts';
-import { permalinkSearchFeedQuery, SEARCH_FEED_ERRORS, searchFeed, searchFeedQuery } from './feeds.ts';
+import { SEARCH_PAGE_ERRORS, serveSearch } from './search.ts';
+import { SEARCH_FEED_ERRORS, searchFeed } from './feeds.ts';
 import { ANY_TYPE, FILTER_NOTE, POLLING, RSS_ONLY } from './feed-common.ts';
-
-/** A tag's page lists posts: every search feed but the accounts one. */
-const TAG_FEEDS = ['latest', 'top', 'photos', 'videos'] as const satisfies readonly SearchFeed[];
-
-const feedParam = z
-  .enum(TAG_FEEDS, code('invalid_feed'))
-  .optional()
-  .describe('latest (default, newest first), top, photos or videos (photos and videos are account-backed).');
+import { permalinkTagFeedQuery, tagFeedQuery, tagPageQuery } from '../../contract/queries/tags.ts';
 
 interface Kind {
   kind: TagKind;
@@ -46,13 +38,6 @@ function paramsOf(k: Kind) {
     );
   return z.object({ [k.param]: value }) as z.ZodObject<Record<string, typeof value>>;
 }
-
-const { q: _fixed, feed: _anyFeed, ...pageShape } = searchShape;
-export const tagPageQuery = z.object({ ...pageShape, feed: feedParam });
-const { q: _fixedFeed, feed: _anyFeedFeed, ...v1FeedShape } = searchFeedQuery.shape;
-export const tagFeedQuery = z.object({ ...v1FeedShape, feed: feedParam });
-const { q: _fixedPermalink, feed: _anyPermalinkFeed, ...permalinkFeedShape } = permalinkSearchFeedQuery.shape;
-const permalinkFeedQuery = z.object({ ...permalinkFeedShape, feed: feedParam });
 
 const termsOf = (k: Kind) => (k.kind === 'hashtag' ? '`#tag`' : '`$SYMBOL`');
 const titleOf = (k: Kind, tag: string) => tagTerms(k.kind, tag);
@@ -82,7 +67,7 @@ function pageDecl(k: Kind, surface: 'v1' | 'permalink') {
   } satisfies RouteDecl;
 }
 
-function feedDecl<Q extends typeof permalinkFeedQuery>(k: Kind, surface: 'v1' | 'permalink', query: Q) {
+function feedDecl<Q extends typeof permalinkTagFeedQuery>(k: Kind, surface: 'v1' | 'permalink', query: Q) {
   const v1 = surface === 'v1';
   return {
     operationId: `${k.kind}Feed${v1 ? '' : 'Permalink'}`,
@@ -118,7 +103,7 @@ function routesOf(k: Kind): RouteDef[] {
     });
   });
   const v1 = feedDecl(k, 'v1', tagFeedQuery);
-  const permalink = feedDecl(k, 'permalink', permalinkFeedQuery);
+  const permalink = feedDecl(k, 'permalink', permalinkTagFeedQuery);
   return [
     ...pages,
     defineRoute(v1, (ctx) => {

@@ -1,26 +1,10 @@
-// GET /trends and /api/v1/trends: X's current trending topics (FxTwitter, or X with sessions), cached briefly.
-import { z } from 'zod';
 import { readTrends, TRENDS_TTL_S } from '../../domain/trends.ts';
 import { Problem } from '../../problems/problem.ts';
-import { trendsJsonSchema } from '../../render/trends-json.ts';
-import { browseFormat, budgetParam, flag } from '../params/common.ts';
+import { trendsJsonSchema } from '../../contract/json-schemas.ts';
 import { unbudgetedUrl } from '../present/common.ts';
 import { presentTrends } from '../present/trends.ts';
+import { trendsQuery } from '../../contract/queries/trends.ts';
 import { defineRoute, NO_PARAMS, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-
-export const trendsQuery = z.object({
-  format: browseFormat,
-  nocache: flag.describe('Bypass the application cache; charged against the live-lookup quota.'),
-  budget: budgetParam,
-  woeid: z
-    .string()
-    .optional()
-    .describe('Not offered: a place (Yahoo WOEID) of the trends; answered 501 trends_place_unsupported.'),
-  place: z
-    .string()
-    .optional()
-    .describe('Not offered: a place name of the trends; answered 501 trends_place_unsupported.'),
-});
 
 function decl(surface: 'v1' | 'permalink') {
   const v1 = surface === 'v1';
@@ -64,8 +48,8 @@ export const trendRoutes: RouteDef[] = (['v1', 'permalink'] as const).map((surfa
         "FxTwitter and X's trending timeline take no place (X's follows the session account's settings); X's trends by place need its paid v1.1 API.",
       );
     }
-    const { config, guards, version } = ctx.services;
-    const policy = guards.policy(ctx.req, { nocache: ctx.query.nocache ?? false });
+    const { config, version } = ctx.services;
+    const policy = ctx.guards.policy({ nocache: ctx.query.nocache ?? false });
     const { read, cache } = await readTrends(ctx.services.trends, policy);
     return presentTrends(read, ctx.representation, {
       baseUrl: config.baseUrl,

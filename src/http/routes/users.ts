@@ -1,11 +1,12 @@
 // A profile read by its numeric account id: links made before a rename keep working, and the answer names the
 // handle the account has today (Link rel="canonical" to /{handle}).
 import { z } from 'zod';
-import { ACCOUNT_ID_RE, code } from '../params/common.ts';
+import { ACCOUNT_ID_RE, code } from '../../contract/params/common.ts';
 import { defineRoute, type RouteDecl, type RouteDef } from '../../contract/route-decl.ts';
-import { LIST_ERRORS } from './list-params.ts';
-import { profileQuery, serveProfile } from './profiles.ts';
-import { profileJsonSchema } from '../../render/json-schemas.ts';
+import { LIST_ERRORS } from '../../contract/params/list.ts';
+import { serveProfile } from './profiles.ts';
+import { profileQuery } from '../../contract/queries/profiles.ts';
+import { profileJsonSchema } from '../../contract/json-schemas.ts';
 
 const accountId = z
   .string()

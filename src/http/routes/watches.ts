@@ -11,10 +11,10 @@ import { WATCH_CREATES } from '../../stores/limits/policies.ts';
 import type { DeliveryRecord, WatchRecord } from '../../stores/watches/types.ts';
 import type { Follow } from '../../jobs/follow.ts';
 import { CallbackRefused, checkCallback } from '../../jobs/callback-guard.ts';
-import { bearerOf } from '../guards.ts';
-import { parseEveryBodyAsJson } from '../json-body.ts';
-import { parseSource } from '../params/watch-source.ts';
-import { CORS_HEADERS, methodNotAllowed } from '../conventions.ts';
+import { bearerOf } from '../guards/guards.ts';
+import { parseEveryBodyAsJson } from '../routing/json-body.ts';
+import { parseSource } from '../../contract/params/watch-source.ts';
+import { CORS_HEADERS, methodNotAllowed } from '../routing/conventions.ts';
 import { WATCHES_PATH, WatchBody } from '../../contract/watch-body.ts';
 
 export interface WatchRoutesOptions {

@@ -5,8 +5,8 @@
 import { createReadStream, openSync, closeSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { createRequire } from 'node:module';
 import type { Entry, ZipFile } from 'yauzl';
+import { engines } from '../../engines.ts';
 import { ArchiveError } from './errors.ts';
 
 /** A media file of the archive: its size and its bytes. */
@@ -30,8 +30,6 @@ export interface ArchiveFiles {
   media(folder: MediaFolder, name: string): ArchiveMediaFile | undefined;
   close(): void;
 }
-
-const require = createRequire(import.meta.url);
 
 const TWEET_FILE = /^tweets?(?:-part([0-9]+))?\.js$/;
 
@@ -153,7 +151,7 @@ async function openZip(path: string, size: number, opts: { media: boolean }): Pr
   if (size < 22 || !startsLikeZip(path))
     throw new ArchiveError('not_a_zip', `${path} is neither a zip file nor a folder`);
   // Loaded on use: only this command reads zips.
-  const yauzl = require('yauzl') as typeof import('yauzl');
+  const yauzl = engines.yauzl();
   let zip: ZipFile;
   try {
     zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true });

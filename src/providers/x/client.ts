@@ -3,7 +3,7 @@
 // so one bad account costs one extra request, not a failed read.
 import type { Deadline } from '../deadline.ts';
 import { fetchUpstream, parseJson, type UpstreamPolicy } from '../http.ts';
-import { Problem } from '../../problems/problem.ts';
+import { AllowanceRefused } from '../../domain/failures.ts';
 import { ProviderError } from '../types.ts';
 import { CONFIRMATION_SHARE, Confirmations } from './confirmations.ts';
 import { graphqlUrl, type OperationName } from './operations.ts';
@@ -98,8 +98,7 @@ export class XGraphqlClient {
       try {
         await call.chargeSession?.();
       } catch (err) {
-        if (err instanceof Problem && err.status === 429)
-          throw notConfirmed(op, "the client's account allowance is used up");
+        if (err instanceof AllowanceRefused) throw notConfirmed(op, "the client's account allowance is used up");
         throw err;
       }
       return await this.send(op, variables, call);

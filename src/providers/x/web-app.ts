@@ -2,6 +2,7 @@
 // signed operation first needs them) and, with THREADMARK_X_DISCOVER=true, the current query ids (read at
 // start and again when an operation shows the signs of a stale id). Reads are single-flight, and a stale
 // operation triggers at most one read per STALE_REFRESH_FLOOR_MS, so a missing id never hammers X.
+import { SingleFlight } from '../../common/single-flight.ts';
 import type { UpstreamPolicy } from '../http.ts';
 import type { OperationName } from './operations.ts';
 import type { OperationTable, TableLog } from './operation-table.ts';
@@ -37,7 +38,8 @@ export interface WebAppStatus {
 }
 
 export class XWebApp {
-  private inflight?: Promise<WebBundle | undefined>;
+  /** One read of the web app at a time: callers during a read share it. */
+  private readonly reads = new SingleFlight<'bundle', WebBundle | undefined>();
   private readonly staleAt = new Map<OperationName, number>();
   private lastReadAt?: number;
   private lastSigningAttemptAt?: number;
@@ -122,8 +124,7 @@ export class XWebApp {
   }
 
   private read(reason: string): Promise<WebBundle | undefined> {
-    this.inflight ??= this.readOnce(reason).finally(() => (this.inflight = undefined));
-    return this.inflight;
+    return this.reads.run('bundle', () => this.readOnce(reason));
   }
 
   private async readOnce(reason: string): Promise<WebBundle | undefined> {

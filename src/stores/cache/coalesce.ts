@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SingleFlight } from '../../common/single-flight.ts';
 import { DEFAULT_REDIS_PREFIX, isReady, type RedisClient } from '../redis/connect.ts';
 
 /**
@@ -15,7 +16,7 @@ export interface FillLock {
 
 /** Concurrent calls with the same key in this process share one in-flight promise. */
 export class Coalescer {
-  readonly #inflight = new Map<string, Promise<unknown>>();
+  readonly #flights = new SingleFlight<string, unknown>();
   readonly lock: FillLock | undefined;
 
   constructor(opts: { lock?: FillLock } = {}) {
@@ -23,21 +24,12 @@ export class Coalescer {
   }
 
   run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const existing = this.#inflight.get(key);
-    if (existing) return existing as Promise<T>;
-    const p = (async () => {
-      try {
-        return await fn();
-      } finally {
-        this.#inflight.delete(key);
-      }
-    })();
-    this.#inflight.set(key, p);
-    return p;
+    // One key names one kind of value, so the shared promise is of the caller's type.
+    return this.#flights.run(key, fn) as Promise<T>;
   }
 
   get inflight(): number {
-    return this.#inflight.size;
+    return this.#flights.size;
   }
 }
 

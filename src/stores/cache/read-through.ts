@@ -1,4 +1,9 @@
-import { isUnconfirmedNotFound, Problem } from '../../problems/problem.ts';
+import {
+  AllowanceRefused,
+  SourceError,
+  failureCode as sourceFailureCode,
+  type SourceFailure,
+} from '../../domain/failures.ts';
 import { ProviderError } from '../../providers/types.ts';
 import type { Coalescer, FillLock } from './coalesce.ts';
 import type { Cache, CacheEntry } from './types.ts';
@@ -21,7 +26,10 @@ export interface CachedReadOptions {
   negativeMs?: number;
 }
 
-/** The cached form of a "not found": the problem's detail and extensions, enough to answer it again. */
+/**
+ * The cached form of a "not found": its words and who said it (in the shape of the problem document's detail and
+ * extensions, which is how entries already stored name them), enough to answer it again.
+ */
 interface NegativeValue {
   notFound: { detail: string; extensions: Record<string, unknown> };
 }
@@ -32,15 +40,21 @@ function isNegative(v: unknown): v is NegativeValue {
 }
 
 /** The remembered "not found", answered again as a cache hit. */
-function negativeHit(v: NegativeValue): Problem {
-  return new Problem('not_found', v.notFound.detail, {
-    extensions: v.notFound.extensions,
-    headers: { 'x-cache': 'hit' },
+function negativeHit(v: NegativeValue): SourceError {
+  const { source, confirmed } = v.notFound.extensions;
+  return new SourceError({
+    kind: 'not_found',
+    detail: v.notFound.detail,
+    ...(typeof source === 'string' ? { source } : {}),
+    ...(confirmed === false ? { confirmed } : {}),
+    cached: true,
   });
 }
 
-function isNotFound(e: unknown): e is Problem {
-  return e instanceof Problem && e.code === 'not_found';
+type NotFound = Extract<SourceFailure, { kind: 'not_found' }>;
+
+function notFoundOf(e: unknown): NotFound | undefined {
+  return e instanceof SourceError && e.failure.kind === 'not_found' ? e.failure : undefined;
 }
 
 export interface CachedRead<T> {
@@ -57,7 +71,7 @@ export interface CachedRead<T> {
  */
 export function isUpstreamFailure(e: unknown): boolean {
   if (e instanceof ProviderError) return e.kind !== 'not_found';
-  if (e instanceof Problem) return (e.status >= 500 && e.code !== 'not_found') || isUnconfirmedNotFound(e);
+  if (e instanceof SourceError) return e.failure.kind !== 'not_found' || e.failure.confirmed === false;
   return statusOf(e) >= 500;
 }
 
@@ -66,8 +80,9 @@ function statusOf(e: unknown): number {
   return typeof s === 'number' ? s : 0;
 }
 
+/** What failed, in the warning of a stale answer: the code the failure answers with where it is not served stale. */
 function failureCode(e: unknown): string {
-  if (e instanceof Problem) return e.code;
+  if (e instanceof SourceError) return sourceFailureCode(e.failure);
   if (e instanceof ProviderError) return `${e.provider}_${e.kind}`;
   return statusOf(e) ? `status ${statusOf(e)}` : 'error';
 }
@@ -121,7 +136,7 @@ async function coalescedFill<T>(
         return fillOnce(cache, coalescer.lock, key, opts, load, run);
       });
     } catch (err) {
-      if (!leader && statusOf(err) === 429 && attempt < MAX_JOIN_RETRIES) continue;
+      if (!leader && err instanceof AllowanceRefused && attempt < MAX_JOIN_RETRIES) continue;
       throw err;
     }
   }
@@ -155,7 +170,8 @@ async function fillOnce<T>(
     try {
       value = await load();
     } catch (err) {
-      if (isNotFound(err) && opts.negativeMs) await remember(cache, key, err, opts.negativeMs);
+      const notFound = notFoundOf(err);
+      if (notFound && opts.negativeMs) await remember(cache, key, notFound, opts.negativeMs);
       throw err;
     }
     await cache.set(key, value, opts.freshMs, opts.staleMs);
@@ -175,12 +191,16 @@ function answerOf<T>(entry: CacheEntry): T {
  * Remembers a "not found" in place of the entry. An unconfirmed one never replaces a copy that can still stand in
  * for it (stale-if-error); a confirmed one does, since the content is gone.
  */
-async function remember(cache: Cache, key: string, err: Problem, negativeMs: number): Promise<void> {
-  if (isUnconfirmedNotFound(err)) {
+async function remember(cache: Cache, key: string, notFound: NotFound, negativeMs: number): Promise<void> {
+  if (notFound.confirmed === false) {
     const kept = await cache.get(key);
     if (kept && !isNegative(kept.value) && Date.now() < kept.staleUntil) return;
   }
-  const value: NegativeValue = { notFound: { detail: err.detail, extensions: err.extensions } };
+  const extensions = {
+    ...(notFound.source !== undefined ? { source: notFound.source } : {}),
+    ...(notFound.confirmed === false ? { confirmed: false } : {}),
+  };
+  const value: NegativeValue = { notFound: { detail: notFound.detail, extensions } };
   await cache.set(key, value, negativeMs, 0);
 }
 

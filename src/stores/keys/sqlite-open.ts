@@ -3,9 +3,7 @@
 // objects' cleanup hooks outlive Node's environment there); Node 24's own SQLite (node:sqlite) is stable and needs
 // no native build, while Node 22 still prints an experimental warning for it on every start. So Node 24 and later
 // use node:sqlite and older lines better-sqlite3, whose native binding must then be built for the running Node.
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { engines } from '../../engines.ts';
 
 export type SqlValue = string | number | bigint | null | Uint8Array;
 
@@ -50,11 +48,11 @@ function isBindingFailure(err: unknown): boolean {
 
 function construct(engine: Engine, path: string, opts: OpenOptions): SqlDatabase {
   if (engine === 'node:sqlite') {
-    const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (path: string) => SqlDatabase };
+    const { DatabaseSync } = engines.nodeSqlite() as { DatabaseSync: new (path: string) => SqlDatabase };
     return new DatabaseSync(path);
   }
   // Loaded only here, so a Node that uses node:sqlite never loads the native binding.
-  const Database = require('better-sqlite3') as new (path: string, options: object) => SqlDatabase;
+  const Database = engines.betterSqlite3() as new (path: string, options: object) => SqlDatabase;
   return new Database(path, opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
 }
 

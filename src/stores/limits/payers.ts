@@ -2,7 +2,7 @@
 // client address. Request payers record what they charge on the request (the guards, for the RateLimit fields);
 // background payers (polls of watched sources) have no request to record on.
 import type { CallKind, Payer, PayerKind } from '../../domain/payer.ts';
-import { Problem } from '../../problems/problem.ts';
+import { AllowanceRefused } from '../../domain/failures.ts';
 import type { Limiter } from './limiter.ts';
 import {
   accountKeyPolicy,
@@ -26,7 +26,7 @@ export const CALL_ALLOWANCES: Readonly<
   media: { key: 'live-key', address: 'media-ip' },
 };
 
-/** Charges every policy or none, and rejects with the 429 problem when one refuses. */
+/** Charges every policy or none, and rejects with AllowanceRefused when one refuses. */
 export type ChargeAll = (charges: Array<[Policy | FixedPolicyName, string]>) => Promise<void>;
 
 export interface PayerIdentity {
@@ -52,9 +52,12 @@ export function limiterPayer(who: PayerIdentity, chargeAll: ChargeAll): Payer {
   };
 }
 
-/** The 429 of a refused (or already used-up) allowance. */
-export function usedUp(state: LimitState): Problem {
-  return new Problem('rate_limited', `The ${state.policy} allowance is used up; retry in ${state.resetS} s.`);
+/**
+ * A refused (or already used-up) allowance, thrown where the charge is made: into a read's callbacks too, where the
+ * layers below know it by its type. The edge answers it 429 rate_limited (http/failures/problem-of.ts).
+ */
+export function usedUp(state: LimitState): AllowanceRefused {
+  return new AllowanceRefused(state.policy, state.resetS);
 }
 
 /**
@@ -81,7 +84,7 @@ export async function chargeAllOrNone(
   return { states: taken.map((t) => t.state) };
 }
 
-/** Background charges (no request to record them on): all or none, a refusal rejects with the 429. */
+/** Background charges (no request to record them on): all or none, a refusal rejects with AllowanceRefused. */
 export function refusingCharge(limiter: Limiter): ChargeAll {
   return async (charges) => {
     const { refused } = await chargeAllOrNone(limiter, charges);

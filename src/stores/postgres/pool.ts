@@ -1,12 +1,9 @@
 // The PostgreSQL side of distributed mode: what must survive a Redis flush or failover (API keys, the X session
 // registry). One small pool per process; the schema is migrated at start under an advisory lock, so instances
 // starting together run each migration once.
-import { createRequire } from 'node:module';
+import { engines } from '../../engines.ts';
 import type { Pool, PoolClient, QueryConfig, QueryResultRow } from 'pg';
 import { MIGRATIONS } from './migrations.ts';
-
-// pg is required on first use, not imported: embedded mode and Redis-only deployments never load it.
-const require = createRequire(import.meta.url);
 
 /** Schema the tables live in unless THREADMARK_DATABASE_SCHEMA names another. */
 export const DEFAULT_SCHEMA = 'public';
@@ -29,7 +26,7 @@ export interface Postgres {
 /** Connects, migrates and returns the pool; throws (with the reason) when the database cannot be reached. */
 export async function openPostgres(url: string, schema = DEFAULT_SCHEMA): Promise<Postgres> {
   if (!SCHEMA_PATTERN.test(schema)) throw new RangeError(`invalid schema name ${JSON.stringify(schema)}`);
-  const { Pool: PgPool } = require('pg') as typeof import('pg');
+  const { Pool: PgPool } = engines.pg();
   const pool: Pool = new PgPool({
     connectionString: url,
     max: POOL_MAX,

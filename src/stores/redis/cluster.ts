@@ -2,11 +2,9 @@
 // run on it. Every script and multi-key command of the stores keeps its keys in one slot; where the keys of one
 // batch belong to different records or clients (the shared hit check), the batch is split by slot and sent as one
 // script call per slot, all issued in one turn, so no call waits for another: one round trip per node.
-import { createRequire } from 'node:module';
+import { engines } from '../../engines.ts';
 import type { Cluster } from 'ioredis';
 import { NODE_OPTIONS, type HostPort, type RedisClient } from './connect.ts';
-
-const require = createRequire(import.meta.url);
 
 /**
  * Seed nodes in, the whole cluster out. Same outage behaviour as a single Redis: no offline queue, short command
@@ -14,7 +12,7 @@ const require = createRequire(import.meta.url);
  * the new slot map (refreshed on MOVED, on a failed node and every few seconds).
  */
 export function createClusterClient(nodes: HostPort[]): Cluster {
-  const { Cluster: ClusterClient } = require('ioredis') as typeof import('ioredis');
+  const { Cluster: ClusterClient } = engines.ioredis();
   const { retryStrategy: _perNode, enableOfflineQueue, ...redisOptions } = NODE_OPTIONS;
   const cluster = new ClusterClient(nodes, {
     lazyConnect: true,

@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
+import { engines } from '../../engines.ts';
 import type { Cluster, Redis, RedisOptions } from 'ioredis';
-
-// ioredis is required on first use, not imported: embedded mode (no Redis configured) never loads it.
-const require = createRequire(import.meta.url);
 
 /** A single Redis (direct or found through Sentinels) or a Redis Cluster: every store works on either. */
 export type RedisClient = Redis | Cluster;
@@ -45,7 +42,7 @@ export function openRedis(target: RedisTarget, cluster: (nodes: HostPort[]) => C
  * connection) the client asks the Sentinels again and reconnects to the new master.
  */
 export function createSentinelClient(sentinels: HostPort[], name: string): Redis {
-  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const { Redis: RedisClient } = engines.ioredis();
   const redis = new RedisClient({
     ...NODE_OPTIONS,
     sentinels,
@@ -63,7 +60,7 @@ export const DEFAULT_REDIS_PREFIX = 'tm:';
 
 /** A single Redis at `url`, with the outage-tolerant options above. */
 export function createRedisClient(url: string): Redis {
-  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  const { Redis: RedisClient } = engines.ioredis();
   const redis = new RedisClient(url, NODE_OPTIONS);
   // Without a listener ioredis reports every failed reconnect as an unhandled 'error' event.
   redis.on('error', () => {});

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import Negotiator from 'negotiator';
 import { defineRoute, type HandlerContext, type Rendered, type RouteDef } from '../../contract/route-decl.ts';
 import type { Representation } from '../../contract/representation.ts';
-import { linkRefusalProblem } from '../../contract/link-refusal.ts';
-import { isRefusal, parseLink, permalinkOf, type LinkTarget } from '../../domain/pasted-link.ts';
+import { InputRefusal } from '../../contract/refusal.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { isRefusal, parseLink, permalinkOf, type LinkRefusal, type LinkTarget } from '../../domain/pasted-link.ts';
 import { HANDLE_RE } from '../../domain/handles.ts';
-import { Problem } from '../../problems/problem.ts';
+import type { Problem } from '../../problems/problem.ts';
 import { buildApiDocument } from '../api-document.ts';
 import { buildLlmsTxt } from '../llms.ts';
 import { apiCatalogLink, discoveryDecl, documentRoute } from '../discovery-routes.ts';
@@ -20,7 +21,7 @@ import { matchPermalink } from './match.ts';
 
 const homeQuery = z.object({
   url: z.string().max(2048).optional().describe('An X link or a handle to convert (the form of the HTML page).'),
-  // The catalog code is each schema's message (contract/route-decl.ts validationProblem), as on the read routes.
+  // The catalog code is each schema's message (contract/route-decl.ts validationRefusal), as on the read routes.
   format: z
     .enum(HOME_FORMATS, { error: 'invalid_format' })
     .optional()
@@ -67,12 +68,14 @@ function markdownGuide(table: RouteTable, baseUrl: string): string {
   ].join('\n');
 }
 
+/** The edge's mapping of any failure to the problem document it answers with (http/failures/problem-of.ts). */
+export type ProblemOf = (failure: unknown) => Problem;
+
 /** What the form's field names: a bare handle (`@jack`, `jack`) or a pasted link. */
-function targetOf(raw: string): LinkTarget | Problem {
+function targetOf(raw: string): LinkTarget | LinkRefusal {
   const handle = raw.trim().replace(/^@/, '');
   if (HANDLE_RE.test(handle)) return { kind: 'profile', handle };
-  const t = parseLink(raw, 'mirrors');
-  return isRefusal(t) ? linkRefusalProblem(t) : t;
+  return parseLink(raw, 'mirrors');
 }
 
 interface Conversion {
@@ -87,13 +90,19 @@ const failed = (p: Problem, permalink?: string): Conversion => ({
   headers: { ...p.headers, 'cache-control': 'no-store' },
 });
 
-async function convert(ctx: HandlerContext<HomeQuery, unknown>, table: RouteTable, raw: string): Promise<Conversion> {
+async function convert(
+  ctx: HandlerContext<HomeQuery, unknown>,
+  table: RouteTable,
+  problemOf: ProblemOf,
+  raw: string,
+): Promise<Conversion> {
   const target = targetOf(raw);
-  if (target instanceof Problem) {
-    const refused = failed(target);
+  if (isRefusal(target)) {
+    const refused = problemOf(new DomainError({ kind: 'refused_link', refusal: target }));
     // The form also takes a handle: text that is no link at all is told so.
-    const detail = target.code === 'bad_request' ? `${target.detail} Or type a handle, such as @jack.` : target.detail;
-    return { ...refused, result: { ok: false, title: 'Not a link this service reads', detail } };
+    const detail =
+      refused.code === 'bad_request' ? `${refused.detail} Or type a handle, such as @jack.` : refused.detail;
+    return { ...failed(refused), result: { ok: false, title: 'Not a link this service reads', detail } };
   }
   const format = ctx.query.format ?? 'compact';
   const options = new URLSearchParams();
@@ -104,7 +113,7 @@ async function convert(ctx: HandlerContext<HomeQuery, unknown>, table: RouteTabl
   const permalink = permalinkOf(target, options);
   const match = matchPermalink(table, permalink);
   if (!match || match.def.decl.representations.length === 0) {
-    const p = new Problem('bad_request', 'Feeds are read at their own address (follow the link).');
+    const p = problemOf(new InputRefusal('bad_request', 'Feeds are read at their own address (follow the link).'));
     return { ...failed(p, permalink), status: 200, headers: { 'cache-control': 'public, max-age=300' } };
   }
   const representation: Representation = format === 'json' ? 'json' : format === 'obsidian' ? 'obsidian' : 'markdown';
@@ -112,7 +121,7 @@ async function convert(ctx: HandlerContext<HomeQuery, unknown>, table: RouteTabl
   ctx.req.params = match.params;
   ctx.req.query = match.query;
   try {
-    const out = await match.def.handle(ctx.req, { representation, services: ctx.services });
+    const out = await match.def.handle(ctx.req, { representation, services: ctx.services, guards: ctx.guards });
     const text = out.body || (out.bytes ? out.bytes.toString('utf8') : '');
     const headers: Record<string, string> = {};
     for (const name of ['cache-control', 'x-cache', 'x-warnings']) {
@@ -125,8 +134,10 @@ async function convert(ctx: HandlerContext<HomeQuery, unknown>, table: RouteTabl
       headers,
     };
   } catch (err) {
-    if (err instanceof Problem) return failed(err, permalink);
-    throw err;
+    // What the permalink would answer as a problem is shown on the page; a fault of ours is the error handler's.
+    const p = problemOf(err);
+    if (p.code === 'internal_error') throw err;
+    return failed(p, permalink);
   }
 }
 
@@ -134,7 +145,7 @@ function form(q: HomeQuery): HomeForm {
   return { ...(q.url !== undefined ? { url: q.url } : {}), format: q.format ?? 'compact', thread: q.thread ?? 'full' };
 }
 
-export function homeRoutes(table: RouteTable): RouteDef[] {
+export function homeRoutes(table: RouteTable, problemOf: ProblemOf): RouteDef[] {
   const home = defineRoute(
     {
       operationId: 'home',
@@ -152,12 +163,12 @@ export function homeRoutes(table: RouteTable): RouteDef[] {
       errors: ['unsupported_host', 'invalid_params'],
     },
     async (ctx): Promise<Rendered> => {
-      const { config, version, health } = ctx.services;
+      const { config, version, providerHealth } = ctx.services;
       const baseUrl = config.baseUrl;
       const chosen = homeMediaType(ctx.req.headers.accept);
-      if (chosen === undefined) throw new Problem('not_acceptable', `\`/\` answers ${HOME_OFFERS.join(', ')}.`);
+      if (chosen === undefined) throw new InputRefusal('not_acceptable', `\`/\` answers ${HOME_OFFERS.join(', ')}.`);
       if (chosen === 'application/json') {
-        const doc = buildApiDocument(table, { baseUrl, version, health: health?.() });
+        const doc = buildApiDocument(table, { baseUrl, version, health: { providers: providerHealth() } });
         return {
           body: JSON.stringify(doc),
           contentType: 'application/json; charset=utf-8',
@@ -171,7 +182,7 @@ export function homeRoutes(table: RouteTable): RouteDef[] {
           headers: { 'cache-control': 'public, max-age=300', link: apiCatalogLink(baseUrl), vary: 'Accept' },
         };
       const url = ctx.query.url?.trim();
-      const conversion = url ? await convert(ctx, table, url) : undefined;
+      const conversion = url ? await convert(ctx, table, problemOf, url) : undefined;
       return {
         status: conversion?.status ?? 200,
         body: renderHomePage(form(ctx.query), conversion?.result, baseUrl),

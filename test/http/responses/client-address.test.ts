@@ -1,5 +1,5 @@
 // The fast path and the guards charge the same client: both read the address through the one rule compiled from
-// THREADMARK_TRUST_PROXY (src/http/client-address.ts). For a trusted proxy, an untrusted one and junk in
+// THREADMARK_TRUST_PROXY (src/http/guards/client-address.ts). For a trusted proxy, an untrusted one and junk in
 // X-Forwarded-For, an answer from the fast path and one from the normal path for the same client count on one
 // api-ip counter, and clients the rule tells apart get counters of their own.
 import { test } from 'node:test';

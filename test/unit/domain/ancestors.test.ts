@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ancestorChain, type AncestorSource } from '../../../src/domain/ancestors.ts';
 import { readPost, type PostSource } from '../../../src/domain/read-post.ts';
 import type { ConversationBundle, Post } from '../../../src/domain/models.ts';
-import { Problem } from '../../../src/problems/problem.ts';
+import { notFound, upstreamFailed } from './failures.ts';
 import { FREE_PAYER } from '../../helpers/payer.ts';
 
 const policy = { mode: 'shared', payer: FREE_PAYER } as const;
@@ -79,13 +79,13 @@ test('context=thread reads only the author own replies to themselves', async () 
 });
 
 test('not found is settled and remembered per bundle; a passing failure is neither', async () => {
-  const gone = source((id) => (id === '2' ? new Problem('not_found', 'deleted') : undefined));
+  const gone = source((id) => (id === '2' ? notFound('deleted') : undefined));
   const b = bundle();
   const first = await ancestorChain(gone, b, 'full', policy);
   assert.deepEqual([first.posts.map((p) => p.id), first.end, first.settled], [['3'], 'unavailable', true]);
   assert.equal(await ancestorChain(gone, b, 'full', policy), first, 'remembered');
 
-  const flaky = source((id) => (id === '2' ? new Problem('upstream_error', 'down') : undefined));
+  const flaky = source((id) => (id === '2' ? upstreamFailed() : undefined));
   const b2 = bundle();
   const once = await ancestorChain(flaky, b2, 'full', policy);
   assert.deepEqual([once.end, once.settled], ['unavailable', false]);

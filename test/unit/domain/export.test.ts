@@ -10,7 +10,8 @@ import {
 } from '../../../src/domain/export.ts';
 import type { ListSources } from '../../../src/domain/lists.ts';
 import type { Post } from '../../../src/domain/models.ts';
-import { Problem } from '../../../src/problems/problem.ts';
+import { upstreamFailed } from './failures.ts';
+import { AllowanceRefused } from '../../../src/domain/failures.ts';
 import { author, post, repost } from '../feeds/posts.ts';
 import { POLICY, sources } from './fake-lists.ts';
 import { codeOf } from './code-of.ts';
@@ -144,7 +145,7 @@ describe('exportPosts', () => {
       lists: {
         ...src.lists,
         async timeline(handle: string, call: Parameters<typeof src.lists.timeline>[1]) {
-          if (call.cursor === 'c6') throw new Problem('upstream_error', 'page 3 failed');
+          if (call.cursor === 'c6') throw upstreamFailed();
           return src.lists.timeline(handle, call);
         },
       },
@@ -165,7 +166,7 @@ describe('exportPosts', () => {
       lists: {
         ...src.lists,
         async timeline(handle: string, call: Parameters<typeof src.lists.timeline>[1]) {
-          if (++reads > 1) throw new Problem('rate_limited', 'live-key used up');
+          if (++reads > 1) throw new AllowanceRefused('live-key', 60);
           return src.lists.timeline(handle, call);
         },
       },

@@ -5,8 +5,8 @@ import type { Author, CuratedList, Page, Post } from '../../../src/domain/models
 import type { PageCall } from '../../../src/domain/paging.ts';
 import type { SearchItem } from '../../../src/domain/capabilities.ts';
 import type { ReadPolicy, Sourced } from '../../../src/domain/sourced.ts';
-import { Problem } from '../../../src/problems/problem.ts';
-import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
+import { notFound, upstreamFailed } from './failures.ts';
+import { AesGcmCursorSealer } from '../../../src/secrets/cursor-sealer.ts';
 import { FREE_PAYER } from '../../helpers/payer.ts';
 
 export const POLICY: ReadPolicy = { mode: 'shared', payer: FREE_PAYER };
@@ -57,13 +57,13 @@ export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } 
     async profile(handle) {
       record('profile', handle);
       const author = data.profiles?.[handle.toLowerCase()];
-      if (!author) throw new Problem('not_found', `@${handle} is not public.`);
+      if (!author) throw notFound(`@${handle} is not public.`);
       return { value: author, source: 'fake', cache: 'hit', warnings: [] };
     },
     async profileById(id) {
       record('profileById', id);
       const author = Object.values(data.profiles ?? {}).find((a) => a.id === id);
-      if (!author) throw new Problem('not_found', `account ${id} is not public.`);
+      if (!author) throw notFound(`account ${id} is not public.`);
       return { value: author, source: 'fake', cache: 'hit', warnings: [] };
     },
     async timeline(handle, call) {
@@ -72,7 +72,7 @@ export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } 
     },
     async connections(kind, handle, call) {
       record(kind, handle, call);
-      if (data.failingLists?.includes(handle)) throw new Problem('upstream_error', 'list unavailable');
+      if (data.failingLists?.includes(handle)) throw upstreamFailed();
       return pageOf(data[kind]?.[handle.toLowerCase()] ?? [], call);
     },
     async search(q, feed, call) {
@@ -82,18 +82,18 @@ export function fakeLists(data: FakeData): { lists: ListSource; calls: Call[] } 
     async list(id) {
       record('list', id);
       const l = data.curated?.[id];
-      if (!l) throw new Problem('not_found', `list ${id} is not public.`);
+      if (!l) throw notFound(`list ${id} is not public.`);
       return { value: l.list, source: 'fake', cache: 'hit', warnings: [] };
     },
     async listPosts(id, call) {
       record('listPosts', id, call);
       // An upstream answers a missing list's timeline with an error, not an empty page.
-      if (!data.curated?.[id]) throw new Problem('upstream_error', 'no timeline');
+      if (!data.curated?.[id]) throw upstreamFailed();
       return pageOf(data.curated[id].posts, call);
     },
     async listMembers(id, call) {
       record('listMembers', id, call);
-      if (!data.curated?.[id]) throw new Problem('upstream_error', 'no timeline');
+      if (!data.curated?.[id]) throw upstreamFailed();
       return pageOf(data.curated[id].members, call);
     },
   };

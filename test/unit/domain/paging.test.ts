@@ -11,7 +11,7 @@ import {
   type PageCall,
 } from '../../../src/domain/paging.ts';
 import type { CursorScope } from '../../../src/domain/cursors.ts';
-import { AesGcmCursorSealer } from '../../../src/stores/cursor-sealer.ts';
+import { AesGcmCursorSealer } from '../../../src/secrets/cursor-sealer.ts';
 import { pageOf, POLICY } from './fake-lists.ts';
 import { codeOf } from './code-of.ts';
 

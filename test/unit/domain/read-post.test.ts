@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { readPost, type PostSource } from '../../../src/domain/read-post.ts';
 import type { ConversationBundle, Post, ReplyNode } from '../../../src/domain/models.ts';
 import type { PostReadOptions } from '../../../src/domain/reads.ts';
-import { Problem } from '../../../src/problems/problem.ts';
+import { notFound } from './failures.ts';
+import { isNotFound } from '../../../src/domain/failures.ts';
 import { FREE_PAYER } from '../../helpers/payer.ts';
 
 const policy = { mode: 'shared', payer: FREE_PAYER } as const;
@@ -63,7 +64,7 @@ function source(got: ConversationBundle = bundle()) {
     async post(id) {
       calls.push(`post ${id}`);
       const value = POSTS.get(id);
-      if (!value) throw new Problem('not_found', `no post ${id}`);
+      if (!value) throw notFound(`no post ${id}`);
       return { value, source: 'syndication', cache: 'miss', warnings: ['from a stale copy'] };
     },
     async conversation(id, o) {
@@ -157,8 +158,5 @@ test('what the provider could not see is said in the warnings', async () => {
 });
 
 test("the source's not_found is the read's", async () => {
-  await assert.rejects(
-    readPost(source(), '99', { ...FULL, thread: 'off' }, policy),
-    (e: unknown) => e instanceof Problem && e.code === 'not_found',
-  );
+  await assert.rejects(readPost(source(), '99', { ...FULL, thread: 'off' }, policy), (e: unknown) => isNotFound(e));
 });

@@ -1,7 +1,7 @@
 // The conditional-request decision every public route uses, feeds' own 304 included (RFC 9110 §13.1.1, §13.1.3, §13.2.2).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { notModifiedTag } from '../../../src/http/conditional.ts';
+import { notModifiedTag } from '../../../src/http/negotiation/conditional.ts';
 
 const TAG = '"abc"';
 const LM = 'Mon, 02 Mar 2026 09:00:00 GMT';

@@ -1,9 +1,9 @@
-// The address rule (src/http/client-address.ts) agrees with Fastify's own `req.ip` wherever that is an address,
+// The address rule (src/http/guards/client-address.ts) agrees with Fastify's own `req.ip` wherever that is an address,
 // since Fastify is handed the rule's trust function, and replaces what is not an address with the socket's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { addressRule, clientAddress, type TrustProxy } from '../../../src/http/client-address.ts';
+import { addressRule, clientAddress, type TrustProxy } from '../../../src/http/guards/client-address.ts';
 
 async function seen(setting: TrustProxy, remoteAddress: string, forwarded?: string) {
   const rule = addressRule(setting);

@@ -1,9 +1,9 @@
-// Which coding a request gets (http/codings.ts), and that encoding one body twice gives the same bytes: the tag of
-// a coded body names one byte sequence whichever path wrote it.
+// Which coding a request gets (http/negotiation/codings.ts), and that encoding one body twice gives the same bytes:
+// the tag of a coded body names one byte sequence whichever path wrote it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { codingFor, codingsApply, encode } from '../../../src/http/codings.ts';
+import { codingFor, codingsApply, encode } from '../../../src/http/negotiation/codings.ts';
 
 test('the client’s most preferred of br and gzip, br on a tie, identity otherwise', () => {
   const cases: Array<[string | undefined, string | undefined]> = [

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
-import { withConditionalRequests } from '../../../src/http/conditional.ts';
+import { withConditionalRequests } from '../../../src/http/negotiation/conditional.ts';
 import {
   codingOf,
   entityTagOf,
@@ -12,7 +12,7 @@ import {
   parseIfNoneMatch,
   tagFor304,
   withCoding,
-} from '../../../src/http/entity-tags.ts';
+} from '../../../src/http/negotiation/entity-tags.ts';
 
 const LAST_MODIFIED = 'Mon, 02 Mar 2026 09:00:00 GMT';
 const FEED = 'x'.repeat(4000);

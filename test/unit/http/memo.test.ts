@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderOnce, renderedSize } from '../../../src/http/present/memo.ts';
 import { ResponseCache } from '../../../src/stores/cache/responses.ts';
-import { entityTagOf } from '../../../src/http/entity-tags.ts';
+import { entityTagOf } from '../../../src/http/negotiation/entity-tags.ts';
 import type { Rendered } from '../../../src/contract/route-decl.ts';
 
 const renders = new ResponseCache(8 * 1024 * 1024).slot<Rendered>('render', renderedSize);

@@ -1,7 +1,8 @@
 // The chain reports why a read has no answer as a typed value; the problem and status are the caller's choice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { problemFor } from '../../../src/sources/chain-problem.ts';
+import { failureOf } from '../../../src/sources/served.ts';
+import { toProblem } from '../../../src/http/failures/problem-of.ts';
 import { ProviderChain } from '../../../src/providers/chain.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
 import { FREE_READ } from '../../helpers/payer.ts';
@@ -58,8 +59,8 @@ test('every provider failing is one failed value, whatever status the read will 
     ['b', 'error', 500],
   ]);
   // The caller decides: the same failure is a 502 for a post read and a 503 with Retry-After for a search.
-  const post = problemFor(r.failure);
-  const search = problemFor(r.failure, { search: true });
+  const post = toProblem(failureOf(r.failure));
+  const search = toProblem(failureOf(r.failure, { search: true }));
   assert.deepEqual([post.code, post.status, post.headers['Retry-After']], ['all_providers_failed', 502, undefined]);
   assert.deepEqual([search.code, search.status, search.headers['Retry-After']], ['all_providers_failed', 503, '30']);
 });

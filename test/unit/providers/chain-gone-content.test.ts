@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProviderChain } from '../../../src/providers/chain.ts';
 import { serve } from '../../helpers/chain.ts';
-import { Problem } from '../../../src/problems/problem.ts';
+import { isNotFound } from '../../../src/domain/failures.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
 import { FREE_READ } from '../../helpers/payer.ts';
 
@@ -26,10 +26,7 @@ test('an empty answer followed by a positive not_found elsewhere does not count 
     now: () => 0,
   });
   for (let i = 0; i < 5; i++) {
-    await assert.rejects(
-      serve(chain.run('post', (p) => p.getPost!('1', {}), FREE_READ)),
-      (e: unknown) => e instanceof Problem && e.code === 'not_found',
-    );
+    await assert.rejects(serve(chain.run('post', (p) => p.getPost!('1', {}), FREE_READ)), isNotFound);
   }
   const health = chain.health() as { name: string; breaker: string; failures: number }[];
   assert.equal(health[0]!.breaker, 'closed');

@@ -5,7 +5,9 @@ import { serve } from '../../helpers/chain.ts';
 import { Circuit } from '../../../src/providers/circuit.ts';
 import { Deadline } from '../../../src/providers/deadline.ts';
 import { buildProviders, registerProvider, registeredProviders } from '../../../src/providers/registry.ts';
-import { Problem } from '../../../src/problems/problem.ts';
+import type { Problem } from '../../../src/problems/problem.ts';
+import { AllowanceRefused, SourceError } from '../../../src/domain/failures.ts';
+import { toProblem } from '../../../src/http/failures/problem-of.ts';
 import { ProviderError, type Capability, type FailureKind, type Provider } from '../../../src/providers/types.ts';
 import { FREE_READ } from '../../helpers/payer.ts';
 
@@ -32,14 +34,15 @@ function fake(
 
 const getPost = (p: Provider) => p.getPost!('7', {});
 
+/** The problem the read answers with: the source's typed failure, as the edge maps it. */
 async function problemOf(p: Promise<unknown>): Promise<Problem> {
   try {
     await p;
   } catch (e) {
-    assert.ok(e instanceof Problem, String(e));
-    return e;
+    assert.ok(e instanceof SourceError, String(e));
+    return toProblem(e);
   }
-  throw new Error('expected a Problem');
+  throw new Error('expected a failure');
 }
 
 test('first capable provider that answers wins; incapable ones are not called', async () => {
@@ -106,7 +109,7 @@ test('several failures give all_providers_failed listing each one', async () => 
   ]);
 });
 
-test('an unexpected exception counts as that provider failing; Problems and aborts pass straight through', async () => {
+test('an unexpected exception counts as that provider failing; refused charges and aborts pass straight through', async () => {
   const r = await serve(
     new ProviderChain([fake('a', ['post'], new TypeError('boom')), fake('b', ['post'], 'ok')]).run(
       'post',
@@ -121,6 +124,13 @@ test('an unexpected exception counts as that provider failing; Problems and abor
   await assert.rejects(
     serve(new ProviderChain([fake('a', ['post'], abort), b]).run('post', getPost, FREE_READ)),
     (e: unknown) => e === abort,
+  );
+  assert.deepEqual(b.calls, []);
+
+  const refused = new AllowanceRefused('account-ip', 60);
+  await assert.rejects(
+    serve(new ProviderChain([fake('a', ['post'], refused), b]).run('post', getPost, FREE_READ)),
+    (e: unknown) => e === refused,
   );
   assert.deepEqual(b.calls, []);
 

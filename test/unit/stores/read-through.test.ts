@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Problem } from '../../../src/problems/problem.ts';
+import { AllowanceRefused, SourceError, type ChainFailure } from '../../../src/domain/failures.ts';
 import { ProviderError } from '../../../src/providers/types.ts';
 import { Coalescer, RedisFillLock, type FillLock } from '../../../src/stores/cache/coalesce.ts';
 import { MemoryCache } from '../../../src/stores/cache/memory.ts';
@@ -8,6 +8,22 @@ import { cachedRead, isUpstreamFailure } from '../../../src/stores/cache/read-th
 import { RedisCache } from '../../../src/stores/cache/redis.ts';
 import type { Cache } from '../../../src/stores/cache/types.ts';
 import { redisSkip, useTestRedis, sleep } from './redis-env.ts';
+
+const notFound = (detail: string) => new SourceError({ kind: 'not_found', detail });
+
+/** Every provider failed: the read has no answer and a stale copy may stand in. */
+function allFailed(): SourceError {
+  const failure: ChainFailure = {
+    kind: 'failed',
+    failures: [
+      { provider: 'fxtwitter', kind: 'error', message: 'down' },
+      { provider: 'syndication', kind: 'network', message: 'reset' },
+    ],
+    skipped: [],
+    untried: [],
+  };
+  return new SourceError({ kind: 'no_answer', failure, answer: {} });
+}
 
 const LONG = { freshMs: 60_000, staleMs: 60_000, bypass: false };
 
@@ -158,7 +174,7 @@ function readThroughContract(makeCache: () => Cache) {
     const c = new Coalescer();
     await cache.set('k4', { id: 'cached' }, 0, 60_000);
     const up = upstream('never');
-    up.fail = new Problem('all_providers_failed', 'every provider failed');
+    up.fail = allFailed();
     const r = await cachedRead(cache, c, 'k4', LONG, up.load);
     assert.equal(r.cacheStatus, 'stale');
     assert.deepEqual(r.value, { id: 'cached' });
@@ -184,9 +200,9 @@ function readThroughContract(makeCache: () => Cache) {
     const c = new Coalescer();
     await cache.set('k6', 'cached', 0, 60_000);
     for (const err of [
-      new Problem('not_found'),
+      notFound('gone'),
       new ProviderError('fxtwitter', 'not_found', 'gone'),
-      new Problem('rate_limited'),
+      new AllowanceRefused('search-ip', 60),
     ]) {
       const up = upstream('x');
       up.fail = err;
@@ -198,21 +214,18 @@ function readThroughContract(makeCache: () => Cache) {
     const cache = makeCache();
     const c = new Coalescer();
     const up = upstream('x');
-    up.fail = new Problem('not_found', 'nobody is @nb1', { extensions: { source: 'x' } });
+    up.fail = new SourceError({ kind: 'not_found', detail: 'nobody is @nb1', source: 'x' });
     const opts = { ...LONG, negativeMs: 60_000 };
     await assert.rejects(cachedRead(cache, c, 'neg1', opts, up.load), (e) => e === up.fail);
     const again = await cachedRead(cache, c, 'neg1', opts, up.load).then(
       () => assert.fail('a hit'),
       (e: unknown) => e,
     );
-    assert.ok(again instanceof Problem);
-    assert.equal(again.code, 'not_found');
-    assert.equal(again.detail, 'nobody is @nb1');
-    assert.deepEqual(again.extensions, { source: 'x' });
-    assert.equal(again.headers['x-cache'], 'hit');
+    assert.ok(again instanceof SourceError);
+    assert.deepEqual(again.failure, { kind: 'not_found', detail: 'nobody is @nb1', source: 'x', cached: true });
     assert.equal(up.calls, 1);
     const off = upstream('x');
-    off.fail = new Problem('not_found');
+    off.fail = notFound('gone');
     await assert.rejects(cachedRead(cache, c, 'neg2', LONG, off.load));
     await assert.rejects(cachedRead(cache, c, 'neg2', LONG, off.load));
     assert.equal(off.calls, 2, 'without negativeMs nothing is remembered');
@@ -224,14 +237,17 @@ function readThroughContract(makeCache: () => Cache) {
     const opts = { ...LONG, negativeMs: 60_000 };
     await cache.set('neg3', 'cached', 0, 60_000);
     const unconfirmed = upstream('x');
-    unconfirmed.fail = new Problem('not_found', 'bare 404', { extensions: { confirmed: false } });
+    unconfirmed.fail = new SourceError({ kind: 'not_found', detail: 'bare 404', confirmed: false });
     const r = await cachedRead(cache, c, 'neg3', opts, unconfirmed.load);
     assert.equal(r.cacheStatus, 'stale');
     assert.equal((await cache.get('neg3'))?.value, 'cached');
     const gone = upstream('x');
-    gone.fail = new Problem('not_found', 'deleted');
+    gone.fail = notFound('deleted');
     await assert.rejects(cachedRead(cache, c, 'neg3', opts, gone.load), (e) => e === gone.fail);
-    await assert.rejects(cachedRead(cache, c, 'neg3', opts, gone.load), (e) => (e as Problem).detail === 'deleted');
+    await assert.rejects(
+      cachedRead(cache, c, 'neg3', opts, gone.load),
+      (e) => e instanceof SourceError && e.failure.kind === 'not_found' && e.failure.detail === 'deleted',
+    );
     assert.equal(gone.calls, 1, 'the deletion is remembered; the stale copy no longer stands in');
   });
 
@@ -279,7 +295,7 @@ describe('cachedRead over MemoryCache', () => {
     const c = new CountingCoalescer();
     const leaderMayFail = deferred();
     const leader = upstream('x');
-    leader.fail = new Problem('rate_limited');
+    leader.fail = new AllowanceRefused('live-key', 60);
     leader.hold = leaderMayFail.promise;
     const joiner = upstream('joined');
     const leaderRead = cachedRead(cache, c, 'k9', LONG, leader.load);
@@ -301,10 +317,11 @@ test('isUpstreamFailure classifies errors', () => {
   assert.equal(isUpstreamFailure(new ProviderError('x', 'error', 'm')), true);
   assert.equal(isUpstreamFailure(new ProviderError('x', 'unavailable', 'm')), true);
   assert.equal(isUpstreamFailure(new ProviderError('x', 'not_found', 'm')), false);
-  assert.equal(isUpstreamFailure(new Problem('upstream_error')), true);
-  assert.equal(isUpstreamFailure(new Problem('syndication_empty')), true);
-  assert.equal(isUpstreamFailure(new Problem('not_found')), false);
-  assert.equal(isUpstreamFailure(new Problem('invalid_url')), false);
+  assert.equal(isUpstreamFailure(allFailed()), true);
+  assert.equal(isUpstreamFailure(new SourceError({ kind: 'no_trends_provider' })), true);
+  assert.equal(isUpstreamFailure(notFound('gone')), false);
+  assert.equal(isUpstreamFailure(new SourceError({ kind: 'not_found', detail: 'bare 404', confirmed: false })), true);
+  assert.equal(isUpstreamFailure(new AllowanceRefused('live-key', 60)), false);
   assert.equal(isUpstreamFailure(Object.assign(new Error('x'), { status: 503 })), true);
   assert.equal(isUpstreamFailure(new TypeError('bug')), false);
 });
@@ -364,7 +381,7 @@ describe('cachedRead over RedisCache (real Redis)', { skip: redisSkip }, () => {
 
   test('a waiter takes over when the lock holder fails without filling', async () => {
     const failing = upstream('x');
-    failing.fail = new Problem('all_providers_failed');
+    failing.fail = allFailed();
     const working = upstream('from b');
     const { ra, rb, bAnswers } = await whileAHoldsTheLock<string>('lock2', failing, working);
     assert.equal(ra.status, 'rejected');
