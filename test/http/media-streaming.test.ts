@@ -114,7 +114,7 @@ describe('media proxy, files larger than the cache takes', { concurrency: 1 }, (
   });
 
   test('each upstream fetch costs the payer a media-ip point beyond the request; a cached file costs only the request', async () => {
-    // A request's RateLimit fields are those of its own point: its fetch is charged after them.
+    // The fetch is charged before the answer's RateLimit fields are written, so they count it.
     const first = await s.get(fresh());
     await first.arrayBuffer();
     const second = await s.get(fresh());
@@ -133,7 +133,9 @@ describe('media proxy, files larger than the cache takes', { concurrency: 1 }, (
       await b.arrayBuffer();
       const c = await small.get(signed);
       await c.arrayBuffer();
-      assert.equal(remaining(a) - remaining(b), 2, "the first one's fetch and the second request");
+      const limit = Number(/q=(\d+)/.exec(a.headers.get('ratelimit-policy') ?? '')?.[1]);
+      assert.equal(limit - remaining(a), 2, 'the first request and its fetch');
+      assert.equal(remaining(a) - remaining(b), 1, 'a cached file: the request alone');
       assert.equal(remaining(b) - remaining(c), 1, 'a cached file: the request alone');
     } finally {
       await small.close();
@@ -143,8 +145,8 @@ describe('media proxy, files larger than the cache takes', { concurrency: 1 }, (
   test('a payer whose allowance has room for the request but not the fetch: 429 rate_limited, nothing fetched', async () => {
     const probe = await s.get(fresh());
     await probe.arrayBuffer();
-    // What is left after the probe's own fetch, all but one point taken: the next request gets the last one.
-    const left = remaining(probe) - 1;
+    // What is left after the probe and its fetch, all but one point taken: the next request gets the last one.
+    const left = remaining(probe);
     await s.app.services.stores.limiter.consume('media-ip', clientKey('127.0.0.1'), left - 1);
     const asked = host.served.length;
     const res = await s.get(fresh());
