@@ -8,7 +8,7 @@
 // the refund lands, later checks of the same client in that batch count the point: one may be declined as over
 // the quota, and the normal path then answers it against the corrected counter, so the limit stays exact.
 import type { Cluster } from 'ioredis';
-import { WINDOW_LUA } from '../limits/redis-window.ts';
+import { RedisWindow, WINDOW_LUA } from '../limits/redis-window.ts';
 import { groupBySlot } from './cluster.ts';
 
 /** KEYS: cache entries of one slot; ARGV: the tail each must end with. Returns 1 (same) or 0 per entry. */
@@ -93,7 +93,7 @@ export async function checkBySlot(
     const unchanged = check.deps.every(([key, tail]) => same.has(id(key, tail)));
     if (!unchanged) {
       // Given back so the normal path's own charge is the only one; it expires with the window if this fails.
-      if (consumed > 0) cluster.decr(counters[i]!.key).catch(() => {});
+      if (consumed > 0) new RedisWindow(cluster).refund(counters[i]!.key, 1).catch(() => {});
       return 'changed';
     }
     return consumed > 0 ? { consumed, ttlMs } : 'refused';
