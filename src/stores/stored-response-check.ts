@@ -1,6 +1,6 @@
 // The response store's check in distributed mode (http/responses/): one Redis round trip per answer served by
-// the fast path, a script that charges the caller's api-ip counter (the very key and arithmetic of the shared
-// limiter, so the normal path and the fast path count together across every instance) and compares the stamps
+// the fast path, a script that charges the caller's api-ip counter (the very key and window function of the shared
+// limiter, limits/redis-window.ts, so the normal path and the fast path count together across every instance) and compares the stamps
 // that end every cache entry the stored answer depends on with the ones it was stored with. The fast path
 // answers only when each is still the same: an entry refreshed by any instance has new stamps, an evicted or
 // expired one has none.
@@ -12,21 +12,23 @@
 import type { Redis } from 'ioredis';
 import type { RedisClient } from './redis/connect.ts';
 import { isCluster } from './redis/cluster.ts';
+import { WINDOW_LUA } from './limits/redis-window.ts';
 import { checkBySlot, defineSlotCheckCommands } from './redis/cluster-response-check.ts';
 
 /**
- * ARGV[1] = window (s), ARGV[2] = quota, ARGV[3] = how many entry sets; then per set its number of cache entries
+ * ARGV[1] = window (ms), ARGV[2] = quota, ARGV[3] = how many entry sets; then per set its number of cache entries
  * followed by the last bytes each must still end with; then per check the number of its set. KEYS: the entries of
  * every set, then the api-ip counter of every check. The answers of a turn are mostly the same few stored answers,
  * so each one's entries are read once per call, not once per request: atomic inside the script, that is the
- * same answer. A check charges one point unless an entry of its set changed or the charge would pass the quota.
+ * same answer. A check charges one point with the limiter's window function (limits/redis-window.ts) unless an
+ * entry of its set changed or the charge would pass the quota.
  * Returns two numbers per check: consumed (> 0, charged) or 0 (an entry changed or is gone) or -1 (over the
  * quota), then ms left in the window.
  * Cache entries are stored as JSON ending in their stamps (`storedTail` in stores/cache/redis.ts), so the body
  * itself never crosses the wire; a missing key reads as "" and a shorter value whole, neither equal to a tail.
  */
-const SCRIPT = `
-local window, quota = tonumber(ARGV[1]), tonumber(ARGV[2])
+const SCRIPT = `${WINDOW_LUA}
+local window_ms, quota = tonumber(ARGV[1]), tonumber(ARGV[2])
 local same = {}
 local k, a = 1, 4
 for set = 1, tonumber(ARGV[3]) do
@@ -44,26 +46,12 @@ for set = 1, tonumber(ARGV[3]) do
 end
 local out = {}
 for c = 0, #KEYS - k do
-  local counter = KEYS[k + c]
   if not same[tonumber(ARGV[a + c])] then
     out[#out + 1] = 0; out[#out + 1] = 0
   else
-    -- Charged first and taken back when over the quota (atomic inside the script): two commands in the common
-    -- case instead of a read, a conditional set, an increment and a ttl read.
-    local consumed = redis.call('incr', counter)
-    local ttl = -1
-    if consumed > 1 then ttl = redis.call('pttl', counter) end
-    if ttl < 0 then
-      redis.call('expire', counter, window)
-      ttl = 1000 * window
-    end
-    if consumed > quota then
-      redis.call('decr', counter)
-      out[#out + 1] = -1
-    else
-      out[#out + 1] = consumed
-    end
-    out[#out + 1] = ttl
+    local allowed, consumed, left = tm_window(KEYS[k + c], 1, quota, window_ms, true)
+    out[#out + 1] = allowed == 1 and consumed or -1
+    out[#out + 1] = left
   end
 end
 return out
@@ -147,7 +135,7 @@ export class StoredResponseCheck {
     // Checks of one stored answer carry the very same deps array, so identity finds the sets.
     const sets: Array<Pending['deps']> = [];
     const keys: string[] = [];
-    const args: Array<string | number> = [windowS, quota, 0];
+    const args: Array<string | number> = [windowS * 1000, quota, 0];
     const setOf: number[] = [];
     for (const p of batch) {
       let set = sets.indexOf(p.deps);

@@ -10,6 +10,7 @@ import { startStack, type Stack } from '../helpers/stack.ts';
 import { createClusterClient, keySlot } from '../../src/stores/redis/cluster.ts';
 import { connectRedis } from '../../src/stores/redis/connect.ts';
 import { StoredResponseCheck } from '../../src/stores/stored-response-check.ts';
+import { Limiter } from '../../src/stores/limits/limiter.ts';
 import { storedTail } from '../../src/stores/cache/redis.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -116,6 +117,31 @@ describe('Redis Cluster: two instances', { skip: redisClusterSkip }, () => {
       assert.equal(typeof next === 'string' ? next : next.consumed, 4);
       assert.equal(await check.check('c1', deps), 'refused', 'exact at the quota');
       assert.equal(await redis.get('hc:rl:api-ip:c2'), '1');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  test("the limiter's window script on the cluster: partitions on several masters, exact, peek, refund, reset", async () => {
+    const redis = createClusterClient(cluster.ports.map((port) => ({ host: '127.0.0.1', port })));
+    try {
+      assert.ok(await connectRedis(redis));
+      const limiter = new Limiter({ redis, prefix: 'lw:' });
+      const who = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
+      assert.ok(new Set(who.map((p) => cluster.masterOf(limiter.redisKey('search-ip', p)))).size >= 2);
+      for (const p of who) {
+        for (let left = 4; left >= 0; left--) assert.equal((await limiter.consume('search-ip', p)).remaining, left);
+        assert.equal((await limiter.consume('search-ip', p)).allowed, false, `${p} refused past the quota`);
+        assert.equal((await limiter.peek('search-ip', p)).remaining, 0);
+      }
+      const charged = await limiter.consume('account-ip', 'p1', 3);
+      assert.equal(await limiter.refund('account-ip', 'p1', charged.windowEndsAt!, 2), true);
+      assert.equal((await limiter.peek('account-ip', 'p1')).remaining, 9);
+      await limiter.reset('search-ip', 'p2');
+      assert.equal((await limiter.peek('search-ip', 'p2')).remaining, 5);
+      // Counted in the cluster, refusals included, not in a fallback table.
+      assert.equal(await redis.get(limiter.redisKey('search-ip', 'p3')), '6');
+      assert.equal(await redis.get(limiter.redisKey('account-ip', 'p1')), '1');
     } finally {
       redis.disconnect();
     }

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { HANDLES, IDS } from '../../sim/corpus.ts';
 import { startStack, type Stack } from '../helpers/stack.ts';
 
-const ONLY_WHEN_USED = ['bullmq', 'ioredis', 'rate-limiter-flexible', 'pg', 'standardwebhooks', 'yazl'];
+const ONLY_WHEN_USED = ['bullmq', 'ioredis', 'pg', 'standardwebhooks', 'yazl'];
 
 let s: Stack;
 before(async () => {

@@ -1,13 +1,8 @@
-import { createRequire } from 'node:module';
-import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DEFAULT_REDIS_PREFIX, type RedisClient } from '../redis/connect.ts';
 import { type FixedPolicyName, type LimitState, type Policy, resolvePolicy } from './policies.ts';
+import { RedisWindow } from './redis-window.ts';
+import { untouched, windowState } from './window.ts';
 import { WindowTable } from './window-table.ts';
-
-// The Redis limiter's package is loaded with the first shared limiter: embedded mode never needs it, and loading it
-// costs an instance memory it would hold for nothing.
-const require = createRequire(import.meta.url);
-const rateLimiterFlexible = () => require('rate-limiter-flexible') as typeof import('rate-limiter-flexible');
 
 /** A refund this close to the end of its window is skipped: it could reach the store after the window rolled over. */
 const REFUND_MARGIN_MS = 250;
@@ -23,20 +18,20 @@ export interface LimiterOptions {
 /**
  * Fixed-window counters per policy and partition (client IP group or key id). The account-key policy
  * may carry a different quota per key; all quotas of one policy share a counter namespace.
- * In process the counters live in one WindowTable per policy (bounded memory, no timer per client, and
- * synchronous, see consumeNow); with Redis they are shared by every instance, and the same tables count per
+ * Every policy counts in the one fixed window of window.ts. In process the counters live in one WindowTable per
+ * policy (bounded memory, no timer per client, and synchronous, see consumeNow); with Redis they are shared by
+ * every instance through the one window script of redis-window.ts, and the same tables count per
  * instance whenever a Redis call fails (an outage degrades to per-instance limits, never to failed requests or
  * unbounded memory: a flood of distinct addresses during an outage costs what it costs in embedded mode).
  */
 export class Limiter {
-  readonly #redis: RedisClient | undefined;
+  readonly #redis: RedisWindow | undefined;
   readonly #prefix: string;
-  readonly #limiters = new Map<string, RateLimiterRedis>();
   readonly #tables = new Map<string, WindowTable>();
   readonly #quotas: Readonly<Partial<Record<FixedPolicyName, number>>>;
 
   constructor(opts: LimiterOptions = {}) {
-    this.#redis = opts.redis;
+    this.#redis = opts.redis && new RedisWindow(opts.redis);
     this.#prefix = `${opts.prefix ?? DEFAULT_REDIS_PREFIX}rl:`;
     this.#quotas = opts.quotas ?? {};
   }
@@ -52,12 +47,10 @@ export class Limiter {
     const p = this.#resolve(policy);
     if (!this.#redis) return this.#consumeTable(p, partitionKey, points);
     try {
-      const res = await this.#limiterFor(p).consume(partitionKey, points);
-      return { ...toState(p, true, res), windowEndsAt: Date.now() + res.msBeforeNext };
-    } catch (e) {
-      if (e instanceof rateLimiterFlexible().RateLimiterRes)
-        return { ...toState(p, false, e), windowEndsAt: Date.now() + e.msBeforeNext };
-      // Not a refusal: Redis is unreachable, and this instance counts alone until it is back.
+      const count = await this.#redis.consume(this.redisKey(p, partitionKey), points, p.quota, p.windowS * 1000);
+      return windowState(p, count);
+    } catch {
+      // Redis is unreachable, and this instance counts alone until it is back.
       return this.#consumeTable(p, partitionKey, points);
     }
   }
@@ -66,14 +59,13 @@ export class Limiter {
   async peek(policy: Policy | FixedPolicyName, partitionKey: string): Promise<LimitState> {
     const p = this.#resolve(policy);
     if (!this.#redis) return this.#peekTable(p, partitionKey);
-    let res: RateLimiterRes | null;
+    let got: { consumed: number; endsAt: number } | undefined;
     try {
-      res = await this.#limiterFor(p).get(partitionKey);
+      got = await this.#redis.peek(this.redisKey(p, partitionKey));
     } catch {
       return this.#peekTable(p, partitionKey);
     }
-    if (!res) return untouched(p);
-    return toState(p, res.consumedPoints < p.quota, res);
+    return got ? peekState(p, got) : untouched(p);
   }
 
   /**
@@ -93,8 +85,7 @@ export class Limiter {
     const table = () => this.#tableFor(this.#resolve(policy)).refund(partitionKey, points, windowEndsAt);
     if (!this.#redis) return table();
     try {
-      await this.#limiterFor(this.#resolve(policy)).reward(partitionKey, points);
-      return true;
+      return await this.#redis.refund(this.redisKey(policy, partitionKey), points);
     } catch {
       return table();
     }
@@ -106,7 +97,7 @@ export class Limiter {
     this.#tableFor(p).delete(partitionKey);
     if (!this.#redis) return;
     try {
-      await this.#limiterFor(p).delete(partitionKey);
+      await this.#redis.delete(this.redisKey(p, partitionKey));
     } catch {
       // Unreachable: only this instance's count (cleared above) is in use meanwhile.
     }
@@ -132,7 +123,7 @@ export class Limiter {
     return n;
   }
 
-  /** The Redis key of a partition's counter (the shared limiter's own naming), for scripts that charge it. */
+  /** The Redis key of a partition's counter, for the response store's check, which charges it in the same window. */
   redisKey(policy: Policy | FixedPolicyName, partitionKey: string): string {
     return `${this.#prefix}${this.#resolve(policy).name}:${partitionKey}`;
   }
@@ -143,11 +134,11 @@ export class Limiter {
   }
 
   /**
-   * The state of a charge counted in the shared counters by a script of the same arithmetic
+   * The state of a charge the response store's check counted in the shared counters with the window script
    * (stores/stored-response-check.ts): `consumed` points in the window, `msLeft` before it ends.
    */
   chargedState(policy: Policy | FixedPolicyName, consumed: number, msLeft: number): LimitState {
-    return toState(this.#resolve(policy), true, { consumedPoints: consumed, msBeforeNext: msLeft });
+    return windowState(this.#resolve(policy), { allowed: true, consumed, endsAt: Date.now() + msLeft });
   }
 
   /** Whether consumeNow can answer (in-process counters). */
@@ -156,15 +147,12 @@ export class Limiter {
   }
 
   #consumeTable(p: Policy, partitionKey: string, points: number, onlyIfAllowed = false): LimitState {
-    const now = Date.now();
-    const got = this.#tableFor(p).consume(partitionKey, points, p.quota, onlyIfAllowed);
-    return tableState(p, got.allowed, got.consumed, got.endsAt, now);
+    return windowState(p, this.#tableFor(p).consume(partitionKey, points, p.quota, onlyIfAllowed));
   }
 
   #peekTable(p: Policy, partitionKey: string): LimitState {
     const got = this.#tableFor(p).peek(partitionKey);
-    if (!got) return untouched(p);
-    return tableState(p, got.consumed < p.quota, got.consumed, got.endsAt, Date.now());
+    return got ? peekState(p, got) : untouched(p);
   }
 
   #tableFor(p: Policy): WindowTable {
@@ -176,53 +164,9 @@ export class Limiter {
     }
     return table;
   }
-
-  /** Only with Redis; a failed call (not a refusal) falls back to the tables. */
-  #limiterFor(p: Policy): RateLimiterRedis {
-    const id = `${p.name}/${p.quota}/${p.windowS}`;
-    let limiter = this.#limiters.get(id);
-    if (!limiter) {
-      limiter = new (rateLimiterFlexible().RateLimiterRedis)({
-        points: p.quota,
-        duration: p.windowS,
-        keyPrefix: `${this.#prefix}${p.name}`,
-        storeClient: this.#redis,
-        rejectIfRedisNotReady: true,
-      });
-      this.#limiters.set(id, limiter);
-    }
-    return limiter;
-  }
 }
 
-function untouched(p: Policy): LimitState {
-  return { allowed: true, policy: p.name, limit: p.quota, windowS: p.windowS, remaining: p.quota, resetS: p.windowS };
-}
-
-function toState(
-  p: Policy,
-  allowed: boolean,
-  res: Pick<RateLimiterRes, 'consumedPoints' | 'msBeforeNext'>,
-): LimitState {
-  const resetS = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return {
-    allowed,
-    policy: p.name,
-    limit: p.quota,
-    windowS: p.windowS,
-    remaining: Math.max(0, p.quota - res.consumedPoints),
-    resetS: Math.min(resetS, p.windowS),
-  };
-}
-
-function tableState(p: Policy, allowed: boolean, consumed: number, endsAt: number, now: number): LimitState {
-  return {
-    allowed,
-    policy: p.name,
-    limit: p.quota,
-    windowS: p.windowS,
-    remaining: Math.max(0, p.quota - consumed),
-    resetS: Math.min(p.windowS, Math.max(1, Math.ceil((endsAt - now) / 1000))),
-    windowEndsAt: endsAt,
-  };
+/** A look at a live window: allowed while another point would still fit. */
+function peekState(p: Policy, got: { consumed: number; endsAt: number }): LimitState {
+  return windowState(p, { ...got, allowed: got.consumed < p.quota });
 }

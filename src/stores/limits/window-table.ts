@@ -1,5 +1,5 @@
-// Fixed-window counters for one policy in flat typed arrays: 16 bytes per client, no object, string or
-// timer per client. A flood of distinct client addresses costs memory in proportion to the clients of the
+// The in-process backend of the fixed window (window.ts): one policy's counters in flat typed arrays, 16 bytes
+// per client, no object, string or timer per client. A flood of distinct client addresses costs memory in proportion to the clients of the
 // current window, up to a fixed bound, and nothing is left behind once their windows have passed.
 //
 // Each slot holds a 64-bit keyed hash of the partition key (two 32-bit halves, seeded per process so
@@ -11,20 +11,13 @@
 // addresses never copies the whole table at once, so memory grows by a segment's copy at a time and the garbage
 // collector sweeps a segment's worth, not the table's.
 import { randomBytes } from 'node:crypto';
+import type { WindowState } from './window.ts';
 
 export interface WindowTableOptions {
   windowMs: number;
   /** Upper bound on slots (a power of two, at least 1,024); 16 bytes each. */
   maxSlots?: number;
   now?: () => number;
-}
-
-/** Outcome of a charge or a look: the points consumed in the current window and when it ends. */
-export interface WindowState {
-  allowed: boolean;
-  consumed: number;
-  /** Epoch ms at which the window ends. */
-  endsAt: number;
 }
 
 /**

@@ -8,6 +8,7 @@
 // the refund lands, later checks of the same client in that batch count the point: one may be declined as over
 // the quota, and the normal path then answers it against the corrected counter, so the limit stays exact.
 import type { Cluster } from 'ioredis';
+import { RedisWindow, WINDOW_LUA } from '../limits/redis-window.ts';
 import { groupBySlot } from './cluster.ts';
 
 /** KEYS: cache entries of one slot; ARGV: the tail each must end with. Returns 1 (same) or 0 per entry. */
@@ -21,27 +22,17 @@ return out
 `;
 
 /**
- * KEYS: api-ip counters of one slot (a counter repeats once per check it charges); ARGV[1] = window (s),
- * ARGV[2] = quota. The very arithmetic of the single-node script: two numbers per key, consumed (or -1 over the
- * quota, charging nothing) and ms left in the window.
+ * KEYS: api-ip counters of one slot (a counter repeats once per check it charges); ARGV[1] = window (ms),
+ * ARGV[2] = quota. The limiter's window function (limits/redis-window.ts), one point per key: two numbers per key,
+ * consumed (or -1 over the quota, charging nothing) and ms left in the window.
  */
-const CHARGE = `
-local window, quota = tonumber(ARGV[1]), tonumber(ARGV[2])
+const CHARGE = `${WINDOW_LUA}
+local window_ms, quota = tonumber(ARGV[1]), tonumber(ARGV[2])
 local out = {}
 for i = 1, #KEYS do
-  local consumed = redis.call('incr', KEYS[i])
-  local ttl = -1
-  if consumed > 1 then ttl = redis.call('pttl', KEYS[i]) end
-  if ttl < 0 then
-    redis.call('expire', KEYS[i], window)
-    ttl = 1000 * window
-  end
-  if consumed > quota then
-    redis.call('decr', KEYS[i])
-    consumed = -1
-  end
-  out[#out + 1] = consumed
-  out[#out + 1] = ttl
+  local allowed, consumed, left = tm_window(KEYS[i], 1, quota, window_ms, true)
+  out[#out + 1] = allowed == 1 and consumed or -1
+  out[#out + 1] = left
 end
 return out
 `;
@@ -92,7 +83,7 @@ export async function checkBySlot(
   const counters = checks.map((check, i) => ({ i, key: opts.limitKey(check.partition) }));
   const charged: Array<{ consumed: number; ttlMs: number }> = [];
   const charges = groupBySlot(cluster, counters, (x) => x.key).map(async (group) => {
-    const out = await c.tmHitCharge(group.length, ...group.map((x) => x.key), opts.windowS, opts.quota);
+    const out = await c.tmHitCharge(group.length, ...group.map((x) => x.key), opts.windowS * 1000, opts.quota);
     group.forEach((x, j) => (charged[x.i] = { consumed: Number(out[2 * j]), ttlMs: Number(out[2 * j + 1]) }));
   });
   count(compares.length + charges.length);
@@ -102,7 +93,7 @@ export async function checkBySlot(
     const unchanged = check.deps.every(([key, tail]) => same.has(id(key, tail)));
     if (!unchanged) {
       // Given back so the normal path's own charge is the only one; it expires with the window if this fails.
-      if (consumed > 0) cluster.decr(counters[i]!.key).catch(() => {});
+      if (consumed > 0) new RedisWindow(cluster).refund(counters[i]!.key, 1).catch(() => {});
       return 'changed';
     }
     return consumed > 0 ? { consumed, ttlMs } : 'refused';

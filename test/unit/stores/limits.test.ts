@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { clientKey, isPlainIPv4 } from '../../../src/stores/limits/client-key.ts';
 import { mostConstrained, rateLimitHeaders } from '../../../src/stores/limits/headers.ts';
 import { Limiter } from '../../../src/stores/limits/limiter.ts';
+import { RedisWindow } from '../../../src/stores/limits/redis-window.ts';
 import { accountKeyPolicy, type LimitState, POLICIES, type Policy } from '../../../src/stores/limits/policies.ts';
 import { createRedisClient } from '../../../src/stores/redis/connect.ts';
 import { DEAD_REDIS_URL, redisSkip, useTestRedis, uniquePrefix } from './redis-env.ts';
@@ -112,6 +113,22 @@ describe('Limiter on Redis (real Redis)', { skip: redisSkip }, () => {
     assert.equal(s.allowed, false);
     assert.equal((await a.peek('search-ip', 'shared')).remaining, 0);
     assert.ok(await t.redis.exists(`${t.prefix}rl:search-ip:shared`));
+  });
+
+  test('the window script gives a refund only to a live window, never below zero, and never opens one', async () => {
+    const window = new RedisWindow(t.redis);
+    const key = `${t.prefix}rl:search-ip:refunds`;
+    assert.equal(await window.refund(key, 1), false, 'no window, nothing to give back to');
+    assert.equal(await t.redis.exists(key), 0, 'and no counter left behind');
+    const charged = await window.consume(key, 2, 5, 60_000);
+    assert.deepEqual([charged.allowed, charged.consumed], [true, 2]);
+    assert.equal(await window.refund(key, 5), true);
+    assert.equal(await t.redis.get(key), '0', 'floored at zero');
+    const pttl = await t.redis.pttl(key);
+    assert.ok(pttl > 0 && pttl <= 60_000, 'the window keeps its end');
+    const over = await window.consume(key, 6, 5, 60_000, true);
+    assert.deepEqual([over.allowed, over.consumed], [false, 0], 'only-if-allowed: a refusal charges nothing');
+    assert.equal((await window.peek(key))?.consumed, 0);
   });
 });
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_BATCH, StoredResponseCheck } from '../../../src/stores/stored-response-check.ts';
 import { RedisCache, storedTail } from '../../../src/stores/cache/redis.ts';
+import { Limiter } from '../../../src/stores/limits/limiter.ts';
 import { redisSkip, useTestRedis } from './redis-env.ts';
 
 describe('StoredResponseCheck (real Redis)', { skip: redisSkip }, () => {
@@ -30,6 +31,31 @@ describe('StoredResponseCheck (real Redis)', { skip: redisSkip }, () => {
     );
     for (const g of got.slice(0, 5)) assert.ok(typeof g !== 'string' && g.ttlMs > 0 && g.ttlMs <= 60_000);
     assert.equal(await t.redis.get(`${t.prefix}rl:api-ip:client-1`), '5', 'refusals charge nothing');
+  });
+
+  test("the check's charge is the limiter's window: one counter, one quota, one window end", async () => {
+    await t.redis.set(`${t.prefix}c:w`, entry(1000));
+    const limiter = new Limiter({ redis: t.redis, prefix: t.prefix, quotas: { 'api-ip': 4 } });
+    const api = limiter.policy('api-ip');
+    const check = new StoredResponseCheck(t.redis, {
+      limitKey: (p) => limiter.redisKey('api-ip', p),
+      cacheKey: (k) => `${t.prefix}c:${k}`,
+      quota: api.quota,
+      windowS: api.windowS,
+    });
+    const first = await limiter.consume('api-ip', 'both-paths', 2);
+    const hit = await check.check('both-paths', [['w', tail(1000)]]);
+    assert.ok(typeof hit !== 'string', 'charged');
+    assert.equal(hit.consumed, 3, 'counted on top of the limiter');
+    const charged = limiter.chargedState('api-ip', hit.consumed, hit.ttlMs);
+    assert.equal(charged.remaining, 1);
+    // The check found the window the limiter opened: it ends when the limiter said it would.
+    assert.ok(Math.abs(charged.windowEndsAt! - first.windowEndsAt!) < 1000);
+    assert.equal((await limiter.consume('api-ip', 'both-paths')).remaining, 0);
+    assert.equal(await check.check('both-paths', [['w', tail(1000)]]), 'refused');
+    assert.equal((await limiter.peek('api-ip', 'both-paths')).remaining, 0, 'a refused check charges nothing');
+    assert.equal(await t.redis.get(limiter.redisKey('api-ip', 'both-paths')), '4');
+    assert.equal((await limiter.consume('api-ip', 'both-paths')).allowed, false);
   });
 
   test('each check of a batch is judged on its own entries and its own client', async () => {
