@@ -20,6 +20,7 @@ import { clientErrorHandler, connectHandler, trackResponses } from './http/clien
 import { installResponseLayer, responseLayer } from './http/responses/layer.ts';
 import { addressRule } from './http/client-address.ts';
 import { nextRequestId } from './http/request-id.ts';
+import { requestLoggerFactory } from './http/request-logger.ts';
 import type { Guards } from './http/guards.ts';
 import { untrustedForwardingWatch } from './http/untrusted-forwarding.ts';
 import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/prefix-read.ts';
@@ -56,6 +57,8 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: rule.trustProxy,
     genReqId: nextRequestId,
+    // Each request's logger is made when it first logs: a cache hit at the default level never does.
+    childLoggerFactory: requestLoggerFactory,
     // One line per exchange, cache hits at debug (http/access-log.ts).
     logController: new AccessLog(),
     requestIdHeader: false,
