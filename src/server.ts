@@ -22,6 +22,7 @@ import { nextRequestId } from './http/observe/request-id.ts';
 import type { Guards } from './http/guards/guards.ts';
 import { untrustedForwardingWatch } from './http/guards/untrusted-forwarding.ts';
 import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/routing/prefix-read.ts';
+import { requestLoggerFactory } from './http/observe/request-logger.ts';
 import { watchRoutes } from './http/routes/watches.ts';
 import { hubRoutes } from './http/routes/hub.ts';
 import type { Push } from './jobs/index.ts';
@@ -55,6 +56,8 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: rule.trustProxy,
     genReqId: nextRequestId,
+    // Each request's logger is made when it first logs: a cache hit at the default level never does.
+    childLoggerFactory: requestLoggerFactory,
     // One line per exchange, cache hits at debug (http/observe/access-log.ts).
     logController: new AccessLog(),
     requestIdHeader: false,

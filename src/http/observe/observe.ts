@@ -2,9 +2,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Metrics } from '../../ops/metrics.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The series an exchange already known before it ends is counted in (the response layer's hit path sets it:
+     * route, method, status and cache result are those of the stored answer), so it is not classified again.
+     */
+    observer?: { add(durationS: number): void };
+  }
+}
+
 export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   // Callback style: this runs on every response, and an async hook costs a promise each time.
   app.addHook('onResponse', (req, reply, done) => {
+    const known = req.observer;
+    if (known !== undefined) {
+      known.add(reply.elapsedTime / 1000);
+      return done();
+    }
     const cache = reply.getHeader('x-cache');
     try {
       metrics.observe({

@@ -19,7 +19,15 @@ import { rateLimitHeaders } from '../../stores/limits/headers.ts';
 import type { LimitState } from '../../stores/limits/policies.ts';
 import type { StoredResponseCheck } from '../../stores/stored-response-check.ts';
 import { codingFor, encode, type Coding } from '../negotiation/codings.ts';
-import { answerKey, PER_REQUEST, variantOf, type AnswerStore, type StoredAnswer, type Variant } from './store.ts';
+import {
+  answerKey,
+  PER_REQUEST,
+  variantOf,
+  type AnswerStore,
+  type Observer,
+  type StoredAnswer,
+  type Variant,
+} from './store.ts';
 
 /** Synchronous reads of the in-process cache (MemoryCache.getNow). */
 export interface SyncCache {
@@ -39,6 +47,8 @@ export interface FastPathOptions {
   };
   /** The client address rule the guards use (http/guards/client-address.ts). */
   addressOf: (raw: IncomingMessage) => string | undefined;
+  /** The metrics series of a hit on `route` by `method` (a 200 from the store). */
+  observerOf: (route: string | undefined, method: 'GET' | 'HEAD') => Observer;
 }
 
 type Done = () => void;
@@ -154,29 +164,31 @@ export class FastPath {
       }
       const state = guards.chargeApiIpNow(address);
       if (!state) return done();
-      return this.#answer(req, reply, variant, state);
+      return this.#answer(req, reply, stored, variant, state);
     }
     if (!shared) return done();
     shared.check(guards.partitionOf(address), stored.stamps).then(
       (got) => {
         if (got === 'changed') this.#store.delete(key);
         if (typeof got === 'string') return done();
-        this.#answer(req, reply, variant, guards.apiIpCharged(got.consumed, got.ttlMs));
+        this.#answer(req, reply, stored, variant, guards.apiIpCharged(got.consumed, got.ttlMs));
       },
       // Redis unreachable: the normal path knows how to degrade.
       () => done(),
     );
   }
 
-  #answer(req: FastifyRequest, reply: FastifyReply, variant: Variant, state: LimitState): void {
+  #answer(req: FastifyRequest, reply: FastifyReply, stored: StoredAnswer, variant: Variant, state: LimitState): void {
     const fields = this.#fields.of(state);
     // The head is handed to writeHead at once, which copies it: its per-request values can be filled in place.
     const head = variant.head;
     for (const [at, name] of variant.slots) {
       head[at] = name === 'x-request-id' ? String(req.id) : fields[FIELD_NAME.get(name)!]!;
     }
-    // Fastify still runs the onResponse hooks of a hijacked reply: the metrics and the access log read the
-    // exchange from the reply, as they read the normal path's hits.
+    // Fastify still runs the onResponse hooks of a hijacked reply: the access log reads the exchange from the
+    // reply, as it reads the normal path's hits, and the metrics count it in the stored answer's series.
+    const method = req.method as 'GET' | 'HEAD';
+    req.observer = stored.observers[method] ??= this.#opts.observerOf(stored.route, method);
     reply.code(200).header('x-cache', 'hit').hijack();
     const res = reply.raw;
     res.writeHead(200, head);

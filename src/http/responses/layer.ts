@@ -58,6 +58,7 @@ export function responseLayer(
     ...(sync ? { cache: sync } : { shared: stores.responseCheck }),
     guards,
     addressOf: rule.addressOf,
+    observerOf: (route, method) => services.metrics.series(route, method, 200, 'hit'),
   });
   return new ResponseLayer(fastPath, new Recorder(store, () => fastPath.enabled));
 }

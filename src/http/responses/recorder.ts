@@ -60,6 +60,8 @@ export class Recorder {
     }
     const identity = typeof sent.identity === 'string' ? Buffer.from(sent.identity) : sent.identity;
     const answer: StoredAnswer = {
+      route: req.routeOptions.url,
+      observers: {},
       fields,
       codable: codingsApply(h['content-type'], identity.length),
       identity: variantOf(fields, undefined, identity),

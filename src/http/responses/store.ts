@@ -40,8 +40,17 @@ export interface Variant {
   headBytes: number;
 }
 
+/** Where the metrics count an exchange (observe.ts). */
+export interface Observer {
+  add(durationS: number): void;
+}
+
 /** One stored answer: always a 200 charged to api-ip alone. */
 export interface StoredAnswer {
+  /** The route pattern that answered it (the metrics' route label). */
+  route: string | undefined;
+  /** The metrics series its hits are counted in, by method, found on the first hit of each. */
+  observers: { GET?: Observer; HEAD?: Observer };
   /** The fields Fastify wrote for the identity body, in its order, but Content-Encoding and Content-Length. */
   fields: ReadonlyArray<readonly [string, string]>;
   /** Whether codings apply to it (a compressible type over the threshold): then it varies on Accept-Encoding. */

@@ -33,6 +33,7 @@ function decoded(s: string): string | undefined {
  * holds the first segments of the service's own routes that look like host names (llms.txt, openapi.json).
  */
 export function prefixedLink(rawUrl: string, reserved: ReadonlySet<string>): string | undefined {
+  if (plainFirstSegment(rawUrl)) return undefined;
   const q = rawUrl.indexOf('?');
   const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
   const outer = q < 0 ? '' : rawUrl.slice(q + 1);
@@ -45,6 +46,24 @@ export function prefixedLink(rawUrl: string, reserved: ReadonlySet<string>): str
   if (!schemed && !host) return undefined;
   if (!outer) return body;
   return body + (body.includes('?') ? '&' : '?') + outer;
+}
+
+/**
+ * Whether the first path segment can be neither a host name nor a scheme, nor turn into one once decoded: no dot,
+ * no percent sign, not starting with `http`. Every request is asked this before routing, so the common case is
+ * a character scan that allocates nothing.
+ */
+function plainFirstSegment(rawUrl: string): boolean {
+  const n = rawUrl.length;
+  let i = 1;
+  for (; i < n; i++) {
+    const c = rawUrl.charCodeAt(i);
+    if (c === 47 || c === 63) break; // '/' or '?'
+    if (c === 46 || c === 37) return false; // '.' or '%'
+  }
+  if (i < 5) return true;
+  const lower = (at: number) => rawUrl.charCodeAt(at) | 32;
+  return lower(1) !== 104 || lower(2) !== 116 || lower(3) !== 116 || lower(4) !== 112; // 'http'
 }
 
 /** Where a pasted link is read on this service: its permalink path and query, or the problem that refuses it. */
