@@ -29,10 +29,17 @@ import {
   type Variant,
 } from './store.ts';
 
-/** Synchronous reads of the in-process cache (MemoryCache.getNow). */
+/** Synchronous reads of the in-process cache (MemoryCache.getNow and its generation). */
 export interface SyncCache {
   getNow(key: string): { freshUntil: number } | undefined;
+  readonly generation: number;
 }
+
+/**
+ * How long a hit may go on trusting an unchanged cache generation without looking its dependencies up: the lookups
+ * also keep them recent in the cache's LRU order, so a hot answer's entries are not evicted under it.
+ */
+const RECHECK_MS = 1000;
 
 export interface FastPathOptions {
   /** In process: synchronous cache reads (the guards then charge api-ip synchronously too). */
@@ -111,7 +118,8 @@ export class FastPath {
     if (key === undefined) return done();
     const stored = this.#store.get(key);
     if (!stored) return done();
-    if (Date.now() >= stored.freshUntil) {
+    const now = Date.now();
+    if (now >= stored.freshUntil) {
       this.#store.delete(key);
       return done();
     }
@@ -120,9 +128,9 @@ export class FastPath {
     const h = req.headers;
     const coding = stored.codable ? codingFor(h['accept-encoding'], h['x-no-compression'] !== undefined) : undefined;
     const variant = coding === undefined ? stored.identity : stored.coded[coding];
-    if (variant) return this.#serve(req, reply, done, key, stored, variant, address);
+    if (variant) return this.#serve(req, reply, done, key, stored, variant, address, now);
     this.#make(key, stored, coding!).then(
-      (made) => this.#serve(req, reply, done, key, stored, made, address),
+      (made) => this.#serve(req, reply, done, key, stored, made, address, Date.now()),
       () => done(),
     );
   };
@@ -153,14 +161,20 @@ export class FastPath {
     stored: StoredAnswer,
     variant: Variant,
     address: string,
+    now: number,
   ): void {
     const { cache, shared, guards } = this.#opts;
     if (cache) {
-      for (const [k, entry] of stored.deps) {
-        if (cache.getNow(k) !== entry) {
-          this.#store.delete(key);
-          return done();
+      const checked = stored.checked;
+      if (checked === undefined || checked.generation !== cache.generation || now - checked.at >= RECHECK_MS) {
+        for (const [k, entry] of stored.deps) {
+          if (cache.getNow(k) !== entry) {
+            this.#store.delete(key);
+            return done();
+          }
         }
+        // Read after the lookups, which may themselves have expired something.
+        stored.checked = { generation: cache.generation, at: now };
       }
       const state = guards.chargeApiIpNow(address);
       if (!state) return done();

@@ -51,7 +51,10 @@ export function responseLayer(
   const cache = stores.cache as Partial<SyncCache>;
   const log = app.log as { isLevelEnabled?: (level: string) => boolean };
   if (!on || log.isLevelEnabled?.('debug')) return undefined;
-  const sync = typeof cache.getNow === 'function' && guards.chargesNow ? (cache as SyncCache) : undefined;
+  const sync =
+    typeof cache.getNow === 'function' && typeof cache.generation === 'number' && guards.chargesNow
+      ? (cache as SyncCache)
+      : undefined;
   if (!sync && !stores.responseCheck) return undefined;
   const store = services.responses.slot(ANSWER_SLOT, answerSize);
   const fastPath = new FastPath(store, {

@@ -63,6 +63,8 @@ export interface StoredAnswer {
   /** Cache key and stored tail of each dependency, as the shared check (stores/stored-response-check.ts) takes them. */
   stamps: Array<[string, string]>;
   freshUntil: number;
+  /** In process: the cache generation its dependencies were last found unchanged at, and when. */
+  checked?: { generation: number; at: number };
 }
 
 export type AnswerStore = ResponseSlot<StoredAnswer>;

@@ -19,12 +19,26 @@ export const DEFAULT_CACHE_MAX_BYTES = 20 * 1024 * 1024;
  */
 export class MemoryCache implements Cache {
   readonly #lru: LRUCache<string, CacheEntry>;
+  #generation = 0;
 
   constructor(opts: MemoryCacheOptions = {}) {
     this.#lru = new LRUCache<string, CacheEntry>({
       max: opts.maxEntries ?? DEFAULT_CACHE_MAX_ENTRIES,
       maxSize: opts.maxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+      // Every entry replaced, deleted, evicted or expired ends here.
+      dispose: () => {
+        this.#generation++;
+      },
     });
+  }
+
+  /**
+   * Changes whenever an entry already held stops being the one held (replaced, deleted, evicted, expired): while it
+   * stays the same, every entry a reader saw is still there, unchanged. The response layer's hit path skips its
+   * per-dependency lookups on that promise.
+   */
+  get generation(): number {
+    return this.#generation;
   }
 
   async get(key: string): Promise<CacheEntry | undefined> {

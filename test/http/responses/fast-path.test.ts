@@ -163,6 +163,27 @@ describe('response layer fast path', () => {
     assert.equal(served(s), before + 2);
   });
 
+  test('after any change to the cache the entries an answer was built from are looked up again', async () => {
+    const target = `/${HANDLES.alice}/status/${IDS.threadLast}`;
+    const ip = nextIp();
+    await get(s, target, ip);
+    await get(s, target, ip);
+    const before = served(s);
+    await get(s, target, ip);
+    assert.equal(served(s), before + 1);
+    // Another entry replaced: the cache changed, but not under this answer, which is still replayed.
+    const other = await get(s, `/${HANDLES.alice}/status/${IDS.thread[5]}?thread=off&nocache=true`, ip);
+    assert.equal(other.headers['x-cache'], 'bypass');
+    await get(s, target, ip);
+    assert.equal(served(s), before + 2, 'an unrelated refresh leaves the replay');
+    // Its own entry replaced: the next read goes through Fastify, and the answer after it is replayed again.
+    assert.equal((await get(s, `${target}?nocache=true`, ip)).headers['x-cache'], 'bypass');
+    assert.equal((await get(s, target, ip)).status, 200);
+    assert.equal(served(s), before + 2, 'its own refresh ended the replay');
+    await get(s, target, ip);
+    assert.equal(served(s), before + 3);
+  });
+
   test('api-ip is exact at the boundary: the replay charges up to the quota and Fastify refuses the next', async () => {
     const target = `/${HANDLES.alice}/status/${IDS.threadPhoto}?thread=off`;
     const ip = nextIp();

@@ -73,6 +73,23 @@ describe('MemoryCache', () => {
     assert.equal(cache.calculatedSize, 0);
   });
 
+  test('its generation changes whenever an entry held stops being held, and only then', async () => {
+    const cache = new MemoryCache({ maxEntries: 2 });
+    const g0 = cache.generation;
+    await cache.set('a', 1, 1000, 5000);
+    await cache.set('b', 2, 1000, 5000);
+    cache.getNow('a');
+    assert.equal(cache.generation, g0, 'new keys and reads leave it');
+    await cache.set('a', 3, 1000, 5000);
+    const g1 = cache.generation;
+    assert.ok(g1 > g0, 'a replaced entry changes it');
+    await cache.set('c', 4, 1000, 5000);
+    const g2 = cache.generation;
+    assert.ok(g2 > g1, 'an evicted entry changes it');
+    await cache.delete('c');
+    assert.ok(cache.generation > g2, 'a deleted entry changes it');
+  });
+
   test('is bounded by entry count', async () => {
     const cache = new MemoryCache({ maxEntries: 3 });
     for (const k of ['a', 'b', 'c', 'd']) await cache.set(k, k, 1000, 0);
