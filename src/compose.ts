@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
+import { serviceLog } from './http/observe/service-log.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
 import { shareCursorSecret, shareSecret } from './secrets/cursor-secret.ts';
@@ -41,6 +42,8 @@ const MAX_PUSH_BYTES = 512 * 1024;
 
 export interface Runtime {
   server: FastifyInstance;
+  /** The service's root logger (the server's request loggers are its children). */
+  log: pino.Logger;
   /** The operator server when THREADMARK_OPS_PORT is set (listen on it yourself, as on `server`). */
   ops?: FastifyInstance;
   services: Services;
@@ -65,7 +68,7 @@ export interface RuntimeOptions extends ServerOptions {
 export async function composeRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const level = opts.logger === false ? 'silent' : config.logLevel;
   const stream = typeof opts.logger === 'object' ? opts.logger.stream : undefined;
-  const log = stream ? pino({ level }, stream) : pino({ level });
+  const log = serviceLog(level, stream);
   const stores = await createStores({
     redis: redisTargetOf(config),
     databaseUrl: config.databaseUrl,
@@ -181,7 +184,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
       ? { redis: { target: redisTarget, prefix: opts.redisPrefix ?? config.redisPrefix ?? DEFAULT_REDIS_PREFIX } }
       : {}),
   });
-  const server = buildServer(services, guards, { ...opts, ...(opts.push === false ? {} : { push }) });
+  const server = buildServer(services, guards, { ...opts, log, ...(opts.push === false ? {} : { push }) });
   // Started in the background: with Redis unreachable the service still starts (degraded), and the shared schedule
   // is joined once Redis answers.
   const pushStop = new AbortController();
@@ -189,6 +192,7 @@ export async function composeRuntime(config: Config, opts: RuntimeOptions = {}):
   const ops = config.opsPort === undefined ? undefined : buildOpsServer(services, opts);
   return {
     server,
+    log,
     ...(ops ? { ops } : {}),
     services,
     chain,

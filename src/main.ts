@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const shutdown = (reason: string) => {
     if (closing) return;
     closing = true;
-    app.server.log.info({ signal: reason }, 'shutting down');
+    app.log.info({ signal: reason }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     app.close().then(
@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   // `npm start` killed by its pid: whichever process got the signal, the service drains as if it had.
   if (launchedByScript(process.env)) whenLauncherGone(() => shutdown('launcher exited'));
-  await app.server.listen({ port: config.port, host: config.host });
+  // Fastify has no logger of its own (server.ts): the line it would write, written by the service's.
+  app.log.info(`Server listening at ${await app.server.listen({ port: config.port, host: config.host })}`);
   await app.ops?.listen({ port: config.opsPort, host: config.host });
 }
 

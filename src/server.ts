@@ -6,13 +6,15 @@ import { CORS_HEADERS, EXPOSED_HEADERS, isPrivatePath } from './http/routing/con
 import { frameworkErrorHandler, notFoundHandler, sendProblem } from './http/failures/problem-reply.ts';
 import { registerRoutes } from './http/routing/register.ts';
 import { withConditionalRequests } from './http/negotiation/conditional.ts';
-import { AccessLog } from './http/observe/access-log.ts';
+import { QuietIncoming, accessLine } from './http/observe/access-log.ts';
 import { deprecationHook, parameterDeprecationHook } from './http/negotiation/deprecation.ts';
 import { PUBLIC_ROUTES } from './route-table.ts';
 import { adminRoutes } from './http/routes/admin.ts';
 import { registerMcp } from './http/routes/mcp.ts';
 import { opsRoutes } from './http/routes/ops.ts';
-import { observeRequests } from './http/observe/observe.ts';
+import { countClientErrors, countExchanges } from './http/observe/observe.ts';
+import { Exchanges } from './http/observe/exchanges.ts';
+import { serviceLog } from './http/observe/service-log.ts';
 import { drainOnClose } from './http/connections/drain.ts';
 import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/connections/timeouts.ts';
 import { clientErrorHandler, connectHandler, trackResponses } from './http/connections/client-error.ts';
@@ -22,7 +24,8 @@ import { nextRequestId } from './http/observe/request-id.ts';
 import type { Guards } from './http/guards/guards.ts';
 import { untrustedForwardingWatch } from './http/guards/untrusted-forwarding.ts';
 import { canonicalLinkHook, prefixRefusalHook, prefixRewriter } from './http/routing/prefix-read.ts';
-import { requestLoggerFactory } from './http/observe/request-logger.ts';
+import { requestLoggers } from './http/observe/request-logger.ts';
+import type { Logger } from 'pino';
 import { watchRoutes } from './http/routes/watches.ts';
 import { hubRoutes } from './http/routes/hub.ts';
 import type { Push } from './jobs/index.ts';
@@ -34,6 +37,8 @@ const MAX_PARAM_LENGTH = 1000;
 export interface ServerOptions {
   /** false = silent; `stream` sends the log lines elsewhere than stdout (threadmark mcp keeps stdout for protocol). */
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
+  /** The root logger to log through (composeRuntime's); made from `logger` when absent. */
+  log?: Logger;
   /** Socket timeouts; defaults in http/connections/timeouts.ts (tests shorten them). */
   timeouts?: Partial<ServerTimeouts>;
   /**
@@ -52,14 +57,17 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   // One address rule for Fastify's trusted hops, the guards and the response layer's fast path.
   const rule = addressRule(config.trustProxy);
   const timeouts = serverTimeouts(opts.timeouts);
+  const log = opts.log ?? rootLogOf(opts.logger, config.logLevel);
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    // No logger of Fastify's own: with one, Fastify follows every response with listeners, cache hits included.
+    // Requests log through children of the service's root logger (http/observe/service-log.ts), each made when it
+    // first logs (a cache hit at the default level never does), and every exchange but a hit ends in one access
+    // line (http/observe/exchanges.ts).
+    logger: false,
+    childLoggerFactory: requestLoggers(log),
+    logController: new QuietIncoming(),
     trustProxy: rule.trustProxy,
     genReqId: nextRequestId,
-    // Each request's logger is made when it first logs: a cache hit at the default level never does.
-    childLoggerFactory: requestLoggerFactory,
-    // One line per exchange, cache hits at debug (http/observe/access-log.ts).
-    logController: new AccessLog(),
     requestIdHeader: false,
     // Long path segments must reach validation (→ invalid_handle) rather than silently miss the route.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -80,11 +88,14 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
 
   // The response layer (http/responses/) first: its hit path is the first onRequest hook, so a stored answer runs
   // no other; its recorder stores what goes out once every onSend hook (RateLimit fields, codings) has run.
-  const responses = responseLayer(app, services, guards, rule, opts.fastPath !== false);
+  const exchanges = new Exchanges();
+  const responses = responseLayer(log, services, guards, rule, opts.fastPath !== false);
   app.decorate('responseLayer', responses ?? null);
-  if (responses) installResponseLayer(app, responses);
+  if (responses) installResponseLayer(app, responses, exchanges);
+  // Second: every request the hit path passes on is followed to its end.
+  app.addHook('onRequest', exchanges.hook);
 
-  const watchForwarding = untrustedForwardingWatch(config, app.log);
+  const watchForwarding = untrustedForwardingWatch(config, log);
   // Callback style: this runs on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (req, reply, done) => {
     watchForwarding?.(req);
@@ -148,9 +159,18 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   // Operator probes and metrics: outside the route table (no OpenAPI/MCP) and outside the rate limits; on a port of
   // their own when THREADMARK_OPS_PORT is set (buildOpsServer), so the public port does not expose them.
   if (config.opsPort === undefined) app.register(opsRoutes, opsOptions(services));
-  observeRequests(app, services.metrics);
-  drainOnClose(app);
+  exchanges.add(countExchanges(services.metrics));
+  countClientErrors(app, services.metrics);
+  exchanges.add(drainOnClose(app));
+  exchanges.add(accessLine);
   return app;
+}
+
+/** The root logger `buildServer` makes when not given one (tests that build a server alone). */
+function rootLogOf(setting: ServerOptions['logger'], level: string): Logger {
+  if (setting === false) return serviceLog('silent');
+  if (setting === undefined || setting === true) return serviceLog(level);
+  return serviceLog(setting.level, setting.stream);
 }
 
 /** First path segments of the service's own routes, which a prefixed link never shadows. */

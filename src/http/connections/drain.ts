@@ -3,8 +3,10 @@
 // this, server.close() waits for every idle keep-alive socket to time out (keepAliveTimeout, about a minute)
 // and the shutdown deadline in main.ts kills the process first.
 import type { FastifyInstance } from 'fastify';
+import type { ExchangeEnd } from '../observe/exchanges.ts';
 
-export function drainOnClose(app: FastifyInstance): void {
+/** Installs the drain's hooks on `app`, and returns the part that follows each finished exchange (exchanges.ts). */
+export function drainOnClose(app: FastifyInstance): ExchangeEnd {
   let draining = false;
   app.addHook('preClose', async () => {
     draining = true;
@@ -15,8 +17,7 @@ export function drainOnClose(app: FastifyInstance): void {
     done(null, payload);
   });
   // A response whose headers went out before the drain began: drop its connection as soon as it is idle.
-  app.addHook('onResponse', (_req, _reply, done) => {
+  return () => {
     if (draining) setImmediate(() => app.server.closeIdleConnections());
-    done();
-  });
+  };
 }

@@ -1,8 +1,9 @@
-// Fastify's childLoggerFactory (a documented server option): each request's logger is made when the request first
-// writes a line, not when the request arrives. Fastify makes one per request before any hook runs, and pino's
-// child serialises its bindings and copies its prototype chain; a cache hit (http/responses/) writes no line at
-// the default level, so most requests never need one. What a request logs is unchanged: the same child, with the
-// same bindings (its request id) and options, made from the same parent.
+// Fastify's childLoggerFactory (a documented server option): each request's logger is a child of the service's root
+// logger (service-log.ts; Fastify has none of its own), made when the request first writes a line, not when the
+// request arrives. Fastify asks for one per request before any hook runs, and pino's child serialises its bindings
+// and copies its prototype chain; a cache hit (http/responses/) writes no line at the default level, so most
+// requests never need one. What a request logs is what pino's child would: the same bindings (its request id) and
+// options.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'pino';
 
@@ -76,12 +77,15 @@ class RequestLogger implements FastifyBaseLogger {
   }
 }
 
-/** The factory: a request logger made on first use; at once when the route sets its own level or serializers. */
-export function requestLoggerFactory(
-  logger: FastifyBaseLogger,
-  bindings: Bindings,
-  opts: ChildLoggerOptions,
-): FastifyBaseLogger {
-  if (opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
-  return new RequestLogger(logger, bindings);
+/**
+ * The factory for Fastify's `childLoggerFactory`: children of `root`, whatever Fastify passes as the parent (its
+ * null logger). A request logger is made on first use; at once when the route sets its own level or serializers.
+ */
+export function requestLoggers(
+  root: FastifyBaseLogger,
+): (parent: unknown, bindings: Bindings, opts: ChildLoggerOptions) => FastifyBaseLogger {
+  return (_parent, bindings, opts) => {
+    if (opts.level !== undefined || opts.serializers !== undefined) return root.child(bindings, opts);
+    return new RequestLogger(root, bindings);
+  };
 }

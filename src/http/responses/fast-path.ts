@@ -3,10 +3,12 @@
 // (`reply.hijack()`, then `writeHead(200, fields)` and `end(bytes)` on the response: no further hook, no handler).
 // The per-request fields are filled in (X-Request-Id, and the RateLimit fields from the guards' own
 // `rateLimitHeaders`) after api-ip is charged by the guards' own limiter to the guards' own client address, and the
-// exchange is counted in the metrics. Every other request, and every case the stored answer cannot vouch for,
+// exchange is counted in the metrics here: nothing follows a hit's response (no listener, no onResponse hook,
+// http/observe/exchanges.ts). Every other request, and every case the stored answer cannot vouch for,
 // continues through the lifecycle (the normal path), which stores answers (recorder.ts):
 //   - an answer is used only while every cache entry it depends on is still the same and still fresh. In process
-//     that is checked and api-ip charged synchronously; with Redis both happen in one scripted round trip
+//     that is checked and api-ip charged synchronously (the entries looked up again only once the cache has changed
+//     or a second has passed); with Redis both happen in one scripted round trip
 //     (stores/stored-response-check.ts), so every instance sees every other's refreshes and charges;
 //   - conditional and keyed (Authorization) requests never take it (store.ts);
 //   - a coding no client has asked for yet is made once (`encode`, http/negotiation/codings.ts) and kept, then
@@ -114,6 +116,7 @@ export class FastPath {
   /** The onRequest hook (callback style: an async hook costs a promise per request). */
   readonly hook: onRequestHookHandler = (req, reply, done) => {
     if (!this.enabled) return done();
+    const started = performance.now();
     const key = answerKey(req);
     if (key === undefined) return done();
     const stored = this.#store.get(key);
@@ -128,9 +131,9 @@ export class FastPath {
     const h = req.headers;
     const coding = stored.codable ? codingFor(h['accept-encoding'], h['x-no-compression'] !== undefined) : undefined;
     const variant = coding === undefined ? stored.identity : stored.coded[coding];
-    if (variant) return this.#serve(req, reply, done, key, stored, variant, address, now);
+    if (variant) return this.#serve(req, reply, done, key, stored, variant, address, now, started);
     this.#make(key, stored, coding!).then(
-      (made) => this.#serve(req, reply, done, key, stored, made, address, Date.now()),
+      (made) => this.#serve(req, reply, done, key, stored, made, address, Date.now(), started),
       () => done(),
     );
   };
@@ -162,6 +165,7 @@ export class FastPath {
     variant: Variant,
     address: string,
     now: number,
+    started: number,
   ): void {
     const { cache, shared, guards } = this.#opts;
     if (cache) {
@@ -178,35 +182,46 @@ export class FastPath {
       }
       const state = guards.chargeApiIpNow(address);
       if (!state) return done();
-      return this.#answer(req, reply, stored, variant, state);
+      return this.#answer(req, reply, stored, variant, state, started);
     }
     if (!shared) return done();
     shared.check(guards.partitionOf(address), stored.stamps).then(
       (got) => {
         if (got === 'changed') this.#store.delete(key);
         if (typeof got === 'string') return done();
-        this.#answer(req, reply, stored, variant, guards.apiIpCharged(got.consumed, got.ttlMs));
+        this.#answer(req, reply, stored, variant, guards.apiIpCharged(got.consumed, got.ttlMs), started);
+        // A drain begun during the round trip: the connection goes as soon as this answer has left it.
+        if (!this.enabled) setImmediate(() => req.server.server.closeIdleConnections());
       },
       // Redis unreachable: the normal path knows how to degrade.
       () => done(),
     );
   }
 
-  #answer(req: FastifyRequest, reply: FastifyReply, stored: StoredAnswer, variant: Variant, state: LimitState): void {
+  #answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    stored: StoredAnswer,
+    variant: Variant,
+    state: LimitState,
+    started: number,
+  ): void {
     const fields = this.#fields.of(state);
     // The head is handed to writeHead at once, which copies it: its per-request values can be filled in place.
     const head = variant.head;
     for (const [at, name] of variant.slots) {
       head[at] = name === 'x-request-id' ? String(req.id) : fields[FIELD_NAME.get(name)!]!;
     }
-    // Fastify still runs the onResponse hooks of a hijacked reply: the access log reads the exchange from the
-    // reply, as it reads the normal path's hits, and the metrics count it in the stored answer's series.
-    const method = req.method as 'GET' | 'HEAD';
-    req.observer = stored.observers[method] ??= this.#opts.observerOf(stored.route, method);
-    reply.code(200).header('x-cache', 'hit').hijack();
+    reply.hijack();
     const res = reply.raw;
     res.writeHead(200, head);
-    res.end(req.method === 'HEAD' ? undefined : variant.body);
+    const method = req.method as 'GET' | 'HEAD';
+    res.end(method === 'HEAD' ? undefined : variant.body);
     this.served++;
+    // Counted in the stored answer's series (route, method, status and cache result are its own), for the time it
+    // took to hand the answer to the socket.
+    (stored.observers[method] ??= this.#opts.observerOf(stored.route, method)).add(
+      (performance.now() - started) / 1000,
+    );
   }
 }

@@ -5,6 +5,7 @@
 // RateLimit fields, and Fastify's and Node's public APIs only.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../contract/services.ts';
+import type { Exchanges } from '../observe/exchanges.ts';
 import type { Guards } from '../guards/guards.ts';
 import type { AddressRule } from '../guards/client-address.ts';
 import { FastPath, type SyncCache } from './fast-path.ts';
@@ -36,12 +37,12 @@ export class ResponseLayer {
 }
 
 /**
- * The response layer of `app`, when the hit path can answer exactly as the normal path would: in-process cache
+ * The response layer of a server logging through `log`, when the hit path can answer exactly as the normal path would: in-process cache
  * and limits (synchronous) or the distributed ones (one Redis script call), and hits not logged (they log at
  * debug; a debug log wants every line). `installResponseLayer` adds its hooks.
  */
 export function responseLayer(
-  app: FastifyInstance,
+  log: { isLevelEnabled(level: string): boolean },
   services: Services,
   guards: Guards,
   rule: AddressRule,
@@ -49,8 +50,7 @@ export function responseLayer(
 ): ResponseLayer | undefined {
   const { stores } = services;
   const cache = stores.cache as Partial<SyncCache>;
-  const log = app.log as { isLevelEnabled?: (level: string) => boolean };
-  if (!on || log.isLevelEnabled?.('debug')) return undefined;
+  if (!on || log.isLevelEnabled('debug')) return undefined;
   const sync =
     typeof cache.getNow === 'function' && typeof cache.generation === 'number' && guards.chargesNow
       ? (cache as SyncCache)
@@ -68,15 +68,12 @@ export function responseLayer(
 
 /**
  * Adds the layer's hooks to `app`: the hit path as an onRequest hook (call this before any other onRequest hook is
- * added, so a hit runs none of them), the recorder in onResponse, and the switch that turns both off when the
- * server closes.
+ * added, so a hit runs none of them), the recorder after every finished exchange, and the switch that turns both
+ * off when the server closes.
  */
-export function installResponseLayer(app: FastifyInstance, layer: ResponseLayer): void {
+export function installResponseLayer(app: FastifyInstance, layer: ResponseLayer, exchanges: Exchanges): void {
   app.addHook('onRequest', layer.fastPath.hook);
-  app.addHook('onResponse', (req, reply, done) => {
-    layer.recorder.onResponse(req, reply);
-    done();
-  });
+  exchanges.add((req, reply) => layer.recorder.onResponse(req, reply));
   app.addHook('preClose', (done) => {
     layer.disable();
     done();

@@ -1,11 +1,11 @@
-// The request logger (src/http/observe/request-logger.ts): a request writes the lines pino's child would have written,
+// The request logger (src/http/observe/request-logger.ts): a request writes the lines a pino child of the root would have written,
 // with its request id, and one that writes none (or only below the level) never has a child made for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { pino } from 'pino';
-import { requestLoggerFactory } from '../../../src/http/observe/request-logger.ts';
+import { requestLoggers } from '../../../src/http/observe/request-logger.ts';
 
 function sink(): { lines: Array<Record<string, unknown>>; stream: Writable } {
   const lines: Array<Record<string, unknown>> = [];
@@ -31,11 +31,11 @@ function countingParent() {
   return { counting, made: () => made };
 }
 
-test('a request logs through Fastify with its request id, as the default child does', async () => {
+test('a request logs through the root logger with its request id, as a pino child does', async () => {
   const { lines, stream } = sink();
   const app = Fastify({
-    logger: { level: 'info', stream },
-    childLoggerFactory: requestLoggerFactory,
+    logger: false,
+    childLoggerFactory: requestLoggers(pino({ level: 'info' }, stream)),
     genReqId: () => 'req-1',
   });
   app.get('/', (req) => {
@@ -63,7 +63,7 @@ test('a request logs through Fastify with its request id, as the default child d
 
 test('no child is made for a request that writes nothing at an enabled level', () => {
   const { counting, made } = countingParent();
-  const log = requestLoggerFactory(counting, { reqId: 'r' }, {});
+  const log = requestLoggers(counting)(undefined, { reqId: 'r' }, {});
   log.debug('dropped');
   log.trace({ x: 1 }, 'dropped');
   assert.equal(made(), 0);
@@ -75,7 +75,7 @@ test('no child is made for a request that writes nothing at an enabled level', (
 
 test('a route with its own level or serializers gets its child at once', () => {
   const { counting, made } = countingParent();
-  const log = requestLoggerFactory(counting, { reqId: 'r' }, { level: 'debug' });
+  const log = requestLoggers(counting)(undefined, { reqId: 'r' }, { level: 'debug' });
   assert.equal(made(), 1);
   assert.equal(log.level, 'debug');
 });
