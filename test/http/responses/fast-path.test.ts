@@ -30,6 +30,16 @@ function get(
   return rawRequest(portOf(s), { method, target, headers: [['X-Forwarded-For', ip], ...headers] });
 }
 
+/** Reads `target` until its answer is stored, then once from the store; the replay count before that read. */
+async function storedAndReplayed(s: Stack, target: string, ip: string): Promise<number> {
+  await get(s, target, ip);
+  await get(s, target, ip);
+  const before = served(s);
+  await get(s, target, ip);
+  assert.equal(served(s), before + 1, 'the third read is replayed');
+  return before;
+}
+
 /** Fastify's answer and the replayed one must differ only where a second request must differ. */
 function assertSameExchange(normal: RawResponse, replayed: RawResponse, what: string) {
   assert.equal(replayed.status, normal.status, what);
@@ -149,11 +159,7 @@ describe('response layer fast path', () => {
   test('a refreshed entry (nocache) is never answered from the old record', async () => {
     const target = `/${HANDLES.alice}/status/${IDS.thread[4]}?thread=off`;
     const ip = nextIp();
-    await get(s, target, ip);
-    await get(s, target, ip);
-    const before = served(s);
-    await get(s, target, ip);
-    assert.equal(served(s), before + 1);
+    const before = await storedAndReplayed(s, target, ip);
     const refreshed = await get(s, `${target}&nocache=true`, ip);
     assert.equal(refreshed.headers['x-cache'], 'bypass');
     const after = await get(s, target, ip);
@@ -166,11 +172,7 @@ describe('response layer fast path', () => {
   test('after any change to the cache the entries an answer was built from are looked up again', async () => {
     const target = `/${HANDLES.alice}/status/${IDS.threadLast}`;
     const ip = nextIp();
-    await get(s, target, ip);
-    await get(s, target, ip);
-    const before = served(s);
-    await get(s, target, ip);
-    assert.equal(served(s), before + 1);
+    const before = await storedAndReplayed(s, target, ip);
     // Another entry replaced: the cache changed, but not under this answer, which is still replayed.
     const other = await get(s, `/${HANDLES.alice}/status/${IDS.thread[5]}?thread=off&nocache=true`, ip);
     assert.equal(other.headers['x-cache'], 'bypass');
