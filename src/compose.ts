@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { buildOpsServer, buildServer, type ServerOptions } from './server.ts';
-import { serviceLog } from './http/observe/service-log.ts';
+import { serviceLogFor } from './http/observe/service-log.ts';
 import { ProviderChain } from './providers/chain.ts';
 import { buildProviders } from './providers/registry.ts';
 import { shareCursorSecret, shareSecret } from './secrets/cursor-secret.ts';
@@ -66,9 +66,7 @@ export interface RuntimeOptions extends ServerOptions {
 }
 
 export async function composeRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const level = opts.logger === false ? 'silent' : config.logLevel;
-  const stream = typeof opts.logger === 'object' ? opts.logger.stream : undefined;
-  const log = serviceLog(level, stream);
+  const log = serviceLogFor(opts.logger, config.logLevel);
   const stores = await createStores({
     redis: redisTargetOf(config),
     databaseUrl: config.databaseUrl,

@@ -14,7 +14,7 @@ import { registerMcp } from './http/routes/mcp.ts';
 import { opsRoutes } from './http/routes/ops.ts';
 import { countClientErrors, countExchanges } from './http/observe/observe.ts';
 import { Exchanges } from './http/observe/exchanges.ts';
-import { serviceLog } from './http/observe/service-log.ts';
+import { serviceLogFor } from './http/observe/service-log.ts';
 import { drainOnClose } from './http/connections/drain.ts';
 import { serverTimeouts, timeoutOptions, type ServerTimeouts } from './http/connections/timeouts.ts';
 import { clientErrorHandler, connectHandler, trackResponses } from './http/connections/client-error.ts';
@@ -57,7 +57,7 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   // One address rule for Fastify's trusted hops, the guards and the response layer's fast path.
   const rule = addressRule(config.trustProxy);
   const timeouts = serverTimeouts(opts.timeouts);
-  const log = opts.log ?? rootLogOf(opts.logger, config.logLevel);
+  const log = opts.log ?? serviceLogFor(opts.logger, config.logLevel);
   const app = Fastify({
     // No logger of Fastify's own: with one, Fastify follows every response with listeners, cache hits included.
     // Requests log through children of the service's root logger (http/observe/service-log.ts), each made when it
@@ -164,13 +164,6 @@ export function buildServer(services: Services, guards: Guards, opts: ServerOpti
   exchanges.add(drainOnClose(app));
   exchanges.add(accessLine);
   return app;
-}
-
-/** The root logger `buildServer` makes when not given one (tests that build a server alone). */
-function rootLogOf(setting: ServerOptions['logger'], level: string): Logger {
-  if (setting === false) return serviceLog('silent');
-  if (setting === undefined || setting === true) return serviceLog(level);
-  return serviceLog(setting.level, setting.stream);
 }
 
 /** First path segments of the service's own routes, which a prefixed link never shadows. */

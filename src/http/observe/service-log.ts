@@ -21,7 +21,20 @@ const serializers = {
 };
 
 /** A root logger at `level` (silent = none), writing to `stream` or stdout. */
-export function serviceLog(level: string, stream?: NodeJS.WritableStream): Logger {
+function serviceLog(level: string, stream?: NodeJS.WritableStream): Logger {
   const opts = { level, serializers };
   return stream ? pino(opts, stream as pino.DestinationStream) : pino(opts);
+}
+
+/**
+ * The root logger for a server's `logger` setting (server.ts `ServerOptions`): silent when false, `level` when
+ * absent or true, else the setting's own level and stream.
+ */
+export function serviceLogFor(
+  setting: boolean | { level: string; stream?: NodeJS.WritableStream } | undefined,
+  level: string,
+): Logger {
+  if (setting === false) return serviceLog('silent');
+  if (setting === undefined || setting === true) return serviceLog(level);
+  return serviceLog(setting.level, setting.stream);
 }

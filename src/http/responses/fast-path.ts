@@ -116,11 +116,12 @@ export class FastPath {
   /** The onRequest hook (callback style: an async hook costs a promise per request). */
   readonly hook: onRequestHookHandler = (req, reply, done) => {
     if (!this.enabled) return done();
-    const started = performance.now();
     const key = answerKey(req);
     if (key === undefined) return done();
     const stored = this.#store.get(key);
     if (!stored) return done();
+    // Taken once the request is known to be a hit: a miss is timed by the hook that follows it (exchanges.ts).
+    const started = performance.now();
     const now = Date.now();
     if (now >= stored.freshUntil) {
       this.#store.delete(key);
