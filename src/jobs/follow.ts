@@ -149,8 +149,11 @@ export class Follow {
     this.#skips.delete(sourceKey);
     const fresh = await this.#claimNews(sourceKey, posts);
     if (fresh.length === 0) return;
-    for (const w of watches) await this.#toWatch(w, applyFilter(w.filter, fresh));
-    for (const s of subscriptions) await this.#toSubscriber(s, applyFilter(s.filter, fresh));
+    // The news goes to the followers the source has now: one that came while the read was under way (its post may
+    // have been published after it came) is not left out.
+    const current = await this.store.followers(sourceKey, Date.now());
+    for (const w of current.watches) await this.#toWatch(w, applyFilter(w.filter, fresh));
+    for (const s of current.subscriptions) await this.#toSubscriber(s, applyFilter(s.filter, fresh));
   }
 
   /**

@@ -55,6 +55,24 @@ describe('two instances on Redis', { skip: redisSkip }, () => {
 
   const reads = () => a.app.push.follow.stats.reads + b.app.push.follow.stats.reads;
 
+  /** What a timed-out wait reports: each instance's counts and where every watch's deliveries stand. */
+  const stateOf = async (store: Stack['app']['services']['stores']['watches']): Promise<string> => {
+    const watches = await store.listWatches((await a.app.services.stores.keys.list())[0]!.id);
+    const outcomes = new Map<string, number>();
+    for (const w of watches) {
+      const ds = await store.recentDeliveries(w.id, 5);
+      const k = `${w.state}:${ds.map((d) => `${d.status}/${d.attempts}${d.lastError ? `(${d.lastError})` : ''}`).join(',')}`;
+      outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
+    }
+    return JSON.stringify({
+      received: r.of('POST').length,
+      a: a.app.push.follow.stats,
+      b: b.app.push.follow.stats,
+      mark: await store.getMark(`profile:${HANDLES.alice}:posts`),
+      watches: Object.fromEntries(outcomes),
+    });
+  };
+
   test('fifty watches of one source: one upstream read per interval, fifty deliveries', async () => {
     const started = Date.now();
     const readsBefore = reads();
@@ -70,7 +88,9 @@ describe('two instances on Redis', { skip: redisSkip }, () => {
     const callsBefore = sim.calls();
     const readsAtMark = reads();
     sim.appendPost({ author: HANDLES.alice, text: 'Fifty followers, one read.' });
-    await until(() => r.of('POST').length >= 50, 'fifty deliveries', { limitMs: 60_000 });
+    await until(() => r.of('POST').length >= 50, 'fifty deliveries', { limitMs: 60_000 }).catch(async (err) => {
+      throw new Error(`${(err as Error).message}: ${await stateOf(store)}`);
+    });
     const elapsed = Date.now() - started;
     const made = reads() - readsBefore;
     // However slow the machine, the schedule never reads more often than once per interval (one turn may be in flight).

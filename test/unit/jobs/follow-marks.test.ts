@@ -107,3 +107,19 @@ test('overlapping reads that saw different posts: every new post delivered once,
   assert.equal(await base.getMark(SOURCE), '1900000000000000003');
   await base.close();
 });
+
+test('a watch added while a read is under way gets what that read finds', async () => {
+  const { base, follow, timeline, watches, delivered } = await setUp('joined');
+  timeline.unshift(post('1900000000000000002', 'alice_dev', 2));
+  // The read has taken the source's followers and its upstream answer when the new watch is added.
+  const late = watchOf();
+  const getMark = base.getMark.bind(base);
+  base.getMark = async (key) => {
+    base.getMark = getMark;
+    await base.addWatch(late);
+    return getMark(key);
+  };
+  await follow.readSource(SOURCE);
+  for (const w of [...watches, late]) assert.deepEqual(await delivered(w.id), ['1900000000000000002'], w.id);
+  await base.close();
+});
