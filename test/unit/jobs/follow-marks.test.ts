@@ -1,5 +1,6 @@
 // Two reads of one source that overlap (distributed mode: a turn still running when the next starts on another
-// instance) must hand each new post to each follower once: the mark decides which read delivers what.
+// instance) must hand each new post to each follower once: the mark decides which read delivers what. A follower
+// that comes while a read is under way gets what that read finds.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
