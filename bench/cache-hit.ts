@@ -1,6 +1,7 @@
 // (1) Cache-hit throughput under wrk: cached posts in Markdown against a bare node:http server writing the same
-// bytes with the same headers, and a hook-less Fastify doing the same (the framework's own share of the gap), all
-// measured in the same rounds. Three reads: one post alone (~0.6 KB), a 12-post thread from its root (~6 KB), and
+// bytes with the same headers, a hook-less Fastify doing the same from a route handler, and a Fastify doing it from
+// its first onRequest hook as the service's hit path does (the framework's own share of the gap), all measured in
+// the same rounds. Three reads: one post alone (~0.6 KB), a 12-post thread from its root (~6 KB), and
 // the last post of that thread by its bare permalink (~4 KB), the link people paste most: the default read walks
 // up through its eleven ancestors, so the answer depends on more than one cache entry.
 // Goal: service ≥ 0.85 × bare on every read.
@@ -91,6 +92,7 @@ export async function againstBare(
 ): Promise<Compared> {
   const bare = await startBare(hit.body, hit.headers);
   const hookless = fastify ? await startBare(hit.body, hit.headers, 'bare-fastify.ts') : undefined;
+  const hook = fastify ? await startBare(hit.body, hit.headers, 'hook-fastify.ts') : undefined;
   try {
     const opts = (t: Target) => ({
       url: t.url + path,
@@ -103,6 +105,7 @@ export async function againstBare(
       [
         { label: 'bare', opts: opts(bare) },
         ...(hookless ? [{ label: 'fastify', opts: opts(hookless) }] : []),
+        ...(hook ? [{ label: 'hook', opts: opts(hook) }] : []),
         { label: 'service', opts: opts(service) },
       ],
       'bare',
@@ -111,6 +114,7 @@ export async function againstBare(
   } finally {
     await bare.stop();
     await hookless?.stop();
+    await hook?.stop();
   }
 }
 
@@ -141,6 +145,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     for (const m of measured) {
       summary[`${m.tag}Ratio`] = m.c.ratios.service!;
       summary[`${m.tag}FastifyRatio`] = m.c.ratios.fastify!;
+      summary[`${m.tag}HookRatio`] = m.c.ratios.hook!;
       summary[`${m.tag}CpuRatio`] = m.c.median.serviceCpuRatio!;
       summary[`${m.tag}Bytes`] = m.hit.body.length;
       summary[`${m.tag}Replayed`] = Math.round(m.replayed * 1000) / 1000;
@@ -161,7 +166,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       rounds: measured.flatMap((m, size) => m.c.rounds.map((r) => ({ size, ...r }))),
       notes: [
         `GET ${READS.map((r) => r.path).join(', ')} (sizes 0, 1, 2 in rounds); wrk, 1 thread, ${CONNECTIONS} connections, ${ctx.durationS} s per measurement, a new X-Forwarded-For per request (trusted proxy), identity coding`,
-        'fastify*: Fastify 5 with no hooks replaying the same response; *Cpu: cores used by wrk and by the server during the run',
+        'fastify*: Fastify 5 with no hooks replaying the same response from a route handler; hook*: Fastify 5 replaying it from an onRequest hook with no other work, the ceiling of an answer inside its lifecycle; *Cpu: cores used by wrk and by the server during the run',
         "*CpuRatio: bare CPU time per request ÷ the service's (a second view of the same rounds, less sensitive to a busy machine)",
         `*Replayed: share of a 1 s run on the read answered by the cache-hit replay (goal needs ≥ ${REPLAYED_MIN} on each)`,
         ...(offPath.length ? [`not answered by the cache-hit replay: ${offPath.join(', ')}`] : []),
