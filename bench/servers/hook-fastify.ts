@@ -2,6 +2,7 @@
 // headers as bare.ts, the way the service's hit path answers (`reply.hijack()`, `writeHead`, `end`) but with no
 // work of its own: the ceiling for any answer given inside Fastify's lifecycle.
 import Fastify from 'fastify';
+import { serveFastifyOnLoopback } from './listen.ts';
 
 const spec = JSON.parse(process.env.BENCH_RESPONSE ?? '{}') as { body: string; headers: Record<string, string> };
 const body = Buffer.from(spec.body, 'base64');
@@ -14,10 +15,4 @@ app.addHook('onRequest', (req, reply, _done) => {
 });
 // Never reached: the hook answers first. A route must exist for the router to hand the request to the hook.
 app.get('/*', (_req, reply) => reply.code(500).send());
-await app.listen({ host: '127.0.0.1', port: 0 });
-const addr = app.server.address();
-process.send!({ url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`, pid: process.pid });
-process.on('SIGTERM', () => {
-  app.server.closeAllConnections();
-  void app.close().finally(() => process.exit(0));
-});
+await serveFastifyOnLoopback(app);
