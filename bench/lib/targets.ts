@@ -52,7 +52,10 @@ export async function startService(
   return { ...c.ready, stop: c.stop, replayed };
 }
 
-/** `bare.ts` (node:http), `bare-fastify.ts` (Fastify, a route handler) or `hook-fastify.ts` (Fastify, an onRequest hook), replaying one captured response. */
+/**
+ * `bare.ts` (node:http), `bare-fastify.ts` (Fastify, a route handler) or `hook-fastify.ts` (Fastify, an onRequest
+ * hook), replaying one captured response.
+ */
 export async function startBare(body: Buffer, headers: Record<string, string>, script = 'bare.ts'): Promise<Target> {
   const c: Child<{ url: string; pid: number }> = await startChild(script, {
     env: { BENCH_RESPONSE: JSON.stringify({ body: body.toString('base64'), headers }) },
